@@ -1,0 +1,97 @@
+#include "apps/ort/common_options.h"
+
+#include <charconv>
+
+#include "providers/provider_factory.h"
+
+namespace ort::cli {
+
+void AddSessionOptions(CLI::App& command, SessionArgs& args) {
+  command.add_option("model", args.model, "ONNX model file")->required();
+  command.add_option("-x,--intra-op-threads", args.intra_op_threads,
+                     "threads per operator (0 = one per core)");
+  command.add_option("-y,--inter-op-threads", args.inter_op_threads,
+                     "threads running independent operators in parallel mode (0 = one per core)");
+  command.add_option("-e,--providers", args.providers,
+                     "execution providers in priority order, comma separated (cpu falls back)");
+  command.add_option("-o,--opt-level", args.opt_level,
+                     "graph optimization level: disable, basic, extended, all");
+  command.add_option("--free-dim", args.free_dims, "fix a symbolic dimension: NAME=N (repeatable)");
+  command.add_option("--log-level", args.log_level,
+                     "log severity: verbose, info, warning, error, fatal");
+  command.add_flag("-P,--parallel", args.parallel, "parallel execution mode");
+}
+
+Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& text,
+                                                            std::string_view option) {
+  const size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) {
+    return ORT_ERROR(kInvalidArgument, "{} expects NAME=VALUE, got '{}'", option, text);
+  }
+  return std::make_pair(text.substr(0, equals), text.substr(equals + 1));
+}
+
+Result<std::vector<int64_t>> ParseDims(const std::string& text) {
+  std::vector<int64_t> dims;
+  size_t position = 0;
+  while (position <= text.size()) {
+    size_t end = text.find_first_of("x,", position);
+    if (end == std::string::npos) end = text.size();
+    int64_t value = -1;
+    const char* first = text.data() + position;
+    const char* last = text.data() + end;
+    auto [ptr, error] = std::from_chars(first, last, value);
+    if (error != std::errc() || ptr != last || value < 0) {
+      return ORT_ERROR(kInvalidArgument, "bad shape '{}' (expected e.g. 1x3x224x224)", text);
+    }
+    dims.push_back(value);
+    position = end + 1;
+  }
+  return dims;
+}
+
+namespace {
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t position = 0;
+  while (position <= text.size()) {
+    size_t end = text.find(',', position);
+    if (end == std::string::npos) end = text.size();
+    if (end > position) parts.push_back(text.substr(position, end - position));
+    position = end + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args) {
+  SessionOptions options;
+  ORT_ASSIGN_OR_RETURN(options.log_severity, ParseLogSeverity(args.log_level));
+  ORT_ASSIGN_OR_RETURN(options.optimization_level, ParseOptimizationLevel(args.opt_level));
+  ORT_RETURN_IF_NOT(args.intra_op_threads >= 0 && args.inter_op_threads >= 0,
+                    "thread counts must not be negative");
+  options.intra_op_threads = args.intra_op_threads;
+  options.inter_op_threads = args.inter_op_threads;
+  options.execution_mode = args.parallel ? ExecutionMode::kParallel : ExecutionMode::kSequential;
+  for (const auto& entry : args.free_dims) {
+    ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--free-dim"));
+    int64_t value = -1;
+    const auto& text = assignment.second;
+    auto [ptr, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || ptr != text.data() + text.size() || value < 0) {
+      return ORT_ERROR(kInvalidArgument, "--free-dim {}: '{}' is not a non-negative integer",
+                       assignment.first, text);
+    }
+    options.free_dimension_overrides[assignment.first] = value;
+  }
+  auto session = std::make_unique<InferenceSession>(options);
+  ORT_ASSIGN_OR_RETURN(auto providers, CreateProviders(SplitList(args.providers)));
+  for (auto& provider : providers) ORT_RETURN_IF_ERROR(session->RegisterProvider(std::move(provider)));
+  ORT_RETURN_IF_ERROR(session->Load(args.model));
+  ORT_RETURN_IF_ERROR(session->Initialize());
+  return session;
+}
+
+}  // namespace ort::cli

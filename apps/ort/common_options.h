@@ -1,0 +1,41 @@
+// Options shared by the subcommands that create a session (run, perf, optimize), and creating
+// the session from them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/common/status.h"
+#include "lib/session/inference_session.h"
+
+namespace ort::cli {
+
+struct SessionArgs {
+  std::string model;
+  int intra_op_threads = 0;
+  int inter_op_threads = 0;
+  std::string providers = "cpu";
+  std::string opt_level = "all";
+  std::string log_level = "warning";
+  bool parallel = false;
+  std::vector<std::string> free_dims;  // NAME=N
+};
+
+/// Adds the shared options to `command`.
+void AddSessionOptions(CLI::App& command, SessionArgs& args);
+
+/// Builds, loads and initializes a session from `args`.
+Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args);
+
+/// Parses "NAME=VALUE" into its two parts; errors name `option`.
+Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& text,
+                                                            std::string_view option);
+
+/// Parses "1x3x224x224" (also "1,3,224,224").
+Result<std::vector<int64_t>> ParseDims(const std::string& text);
+
+}  // namespace ort::cli

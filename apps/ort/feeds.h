@@ -1,0 +1,33 @@
+// Model inputs for run and perf: from .npy/.pb files, an ONNX test-data directory, or seeded
+// random values of the declared type and shape.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/common/status.h"
+#include "lib/session/inference_session.h"
+
+namespace ort::cli {
+
+struct FeedArgs {
+  std::vector<std::string> inputs;  // NAME=FILE
+  std::string input_dir;
+  std::vector<std::string> shapes;  // NAME=DIMS, for random inputs
+  uint64_t seed = 0;
+};
+
+void AddFeedOptions(CLI::App& command, FeedArgs& args);
+
+struct Feed {
+  NamedValue value;
+  std::string source;  // file path, or "random"
+};
+
+/// One feed per model input, in the model's input order.
+Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const FeedArgs& args);
+
+}  // namespace ort::cli

@@ -1,0 +1,36 @@
+// Entry point of the `ort` tool. Invoked as `ort-run` (a link), it behaves as `ort run`.
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "apps/ort/run_command.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const std::string program = std::filesystem::path(argv[0]).filename().string();
+  if (program.rfind("ort-", 0) == 0) args.insert(args.begin(), program.substr(4));
+
+  CLI::App app{"ort: an ONNX inference engine", "ort"};
+  app.set_version_flag("--version", std::string("ort ") + ORT_VERSION);
+  app.require_subcommand(1);
+  auto run = ort::cli::AddRunCommand(app);
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "ort: " << error.what() << " (see --help)\n";
+    return 2;
+  }
+  if (app.got_subcommand("run")) return run();
+  return 2;
+}

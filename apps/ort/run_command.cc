@@ -1,0 +1,185 @@
+#include "apps/ort/run_command.h"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "apps/ort/common_options.h"
+#include "apps/ort/feeds.h"
+#include "lib/io/compare.h"
+#include "lib/io/npy.h"
+#include "lib/io/tensor_file.h"
+
+namespace ort::cli {
+namespace {
+
+struct RunArgs {
+  SessionArgs session;
+  FeedArgs feeds;
+  std::string output_dir;
+  std::string output_format = "pb";
+  std::string expected_dir;
+  double rtol = 1e-3;
+  double atol = 1e-5;
+  bool verbose = false;
+};
+
+std::string FirstValues(const Value& value) {
+  if (!value.IsTensor()) return value.Describe();
+  const Tensor& tensor = value.tensor();
+  constexpr int64_t kShown = 6;
+  const int64_t count = std::min(tensor.NumElements(), kShown);
+  std::string text = "[";
+  Status status = DispatchByType<AllTensorTypes>(tensor.dtype(), "print", [&]<typename T>() {
+    const T* data = tensor.Data<T>();
+    for (int64_t i = 0; i < count; ++i) {
+      if (i > 0) text += ", ";
+      if constexpr (std::is_same_v<T, std::string>) {
+        text += "'" + data[i] + "'";
+      } else if constexpr (std::is_same_v<T, bool>) {
+        text += data[i] ? "true" : "false";
+      } else if constexpr (std::is_integral_v<T>) {
+        text += std::to_string(data[i]);
+      } else {
+        text += fmt::format("{:.6g}", static_cast<float>(data[i]));
+      }
+    }
+    return Status::OK();
+  });
+  if (!status.ok()) return "(" + std::string(DataTypeName(tensor.dtype())) + ")";
+  if (tensor.NumElements() > count) text += ", ...";
+  return text + "]";
+}
+
+void PrintAssignments(const InferenceSession& session) {
+  std::map<std::string, int> per_provider;
+  for (const Node* node : session.ExecutionOrder()) ++per_provider[node->provider()];
+  std::cout << "node assignment:";
+  for (const auto& [provider, count] : per_provider) std::cout << " " << provider << "=" << count;
+  std::cout << "\n";
+  for (const Node* node : session.ExecutionOrder()) {
+    std::cout << "  [" << node->provider() << "] " << node->name() << " ("
+              << (node->domain().empty() ? "" : node->domain() + ":") << node->op_type() << ")\n";
+  }
+}
+
+Status WriteOutputs(const RunArgs& args, const std::vector<ValueInfo>& infos,
+                    const std::vector<Value>& outputs) {
+  std::error_code error;
+  std::filesystem::create_directories(args.output_dir, error);
+  if (error) {
+    return ORT_ERROR(kIoError, "cannot create --output-dir '{}': {}", args.output_dir,
+                     error.message());
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto directory = std::filesystem::path(args.output_dir);
+    if (args.output_format == "npy") {
+      if (!outputs[i].IsTensor()) {
+        return ORT_ERROR(kInvalidArgument, "output '{}' is not a tensor; use --output-format pb",
+                         infos[i].name);
+      }
+      ORT_RETURN_IF_ERROR(WriteNpy((directory / (infos[i].name + ".npy")).string(),
+                                   outputs[i].tensor()));
+    } else {
+      ORT_RETURN_IF_ERROR(WriteProtoFile(
+          (directory / ("output_" + std::to_string(i) + ".pb")).string(), infos[i].name,
+          outputs[i]));
+    }
+  }
+  return Status::OK();
+}
+
+// Compares with DIR/output_<i>.pb or DIR/<name>.npy; returns whether all matched.
+Result<bool> CompareOutputs(const RunArgs& args, const std::vector<ValueInfo>& infos,
+                            const std::vector<Value>& outputs) {
+  bool all_match = true;
+  std::cout << "comparison with " << args.expected_dir << " (rtol " << args.rtol << ", atol "
+            << args.atol << "):\n";
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto directory = std::filesystem::path(args.expected_dir);
+    auto path = directory / ("output_" + std::to_string(i) + ".pb");
+    if (!std::filesystem::exists(path)) path = directory / (infos[i].name + ".npy");
+    if (!std::filesystem::exists(path)) {
+      return ORT_ERROR(kNotFound, "no expected value for output '{}' (looked for output_{}.pb and {}.npy in '{}')",
+                       infos[i].name, i, infos[i].name, args.expected_dir);
+    }
+    ORT_ASSIGN_OR_RETURN(NamedFileValue expected, ReadValueFile(path.string(), &infos[i].type));
+    const Comparison result = CompareValues(outputs[i], expected.value, {args.rtol, args.atol});
+    std::cout << fmt::format("  {:<24} max abs diff {:.3g}  max rel diff {:.3g}  {}\n",
+                             infos[i].name, result.max_abs_diff, result.max_rel_diff,
+                             result.match ? "OK" : "MISMATCH (" + result.detail + ")");
+    all_match = all_match && result.match;
+  }
+  return all_match;
+}
+
+Result<int> Execute(const RunArgs& args) {
+  if (args.output_format != "pb" && args.output_format != "npy") {
+    return ORT_ERROR(kInvalidArgument, "--output-format must be pb or npy, got '{}'",
+                     args.output_format);
+  }
+  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, CreateSession(args.session));
+  ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(*session, args.feeds));
+
+  const Model& model = session->model();
+  std::cout << "model: " << args.session.model << " (ai.onnx opset "
+            << model.graph().OpsetVersion("") << ", " << session->ExecutionOrder().size()
+            << " nodes after optimization level " << args.session.opt_level << ")\n";
+  if (args.verbose) PrintAssignments(*session);
+  std::cout << "inputs:\n";
+  std::vector<NamedValue> named;
+  for (const auto& feed : feeds) {
+    std::cout << fmt::format("  {:<24} {:<24} {}\n", feed.value.first, feed.value.second.Describe(),
+                             feed.source);
+    named.push_back(feed.value);
+  }
+
+  std::vector<Value> outputs;
+  const auto start = std::chrono::steady_clock::now();
+  ORT_RETURN_IF_ERROR(session->Run(RunOptions{}, named, {}, &outputs));
+  const double milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  const std::vector<ValueInfo> infos = session->OutputInfos();
+  std::cout << fmt::format("outputs (run took {:.3f} ms):\n", milliseconds);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::cout << fmt::format("  {:<24} {:<24} {}\n", infos[i].name, outputs[i].Describe(),
+                             FirstValues(outputs[i]));
+  }
+  if (!args.output_dir.empty()) ORT_RETURN_IF_ERROR(WriteOutputs(args, infos, outputs));
+  if (!args.expected_dir.empty()) {
+    ORT_ASSIGN_OR_RETURN(bool match, CompareOutputs(args, infos, outputs));
+    if (!match) return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> AddRunCommand(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* command = app.add_subcommand("run", "Run a model once and print or save its outputs");
+  AddSessionOptions(*command, args->session);
+  AddFeedOptions(*command, args->feeds);
+  command->add_option("--output-dir", args->output_dir, "write outputs here");
+  command->add_option("--output-format", args->output_format,
+                      "output file format: pb (output_<i>.pb) or npy (<name>.npy)");
+  command->add_option("--expected-dir", args->expected_dir,
+                      "compare with output_<i>.pb or <name>.npy files; exit 1 on mismatch");
+  command->add_option("--rtol", args->rtol, "relative tolerance of the comparison");
+  command->add_option("--atol", args->atol, "absolute tolerance of the comparison");
+  command->add_flag("--verbose", args->verbose, "show the provider assigned to each node");
+  return [command, args]() -> int {
+    (void)command;
+    auto result = Execute(*args);
+    if (!result.ok()) {
+      std::cerr << "ort run: " << result.status().message() << "\n";
+      return 2;
+    }
+    return *result;
+  };
+}
+
+}  // namespace ort::cli

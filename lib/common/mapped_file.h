@@ -1,0 +1,37 @@
+// Read-only memory mapping of a whole file, so large models and external tensor data are used in
+// place instead of being copied.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "lib/common/status.h"
+
+namespace ort {
+
+class MappedFile {
+ public:
+  /// Maps `path` read-only; errors name the file and the reason.
+  static Result<std::shared_ptr<MappedFile>> Open(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const char* data() const { return static_cast<const char*>(data_); }
+  size_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  MappedFile() = default;
+  void* data_ = nullptr;
+  size_t size_ = 0;
+  std::string path_;
+};
+
+/// Reads a whole file into a string (for small files such as tensors and test data).
+Result<std::string> ReadFileToString(const std::string& path);
+/// Writes `bytes` to `path`, replacing it.
+Status WriteStringToFile(const std::string& path, std::string_view bytes);
+
+}  // namespace ort

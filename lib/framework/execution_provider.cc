@@ -1,0 +1,15 @@
+#include "lib/framework/execution_provider.h"
+
+namespace ort {
+
+std::vector<NodeIndex> IExecutionProvider::GetCapability(const Graph& graph) const {
+  std::vector<NodeIndex> claimed;
+  for (const Node* node : graph.Nodes()) {
+    if (node->provider().empty() && kernel_registry().Find(*node) != nullptr) {
+      claimed.push_back(node->index());
+    }
+  }
+  return claimed;
+}
+
+}  // namespace ort

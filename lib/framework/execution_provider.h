@@ -1,0 +1,47 @@
+// Execution provider interface (ONNX Runtime's IExecutionProvider): a provider names itself,
+// claims the nodes it can run, owns their kernels and allocators, and copies data to and from
+// its device.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/framework/kernel_registry.h"
+#include "lib/ir/graph.h"
+#include "lib/memory/allocator.h"
+
+namespace ort {
+
+/// Copies tensors between devices.
+class IDataTransfer {
+ public:
+  virtual ~IDataTransfer() = default;
+  virtual bool CanCopy(const MemoryInfo& source, const MemoryInfo& destination) const = 0;
+  /// Copies `source` into the preallocated `destination` of equal type and shape.
+  virtual Status Copy(const Tensor& source, Tensor& destination) const = 0;
+};
+
+class IExecutionProvider {
+ public:
+  explicit IExecutionProvider(std::string type) : type_(std::move(type)) {}
+  virtual ~IExecutionProvider() = default;
+
+  /// Short name used on the command line and in node assignments: "cpu", "cuda".
+  const std::string& type() const { return type_; }
+
+  virtual const KernelRegistry& kernel_registry() const = 0;
+  /// Allocator for tensors this provider's kernels produce.
+  virtual std::shared_ptr<IAllocator> allocator() const = 0;
+  /// Copies to and from this provider's device; null for the CPU.
+  virtual const IDataTransfer* data_transfer() const { return nullptr; }
+
+  /// The nodes of `graph` (not of its subgraphs) this provider takes among those not yet
+  /// assigned. By default: every such node its kernel registry matches.
+  virtual std::vector<NodeIndex> GetCapability(const Graph& graph) const;
+
+ private:
+  std::string type_;
+};
+
+}  // namespace ort

@@ -1,0 +1,113 @@
+#include "lib/framework/op_kernel.h"
+
+#include "lib/framework/execution_provider.h"
+
+namespace ort {
+namespace {
+
+Status WrongType(const Node& node, const Attribute& attribute, std::string_view expected) {
+  return ORT_ERROR(kInvalidModel, "{}: attribute '{}' is {}, expected {}", node.Describe(),
+                   attribute.name, AttributeTypeName(attribute.type), expected);
+}
+
+}  // namespace
+
+std::shared_ptr<IAllocator> KernelInfo::allocator() const { return provider_.allocator(); }
+
+#define ORT_ATTRIBUTE_GETTER(cpp_type, attr_type, member, label)                       \
+  template <>                                                                          \
+  Result<cpp_type> KernelInfo::GetAttribute<cpp_type>(std::string_view name) const {   \
+    const Attribute* attribute = node_.FindAttribute(name);                            \
+    if (attribute == nullptr) {                                                        \
+      return ORT_ERROR(kInvalidModel, "{}: required attribute '{}' is missing",        \
+                       node_.Describe(), name);                                        \
+    }                                                                                  \
+    if (attribute->type != AttributeType::attr_type) {                                 \
+      return WrongType(node_, *attribute, label);                                      \
+    }                                                                                  \
+    return cpp_type(attribute->member);                                                \
+  }
+
+ORT_ATTRIBUTE_GETTER(int64_t, kInt, i, "int")
+ORT_ATTRIBUTE_GETTER(float, kFloat, f, "float")
+ORT_ATTRIBUTE_GETTER(std::string, kString, s, "string")
+ORT_ATTRIBUTE_GETTER(std::vector<int64_t>, kInts, ints, "ints")
+ORT_ATTRIBUTE_GETTER(std::vector<float>, kFloats, floats, "floats")
+ORT_ATTRIBUTE_GETTER(std::vector<std::string>, kStrings, strings, "strings")
+#undef ORT_ATTRIBUTE_GETTER
+
+template <>
+Result<Tensor> KernelInfo::GetAttribute<Tensor>(std::string_view name) const {
+  const Attribute* attribute = node_.FindAttribute(name);
+  if (attribute == nullptr) {
+    return ORT_ERROR(kInvalidModel, "{}: required attribute '{}' is missing", node_.Describe(),
+                     name);
+  }
+  if (attribute->type != AttributeType::kTensor &&
+      attribute->type != AttributeType::kSparseTensor) {
+    return WrongType(node_, *attribute, "tensor");
+  }
+  return attribute->t;
+}
+
+const Tensor* KernelInfo::ConstantInput(size_t index) const {
+  if (!node_.HasInput(index)) return nullptr;
+  return node_.graph().GetConstantInitializer(node_.inputs()[index], /*search_outer_scope=*/true);
+}
+
+const ValueType* KernelInfo::InputType(size_t index) const {
+  if (!node_.HasInput(index)) return nullptr;
+  return node_.graph().FindTypeInScope(node_.inputs()[index]);
+}
+
+const ValueType* KernelInfo::OutputType(size_t index) const {
+  if (!node_.HasOutput(index)) return nullptr;
+  return node_.graph().FindTypeInScope(node_.outputs()[index]);
+}
+
+const SubgraphRunner* KernelInfo::Subgraph(std::string_view attribute) const {
+  return subgraphs_ == nullptr ? nullptr : subgraphs_->Find(node_, attribute);
+}
+
+const Tensor* KernelContext::Input(size_t index) const {
+  const Value* value = InputValue(index);
+  return value != nullptr && value->IsTensor() ? &value->tensor() : nullptr;
+}
+
+Result<const Tensor*> KernelContext::RequiredInput(size_t index) const {
+  const Value* value = InputValue(index);
+  if (value == nullptr) {
+    return ORT_ERROR(kInvalidArgument, "{}: required input {} is missing", node_.Describe(), index);
+  }
+  if (!value->IsTensor()) {
+    return ORT_ERROR(kInvalidArgument, "{}: input {} ('{}') is {}, expected a tensor",
+                     node_.Describe(), index, node_.inputs()[index], value->Describe());
+  }
+  return &value->tensor();
+}
+
+Result<Tensor*> KernelContext::Output(size_t index, DataType type, TensorShape shape) {
+  if (index >= outputs_.size()) {
+    return ORT_ERROR(kInvalidModel, "{}: output {} does not exist (the node has {})",
+                     node_.Describe(), index, outputs_.size());
+  }
+  auto tensor = Tensor::Allocate(type, std::move(shape), allocator_);
+  if (!tensor.ok()) return tensor.status().WithContext(node_.Describe());
+  *outputs_[index] = std::move(tensor).value();
+  return &outputs_[index]->mutable_tensor();
+}
+
+Status KernelContext::SetOutput(size_t index, Value value) {
+  if (index >= outputs_.size()) {
+    return ORT_ERROR(kInvalidModel, "{}: output {} does not exist (the node has {})",
+                     node_.Describe(), index, outputs_.size());
+  }
+  *outputs_[index] = std::move(value);
+  return Status::OK();
+}
+
+Result<Tensor> KernelContext::AllocateTemp(DataType type, TensorShape shape) const {
+  return Tensor::Allocate(type, std::move(shape), allocator_);
+}
+
+}  // namespace ort

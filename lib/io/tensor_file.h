@@ -1,0 +1,25 @@
+// Reading and writing tensor files: numpy .npy and ONNX TensorProto .pb (also SequenceProto and
+// OptionalProto .pb, as ONNX test data uses for sequence and optional values).
+#pragma once
+
+#include <string>
+
+#include "lib/common/status.h"
+#include "lib/ir/value.h"
+#include "lib/ir/value_type.h"
+
+namespace ort {
+
+struct NamedFileValue {
+  std::string name;  // the name stored in a .pb file ("" for .npy or unnamed)
+  Value value;
+};
+
+/// Reads `path` by extension (.npy or .pb). For .pb, `expected` (when known) says whether the
+/// file holds a TensorProto, SequenceProto or OptionalProto.
+Result<NamedFileValue> ReadValueFile(const std::string& path, const ValueType* expected = nullptr);
+
+/// Writes a value as a .pb (TensorProto, or SequenceProto for sequences) named `name`.
+Status WriteProtoFile(const std::string& path, const std::string& name, const Value& value);
+
+}  // namespace ort

@@ -1,0 +1,85 @@
+#include "lib/ir/data_type.h"
+
+#include <array>
+#include <string>
+
+namespace ort {
+namespace {
+
+struct TypeRecord {
+  DataType type;
+  size_t size;
+  std::string_view name;
+  std::string_view numpy;
+};
+
+constexpr std::array kTypes = {
+    TypeRecord{DataType::kUndefined, 0, "undefined", ""},
+    TypeRecord{DataType::kFloat, 4, "float", "<f4"},
+    TypeRecord{DataType::kUint8, 1, "uint8", "|u1"},
+    TypeRecord{DataType::kInt8, 1, "int8", "|i1"},
+    TypeRecord{DataType::kUint16, 2, "uint16", "<u2"},
+    TypeRecord{DataType::kInt16, 2, "int16", "<i2"},
+    TypeRecord{DataType::kInt32, 4, "int32", "<i4"},
+    TypeRecord{DataType::kInt64, 8, "int64", "<i8"},
+    TypeRecord{DataType::kString, sizeof(std::string), "string", ""},
+    TypeRecord{DataType::kBool, 1, "bool", "|b1"},
+    TypeRecord{DataType::kFloat16, 2, "float16", "<f2"},
+    TypeRecord{DataType::kDouble, 8, "double", "<f8"},
+    TypeRecord{DataType::kUint32, 4, "uint32", "<u4"},
+    TypeRecord{DataType::kUint64, 8, "uint64", "<u8"},
+    TypeRecord{DataType::kComplex64, 8, "complex64", "<c8"},
+    TypeRecord{DataType::kComplex128, 16, "complex128", "<c16"},
+    TypeRecord{DataType::kBFloat16, 2, "bfloat16", ""},
+    TypeRecord{DataType::kFloat8E4M3FN, 1, "float8e4m3fn", ""},
+    TypeRecord{DataType::kFloat8E4M3FNUZ, 1, "float8e4m3fnuz", ""},
+    TypeRecord{DataType::kFloat8E5M2, 1, "float8e5m2", ""},
+    TypeRecord{DataType::kFloat8E5M2FNUZ, 1, "float8e5m2fnuz", ""},
+};
+
+const TypeRecord& Record(DataType type) {
+  const auto index = static_cast<size_t>(type);
+  return index < kTypes.size() ? kTypes[index] : kTypes[0];
+}
+
+}  // namespace
+
+size_t ElementSize(DataType type) { return Record(type).size; }
+std::string_view DataTypeName(DataType type) { return Record(type).name; }
+std::string_view NumpyDescriptor(DataType type) { return Record(type).numpy; }
+
+Result<DataType> DataTypeFromNumpyDescriptor(std::string_view descriptor) {
+  // numpy writes one-byte types with '|' and may write native order as '='; both are accepted.
+  std::string normalized(descriptor);
+  if (!normalized.empty() && (normalized[0] == '=' || normalized[0] == '|')) {
+    normalized[0] = normalized.size() == 3 && normalized[2] == '1' ? '|' : '<';
+  }
+  for (const auto& record : kTypes) {
+    if (!record.numpy.empty() && record.numpy == normalized) return record.type;
+  }
+  if (normalized == "<u1" || normalized == "<i1" || normalized == "<b1") {
+    return DataTypeFromNumpyDescriptor("|" + normalized.substr(1));
+  }
+  return ORT_ERROR(kInvalidArgument, "unsupported numpy dtype '{}'", descriptor);
+}
+
+bool IsKnownDataType(int32_t value) {
+  return value > 0 && static_cast<size_t>(value) < kTypes.size();
+}
+
+bool IsFloatingPoint(DataType type) {
+  return type == DataType::kFloat || type == DataType::kDouble || type == DataType::kFloat16 ||
+         type == DataType::kBFloat16;
+}
+
+bool IsSignedInteger(DataType type) {
+  return type == DataType::kInt8 || type == DataType::kInt16 || type == DataType::kInt32 ||
+         type == DataType::kInt64;
+}
+
+bool IsUnsignedInteger(DataType type) {
+  return type == DataType::kUint8 || type == DataType::kUint16 || type == DataType::kUint32 ||
+         type == DataType::kUint64;
+}
+
+}  // namespace ort

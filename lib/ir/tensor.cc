@@ -1,0 +1,136 @@
+#include "lib/ir/tensor.h"
+
+#include <cstring>
+#include <limits>
+#include <new>
+
+namespace ort {
+
+Result<std::shared_ptr<TensorBuffer>> TensorBuffer::Allocate(
+    const std::shared_ptr<IAllocator>& allocator, DataType type, int64_t count) {
+  const size_t element_size = ElementSize(type);
+  if (count < 0 || element_size == 0 ||
+      static_cast<uint64_t>(count) > std::numeric_limits<size_t>::max() / 2 / element_size) {
+    return ORT_ERROR(kInvalidArgument, "cannot allocate {} elements of type {}", count,
+                     DataTypeName(type));
+  }
+  const size_t bytes = static_cast<size_t>(count) * element_size;
+  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
+  buffer->data_ = allocator->Alloc(bytes);
+  if (buffer->data_ == nullptr) {
+    return ORT_ERROR(kOutOfMemory, "failed to allocate {} bytes on {}", bytes,
+                     allocator->Info().ToString());
+  }
+  buffer->bytes_ = bytes;
+  buffer->location_ = allocator->Info();
+  buffer->allocator_ = allocator;
+  if (type == DataType::kString) {
+    auto* strings = static_cast<std::string*>(buffer->data_);
+    for (int64_t i = 0; i < count; ++i) new (strings + i) std::string();
+    buffer->string_count_ = count;
+  }
+  return buffer;
+}
+
+std::shared_ptr<TensorBuffer> TensorBuffer::Borrow(void* data, size_t bytes,
+                                                   std::shared_ptr<const void> owner,
+                                                   MemoryInfo location) {
+  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
+  buffer->data_ = data;
+  buffer->bytes_ = bytes;
+  buffer->location_ = location;
+  buffer->owner_ = std::move(owner);
+  return buffer;
+}
+
+TensorBuffer::~TensorBuffer() {
+  auto* strings = static_cast<std::string*>(data_);
+  for (int64_t i = 0; i < string_count_; ++i) strings[i].~basic_string();
+  if (allocator_) allocator_->Free(data_);
+}
+
+Result<Tensor> Tensor::Allocate(DataType type, TensorShape shape,
+                                const std::shared_ptr<IAllocator>& allocator) {
+  if (!shape.IsValid()) {
+    return ORT_ERROR(kInvalidArgument, "cannot allocate a tensor of shape {}", shape.ToString());
+  }
+  Tensor tensor;
+  ORT_ASSIGN_OR_RETURN(tensor.buffer_,
+                       TensorBuffer::Allocate(allocator ? allocator : DefaultCpuAllocator(), type,
+                                              shape.NumElements()));
+  tensor.type_ = type;
+  tensor.shape_ = std::move(shape);
+  return tensor;
+}
+
+Result<Tensor> Tensor::Borrow(DataType type, TensorShape shape, void* data, size_t bytes,
+                              std::shared_ptr<const void> owner, MemoryInfo location) {
+  if (!shape.IsValid()) {
+    return ORT_ERROR(kInvalidArgument, "invalid tensor shape {}", shape.ToString());
+  }
+  const size_t needed = static_cast<size_t>(shape.NumElements()) * ElementSize(type);
+  if (bytes < needed) {
+    return ORT_ERROR(kInvalidArgument, "{} bytes do not hold a {}{} tensor ({} bytes needed)",
+                     bytes, DataTypeName(type), shape.ToString(), needed);
+  }
+  Tensor tensor;
+  tensor.type_ = type;
+  tensor.shape_ = std::move(shape);
+  tensor.buffer_ = TensorBuffer::Borrow(data, bytes, std::move(owner), location);
+  return tensor;
+}
+
+const MemoryInfo& Tensor::location() const {
+  static const MemoryInfo kCpu;
+  return buffer_ ? buffer_->location() : kCpu;
+}
+
+Result<Tensor> Tensor::Reshaped(TensorShape shape) const {
+  if (!shape.IsValid() || shape.NumElements() != NumElements()) {
+    return ORT_ERROR(kInvalidArgument, "cannot view {} as shape {}", Describe(), shape.ToString());
+  }
+  Tensor view = *this;
+  view.shape_ = std::move(shape);
+  return view;
+}
+
+Result<Tensor> Tensor::Clone() const {
+  ORT_ASSIGN_OR_RETURN(Tensor copy, Allocate(type_, shape_));
+  ORT_RETURN_IF_ERROR(CopyTensorData(*this, copy));
+  return copy;
+}
+
+std::string Tensor::Describe() const {
+  return std::string(DataTypeName(type_)) + shape_.ToString();
+}
+
+Status CopyTensorData(const Tensor& source, Tensor& destination) {
+  ORT_RETURN_IF_NOT(source.dtype() == destination.dtype() &&
+                        source.NumElements() == destination.NumElements(),
+                    "cannot copy {} into {}", source.Describe(), destination.Describe());
+  if (source.NumElements() == 0) return Status::OK();
+  if (source.dtype() == DataType::kString) {
+    const auto* from = source.Data<std::string>();
+    auto* to = destination.MutableData<std::string>();
+    for (int64_t i = 0; i < source.NumElements(); ++i) to[i] = from[i];
+  } else if (source.RawData() != destination.RawData()) {
+    std::memcpy(destination.MutableRawData(), source.RawData(), source.SizeInBytes());
+  }
+  return Status::OK();
+}
+
+Result<std::vector<int64_t>> ReadInt64Values(const Tensor& tensor) {
+  const auto count = static_cast<size_t>(tensor.NumElements());
+  if (tensor.dtype() == DataType::kInt64) {
+    const int64_t* data = tensor.Data<int64_t>();
+    return std::vector<int64_t>(data, data + count);
+  }
+  if (tensor.dtype() == DataType::kInt32) {
+    const int32_t* data = tensor.Data<int32_t>();
+    return std::vector<int64_t>(data, data + count);
+  }
+  return ORT_ERROR(kInvalidArgument, "expected an int64 or int32 tensor, got {}",
+                   tensor.Describe());
+}
+
+}  // namespace ort

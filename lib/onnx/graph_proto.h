@@ -1,0 +1,51 @@
+// Conversion between onnx.GraphProto and the engine's Graph, recursing into subgraphs.
+#pragma once
+
+#include <filesystem>
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include "lib/common/status.h"
+#include "lib/ir/graph.h"
+#include "lib/onnx/tensor_proto.h"
+
+namespace onnx {
+class GraphProto;
+}  // namespace onnx
+
+namespace ort {
+
+/// Fills `graph` from `proto`. Initializer data is moved out of `proto` where possible.
+Status GraphFromProto(onnx::GraphProto& proto, Graph& graph, ExternalDataResolver* external);
+
+/// Where large initializers go when a model is saved with external data.
+class ExternalDataWriter {
+ public:
+  /// Initializers of at least `threshold_bytes` go to `directory/file_name`.
+  ExternalDataWriter(std::filesystem::path directory, std::string file_name, size_t threshold_bytes);
+  /// Appends the tensor's bytes to the data file and points `proto` at them when the tensor is
+  /// large enough; returns false (leaving `proto` alone) otherwise.
+  Result<bool> MaybeWrite(const Tensor& tensor, onnx::TensorProto* proto);
+  Status Close();
+
+ private:
+  std::filesystem::path directory_;
+  std::string file_name_;
+  size_t threshold_bytes_;
+  std::ofstream stream_;
+  uint64_t offset_ = 0;
+};
+
+struct GraphWriteOptions {
+  /// Receives large initializers; null keeps every initializer inline.
+  ExternalDataWriter* external = nullptr;
+  /// Initializers larger than this are written without data (type and shape only), for type
+  /// inference passes that only need small constants such as Reshape targets.
+  size_t omit_data_above_bytes = SIZE_MAX;
+};
+
+/// Writes `graph` into `proto`.
+Status GraphToProto(const Graph& graph, onnx::GraphProto* proto, const GraphWriteOptions& options);
+
+}  // namespace ort

@@ -1,0 +1,403 @@
+#include "lib/onnx/tensor_proto.h"
+
+#include <onnx/onnx-data_pb.h>
+#include <onnx/onnx_pb.h>
+
+#include <cstring>
+
+namespace ort {
+namespace {
+
+Result<DataType> CheckedDataType(int32_t value, const std::string& tensor_name) {
+  if (!IsKnownDataType(value)) {
+    return ORT_ERROR(kInvalidModel, "tensor '{}' has unsupported data type {}", tensor_name, value);
+  }
+  return static_cast<DataType>(value);
+}
+
+Result<TensorShape> ShapeOf(const onnx::TensorProto& proto) {
+  std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
+  TensorShape shape(std::move(dims));
+  if (!shape.IsValid()) {
+    return ORT_ERROR(kInvalidModel, "tensor '{}' has a negative dimension in {}", proto.name(),
+                     shape.ToString());
+  }
+  return shape;
+}
+
+// Copies typed repeated-field data (float_data, int32_data, ...) into `tensor`.
+template <typename Target, typename Field>
+Status CopyField(const Field& field, Tensor& tensor, const std::string& name, int64_t multiplier) {
+  const int64_t expected = tensor.NumElements() * multiplier;
+  if (field.size() != expected) {
+    return ORT_ERROR(kInvalidModel, "tensor '{}' ({}) holds {} values, its shape needs {}", name,
+                     tensor.Describe(), field.size(), expected);
+  }
+  auto* out = static_cast<Target*>(tensor.MutableRawData());
+  for (int64_t i = 0; i < expected; ++i) out[i] = static_cast<Target>(field.Get(static_cast<int>(i)));
+  return Status::OK();
+}
+
+Status CopyTypedData(const onnx::TensorProto& proto, Tensor& tensor) {
+  const std::string& name = proto.name();
+  switch (tensor.dtype()) {
+    case DataType::kFloat: return CopyField<float>(proto.float_data(), tensor, name, 1);
+    case DataType::kComplex64: return CopyField<float>(proto.float_data(), tensor, name, 2);
+    case DataType::kDouble: return CopyField<double>(proto.double_data(), tensor, name, 1);
+    case DataType::kComplex128: return CopyField<double>(proto.double_data(), tensor, name, 2);
+    case DataType::kInt64: return CopyField<int64_t>(proto.int64_data(), tensor, name, 1);
+    case DataType::kUint64: return CopyField<uint64_t>(proto.uint64_data(), tensor, name, 1);
+    case DataType::kUint32: return CopyField<uint32_t>(proto.uint64_data(), tensor, name, 1);
+    case DataType::kInt32: return CopyField<int32_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kInt16: return CopyField<int16_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kUint16:
+    case DataType::kFloat16:
+    case DataType::kBFloat16: return CopyField<uint16_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kInt8: return CopyField<int8_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kUint8:
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ: return CopyField<uint8_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kBool: {
+      ORT_RETURN_IF_ERROR(CopyField<uint8_t>(proto.int32_data(), tensor, name, 1));
+      auto* values = static_cast<uint8_t*>(tensor.MutableRawData());
+      for (int64_t i = 0; i < tensor.NumElements(); ++i) values[i] = values[i] != 0;
+      return Status::OK();
+    }
+    case DataType::kString: {
+      if (proto.string_data_size() != tensor.NumElements()) {
+        return ORT_ERROR(kInvalidModel, "tensor '{}' ({}) holds {} strings", name,
+                         tensor.Describe(), proto.string_data_size());
+      }
+      auto* out = tensor.MutableData<std::string>();
+      for (int i = 0; i < proto.string_data_size(); ++i) out[i] = proto.string_data(i);
+      return Status::OK();
+    }
+    case DataType::kUndefined: break;
+  }
+  return ORT_ERROR(kInvalidModel, "tensor '{}' has an undefined data type", name);
+}
+
+Status CheckRawSize(const onnx::TensorProto& proto, DataType type, const TensorShape& shape,
+                    size_t bytes) {
+  const size_t expected = static_cast<size_t>(shape.NumElements()) * ElementSize(type);
+  if (bytes != expected) {
+    return ORT_ERROR(kInvalidModel, "tensor '{}' ({}{}) has {} bytes of data, expected {}",
+                     proto.name(), DataTypeName(type), shape.ToString(), bytes, expected);
+  }
+  return Status::OK();
+}
+
+bool IsExternal(const onnx::TensorProto& proto) {
+  return proto.data_location() == onnx::TensorProto_DataLocation_EXTERNAL;
+}
+
+Result<Tensor> Convert(onnx::TensorProto& proto, ExternalDataResolver* external, bool may_steal) {
+  ORT_ASSIGN_OR_RETURN(DataType type, CheckedDataType(proto.data_type(), proto.name()));
+  ORT_ASSIGN_OR_RETURN(TensorShape shape, ShapeOf(proto));
+  if (proto.has_segment()) {
+    return ORT_ERROR(kNotImplemented, "tensor '{}' uses segments, which are not supported",
+                     proto.name());
+  }
+  if (IsExternal(proto)) {
+    if (external == nullptr) {
+      return ORT_ERROR(kInvalidModel, "tensor '{}' refers to external data, which is not allowed here",
+                       proto.name());
+    }
+    return external->Load(proto, type, std::move(shape));
+  }
+  if (type == DataType::kString && proto.has_raw_data()) {
+    return ORT_ERROR(kInvalidModel, "string tensor '{}' cannot use raw_data", proto.name());
+  }
+  if (proto.has_raw_data()) {
+    ORT_RETURN_IF_ERROR(CheckRawSize(proto, type, shape, proto.raw_data().size()));
+    const size_t alignment = std::min<size_t>(ElementSize(type), 16);
+    if (may_steal && type != DataType::kBool && shape.NumElements() > 0 &&
+        reinterpret_cast<uintptr_t>(proto.raw_data().data()) % alignment == 0) {
+      std::shared_ptr<std::string> owner(proto.release_raw_data());
+      return Tensor::Borrow(type, std::move(shape), owner->data(), owner->size(), owner);
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(type, std::move(shape)));
+    if (tensor.SizeInBytes() > 0) {
+      std::memcpy(tensor.MutableRawData(), proto.raw_data().data(), tensor.SizeInBytes());
+    }
+    if (type == DataType::kBool) {
+      auto* values = static_cast<uint8_t*>(tensor.MutableRawData());
+      for (int64_t i = 0; i < tensor.NumElements(); ++i) values[i] = values[i] != 0;
+    }
+    return tensor;
+  }
+  ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(type, std::move(shape)));
+  ORT_RETURN_IF_ERROR(CopyTypedData(proto, tensor));
+  return tensor;
+}
+
+Result<std::filesystem::path> ResolveLocation(const std::filesystem::path& base,
+                                              const std::string& location,
+                                              const std::string& tensor_name) {
+  const std::filesystem::path relative(location);
+  if (location.empty() || relative.is_absolute() || relative.has_root_name() ||
+      relative.has_root_directory()) {
+    return ORT_ERROR(kInvalidModel,
+                     "tensor '{}': external data location '{}' must be a relative path", tensor_name,
+                     location);
+  }
+  for (const auto& part : relative) {
+    if (part == "..") {
+      return ORT_ERROR(kInvalidModel,
+                       "tensor '{}': external data location '{}' escapes the model directory",
+                       tensor_name, location);
+    }
+  }
+  return base / relative;
+}
+
+}  // namespace
+
+Result<Tensor> ExternalDataResolver::Load(const onnx::TensorProto& proto, DataType type,
+                                          TensorShape shape) {
+  std::string location;
+  int64_t offset = 0;
+  int64_t length = -1;
+  for (const auto& entry : proto.external_data()) {
+    if (entry.key() == "location") {
+      location = entry.value();
+    } else if (entry.key() == "offset" || entry.key() == "length") {
+      char* end = nullptr;
+      const long long parsed = std::strtoll(entry.value().c_str(), &end, 10);
+      if (end == entry.value().c_str() || *end != '\0' || parsed < 0) {
+        return ORT_ERROR(kInvalidModel, "tensor '{}': bad external data {} '{}'", proto.name(),
+                         entry.key(), entry.value());
+      }
+      (entry.key() == "offset" ? offset : length) = parsed;
+    }
+  }
+  if (type == DataType::kString) {
+    return ORT_ERROR(kInvalidModel, "string tensor '{}' cannot use external data", proto.name());
+  }
+  ORT_ASSIGN_OR_RETURN(std::filesystem::path path,
+                       ResolveLocation(base_directory_, location, proto.name()));
+  auto& file = files_[path.string()];
+  if (!file) {
+    auto opened = MappedFile::Open(path.string());
+    if (!opened.ok()) {
+      return opened.status().WithContext("external data of tensor '" + proto.name() + "'");
+    }
+    file = std::move(opened).value();
+  }
+  const size_t needed = static_cast<size_t>(shape.NumElements()) * ElementSize(type);
+  if (length < 0) length = static_cast<int64_t>(needed);
+  ORT_RETURN_IF_ERROR(CheckRawSize(proto, type, shape, static_cast<size_t>(length)));
+  if (static_cast<uint64_t>(offset) + static_cast<uint64_t>(length) > file->size()) {
+    return ORT_ERROR(kInvalidModel,
+                     "tensor '{}': external data [{}, {}) lies beyond the end of '{}' ({} bytes)",
+                     proto.name(), offset, offset + length, path.string(), file->size());
+  }
+  const char* data = file->data() + offset;
+  if (needed == 0) return Tensor::Allocate(type, std::move(shape));
+  if (reinterpret_cast<uintptr_t>(data) % std::min<size_t>(ElementSize(type), 16) != 0) {
+    // Misaligned data would make typed loads undefined behaviour: copy it once instead.
+    ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(type, std::move(shape)));
+    std::memcpy(tensor.MutableRawData(), data, needed);
+    return tensor;
+  }
+  return Tensor::Borrow(type, std::move(shape), const_cast<char*>(data), needed, file);
+}
+
+Result<Tensor> TensorFromProto(onnx::TensorProto& proto, ExternalDataResolver* external) {
+  return Convert(proto, external, /*may_steal=*/true);
+}
+
+Result<Tensor> TensorFromProtoCopy(const onnx::TensorProto& proto,
+                                   ExternalDataResolver* external) {
+  return Convert(const_cast<onnx::TensorProto&>(proto), external, /*may_steal=*/false);
+}
+
+Result<Tensor> TensorFromSparseProto(const onnx::SparseTensorProto& proto,
+                                     ExternalDataResolver* external) {
+  ORT_ASSIGN_OR_RETURN(Tensor values, TensorFromProtoCopy(proto.values(), external));
+  ORT_ASSIGN_OR_RETURN(Tensor indices, TensorFromProtoCopy(proto.indices(), external));
+  TensorShape shape(std::vector<int64_t>(proto.dims().begin(), proto.dims().end()));
+  ORT_ASSIGN_OR_RETURN(Tensor dense, Tensor::Allocate(values.dtype(), shape));
+  if (dense.SizeInBytes() > 0 && values.dtype() != DataType::kString) {
+    std::memset(dense.MutableRawData(), 0, dense.SizeInBytes());
+  }
+  ORT_ASSIGN_OR_RETURN(std::vector<int64_t> index_values, ReadInt64Values(indices));
+  const int64_t count = values.NumElements();
+  const size_t rank = shape.rank();
+  const bool coordinate_form = indices.shape().rank() == 2;
+  ORT_RETURN_IF_NOT(static_cast<int64_t>(index_values.size()) ==
+                        count * (coordinate_form ? static_cast<int64_t>(rank) : 1),
+                    "sparse tensor '{}' has {} indices for {} values", proto.values().name(),
+                    index_values.size(), count);
+  const std::vector<int64_t> strides = ContiguousStrides(shape);
+  const size_t element = ElementSize(values.dtype());
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t flat = 0;
+    if (coordinate_form) {
+      for (size_t d = 0; d < rank; ++d) flat += index_values[i * rank + d] * strides[d];
+    } else {
+      flat = index_values[i];
+    }
+    ORT_RETURN_IF_NOT(flat >= 0 && flat < dense.NumElements(),
+                      "sparse tensor '{}' has an index out of range", proto.values().name());
+    if (values.dtype() == DataType::kString) {
+      dense.MutableData<std::string>()[flat] = values.Data<std::string>()[i];
+    } else {
+      std::memcpy(static_cast<char*>(dense.MutableRawData()) + flat * element,
+                  static_cast<const char*>(values.RawData()) + i * element, element);
+    }
+  }
+  return dense;
+}
+
+void TensorToProto(const Tensor& tensor, const std::string& name, onnx::TensorProto* proto) {
+  proto->Clear();
+  proto->set_name(name);
+  proto->set_data_type(static_cast<int32_t>(tensor.dtype()));
+  for (int64_t d : tensor.shape().dims()) proto->add_dims(d);
+  if (tensor.dtype() == DataType::kString) {
+    for (const auto& text : tensor.Span<std::string>()) proto->add_string_data(text);
+    return;
+  }
+  proto->set_raw_data(tensor.RawData(), tensor.SizeInBytes());
+}
+
+Result<ValueType> ValueTypeFromProto(const onnx::TypeProto& proto) {
+  switch (proto.value_case()) {
+    case onnx::TypeProto::kTensorType:
+    case onnx::TypeProto::kSparseTensorType: {
+      const bool sparse = proto.value_case() == onnx::TypeProto::kSparseTensorType;
+      const int32_t elem = sparse ? proto.sparse_tensor_type().elem_type()
+                                  : proto.tensor_type().elem_type();
+      const bool has_shape =
+          sparse ? proto.sparse_tensor_type().has_shape() : proto.tensor_type().has_shape();
+      const auto& shape_proto =
+          sparse ? proto.sparse_tensor_type().shape() : proto.tensor_type().shape();
+      ValueType type;
+      type.kind = sparse ? ValueType::Kind::kSparseTensor : ValueType::Kind::kTensor;
+      type.elem_type = IsKnownDataType(elem) ? static_cast<DataType>(elem) : DataType::kUndefined;
+      if (has_shape) {
+        SymbolicShape shape;
+        for (const auto& dim : shape_proto.dim()) {
+          if (dim.has_dim_value()) {
+            shape.push_back(Dimension::Known(dim.dim_value()));
+          } else {
+            shape.push_back(Dimension::Symbol(dim.dim_param()));
+          }
+        }
+        type.shape = std::move(shape);
+      }
+      return type;
+    }
+    case onnx::TypeProto::kSequenceType: {
+      ORT_ASSIGN_OR_RETURN(ValueType element, ValueTypeFromProto(proto.sequence_type().elem_type()));
+      return ValueType::SequenceOf(std::move(element));
+    }
+    case onnx::TypeProto::kOptionalType: {
+      ORT_ASSIGN_OR_RETURN(ValueType element, ValueTypeFromProto(proto.optional_type().elem_type()));
+      return ValueType::OptionalOf(std::move(element));
+    }
+    case onnx::TypeProto::kMapType: {
+      ORT_ASSIGN_OR_RETURN(ValueType value, ValueTypeFromProto(proto.map_type().value_type()));
+      ValueType type;
+      type.kind = ValueType::Kind::kMap;
+      const int32_t key = proto.map_type().key_type();
+      type.elem_type = IsKnownDataType(key) ? static_cast<DataType>(key) : DataType::kUndefined;
+      type.element = std::make_shared<const ValueType>(std::move(value));
+      return type;
+    }
+    default: break;
+  }
+  return ValueType();
+}
+
+void ValueTypeToProto(const ValueType& type, onnx::TypeProto* proto) {
+  proto->Clear();
+  switch (type.kind) {
+    case ValueType::Kind::kTensor:
+    case ValueType::Kind::kSparseTensor: {
+      auto fill = [&type](auto* tensor) {
+        tensor->set_elem_type(static_cast<int32_t>(type.elem_type));
+        if (!type.shape) return;
+        auto* shape = tensor->mutable_shape();
+        for (const auto& dim : *type.shape) {
+          auto* d = shape->add_dim();
+          if (dim.IsKnown()) {
+            d->set_dim_value(dim.value);
+          } else if (!dim.param.empty()) {
+            d->set_dim_param(dim.param);
+          }
+        }
+      };
+      if (type.kind == ValueType::Kind::kTensor) {
+        fill(proto->mutable_tensor_type());
+      } else {
+        fill(proto->mutable_sparse_tensor_type());
+      }
+      break;
+    }
+    case ValueType::Kind::kSequence:
+      if (type.element) {
+        ValueTypeToProto(*type.element, proto->mutable_sequence_type()->mutable_elem_type());
+      }
+      break;
+    case ValueType::Kind::kOptional:
+      if (type.element) {
+        ValueTypeToProto(*type.element, proto->mutable_optional_type()->mutable_elem_type());
+      }
+      break;
+    case ValueType::Kind::kMap:
+      proto->mutable_map_type()->set_key_type(static_cast<int32_t>(type.elem_type));
+      if (type.element) {
+        ValueTypeToProto(*type.element, proto->mutable_map_type()->mutable_value_type());
+      }
+      break;
+    case ValueType::Kind::kUnknown: break;
+  }
+}
+
+Result<Value> ValueFromSequenceProto(const onnx::SequenceProto& proto) {
+  if (proto.elem_type() != onnx::SequenceProto_DataType_TENSOR &&
+      proto.elem_type() != onnx::SequenceProto_DataType_UNDEFINED) {
+    return ORT_ERROR(kNotImplemented, "sequence '{}': only sequences of tensors are supported",
+                     proto.name());
+  }
+  TensorSequence sequence;
+  for (const auto& tensor_proto : proto.tensor_values()) {
+    ORT_ASSIGN_OR_RETURN(Tensor tensor, TensorFromProtoCopy(tensor_proto, nullptr));
+    sequence.elem_type = tensor.dtype();
+    sequence.tensors.push_back(std::move(tensor));
+  }
+  return Value(std::move(sequence));
+}
+
+Result<Value> ValueFromOptionalProto(const onnx::OptionalProto& proto) {
+  switch (proto.elem_type()) {
+    case onnx::OptionalProto_DataType_TENSOR: {
+      if (!proto.has_tensor_value()) return Value(NoneValue{});
+      ORT_ASSIGN_OR_RETURN(Tensor tensor, TensorFromProtoCopy(proto.tensor_value(), nullptr));
+      return Value(std::move(tensor));
+    }
+    case onnx::OptionalProto_DataType_SEQUENCE:
+      if (!proto.has_sequence_value()) return Value(NoneValue{});
+      return ValueFromSequenceProto(proto.sequence_value());
+    case onnx::OptionalProto_DataType_UNDEFINED: return Value(NoneValue{});
+    default: break;
+  }
+  return ORT_ERROR(kNotImplemented, "optional '{}' of this element kind is not supported",
+                   proto.name());
+}
+
+void ValueToSequenceProto(const Value& value, const std::string& name,
+                          onnx::SequenceProto* proto) {
+  proto->Clear();
+  proto->set_name(name);
+  proto->set_elem_type(onnx::SequenceProto_DataType_TENSOR);
+  for (const auto& tensor : value.sequence().tensors) {
+    TensorToProto(tensor, "", proto->add_tensor_values());
+  }
+}
+
+}  // namespace ort

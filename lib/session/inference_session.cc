@@ -1,0 +1,222 @@
+#include "lib/session/inference_session.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "lib/common/logging.h"
+#include "lib/onnx/model_loader.h"
+#include "lib/optimizer/graph_optimizer.h"
+#include "lib/session/partitioner.h"
+
+namespace ort {
+namespace {
+
+int DefaultThreadCount() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+std::string ShapeText(const TensorShape& shape) { return shape.ToString(); }
+
+}  // namespace
+
+InferenceSession::InferenceSession(SessionOptions options) : options_(std::move(options)) {
+  SetLogSeverity(options_.log_severity);
+}
+
+InferenceSession::~InferenceSession() = default;
+
+Status InferenceSession::RegisterProvider(std::unique_ptr<IExecutionProvider> provider) {
+  if (initialized_) return ORT_ERROR(kInvalidArgument, "providers must be registered before Initialize");
+  for (const auto& existing : providers_) {
+    if (existing->type() == provider->type()) {
+      return ORT_ERROR(kInvalidArgument, "provider '{}' is registered twice", provider->type());
+    }
+  }
+  providers_.push_back(std::move(provider));
+  return Status::OK();
+}
+
+Status InferenceSession::Load(const std::string& path) {
+  ORT_ASSIGN_OR_RETURN(auto model, LoadModel(path));
+  return Load(std::move(model));
+}
+
+Status InferenceSession::LoadFromBytes(const void* data, size_t size) {
+  ORT_ASSIGN_OR_RETURN(auto model, LoadModelFromBytes(data, size, "."));
+  return Load(std::move(model));
+}
+
+Status InferenceSession::Load(std::unique_ptr<Model> model) {
+  if (model_) return ORT_ERROR(kInvalidArgument, "a model is already loaded");
+  model_ = std::move(model);
+  return Status::OK();
+}
+
+Status InferenceSession::ApplyFreeDimensionOverrides() {
+  if (options_.free_dimension_overrides.empty()) return Status::OK();
+  Graph& graph = model_->graph();
+  std::map<std::string, int64_t> unused = options_.free_dimension_overrides;
+  for (const auto& input : graph.inputs()) {
+    const ValueInfo* info = graph.FindValueInfo(input);
+    if (info == nullptr || !info->type.IsTensor() || !info->type.shape) continue;
+    ValueType type = info->type;
+    bool changed = false;
+    for (auto& dim : *type.shape) {
+      auto it = options_.free_dimension_overrides.find(dim.param);
+      if (!dim.IsKnown() && it != options_.free_dimension_overrides.end()) {
+        dim = Dimension::Known(it->second);
+        unused.erase(it->first);
+        changed = true;
+      }
+    }
+    if (changed) graph.SetValueType(input, std::move(type));
+  }
+  for (const auto& [name, value] : unused) {
+    ORT_LOG_WARNING("{}: no input has a free dimension named '{}'", model_->path, name);
+  }
+  InferModelTypes(*model_);
+  return Status::OK();
+}
+
+Status InferenceSession::Initialize() {
+  if (initialized_) return ORT_ERROR(kInvalidArgument, "the session is already initialized");
+  if (!model_) return ORT_ERROR(kInvalidArgument, "no model is loaded");
+  const std::string& label = model_->path;
+  ORT_RETURN_IF_ERROR(ApplyFreeDimensionOverrides());
+
+  std::vector<IExecutionProvider*> providers;
+  std::unordered_map<std::string, IExecutionProvider*> by_type;
+  for (const auto& provider : providers_) {
+    providers.push_back(provider.get());
+    by_type[provider->type()] = provider.get();
+  }
+
+  Status status = OptimizeGraph(*model_, options_.optimization_level, providers);
+  if (!status.ok()) return status.WithContext(label);
+  status = PartitionGraph(model_->graph(), providers);
+  if (!status.ok()) return status.WithContext(label);
+  auto state = SessionState::Create(model_->graph(), by_type);
+  if (!state.ok()) return state.status().WithContext(label);
+  state_ = std::move(state).value();
+
+  const int threads =
+      options_.intra_op_threads > 0 ? options_.intra_op_threads : DefaultThreadCount();
+  intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
+  if (options_.execution_mode == ExecutionMode::kParallel) {
+    ORT_LOG_INFO("{}: parallel execution is not available yet; running nodes sequentially", label);
+  }
+  initialized_ = true;
+  return Status::OK();
+}
+
+std::vector<ValueInfo> InferenceSession::InputInfos() const {
+  std::vector<ValueInfo> result;
+  const Graph& graph = model_->graph();
+  for (const auto& name : graph.InputsWithoutInitializers()) {
+    const ValueInfo* info = graph.FindValueInfo(name);
+    result.push_back(info ? *info : ValueInfo{name, {}, {}});
+  }
+  return result;
+}
+
+std::vector<ValueInfo> InferenceSession::OutputInfos() const {
+  std::vector<ValueInfo> result;
+  const Graph& graph = model_->graph();
+  for (const auto& name : graph.outputs()) {
+    const ValueInfo* info = graph.FindValueInfo(name);
+    result.push_back(info ? *info : ValueInfo{name, {}, {}});
+  }
+  return result;
+}
+
+const std::vector<const Node*>& InferenceSession::ExecutionOrder() const {
+  static const std::vector<const Node*> kEmpty;
+  return state_ ? state_->execution_order() : kEmpty;
+}
+
+Status InferenceSession::CheckFeed(const std::string& name, const Value& value) const {
+  const ValueInfo* info = model_->graph().FindValueInfo(name);
+  if (info == nullptr || info->type.kind == ValueType::Kind::kUnknown) return Status::OK();
+  const ValueType& type = info->type;
+  if (type.kind == ValueType::Kind::kTensor) {
+    if (!value.IsTensor()) {
+      return ORT_ERROR(kInvalidArgument, "input '{}' expects {}, got {}", name, type.ToString(),
+                       value.Describe());
+    }
+    const Tensor& tensor = value.tensor();
+    if (type.elem_type != DataType::kUndefined && tensor.dtype() != type.elem_type) {
+      return ORT_ERROR(kInvalidArgument, "input '{}' expects element type {}, got {} ({})", name,
+                       DataTypeName(type.elem_type), DataTypeName(tensor.dtype()),
+                       tensor.Describe());
+    }
+    if (type.shape) {
+      const auto& dims = *type.shape;
+      if (dims.size() != tensor.shape().rank()) {
+        return ORT_ERROR(kInvalidArgument, "input '{}' expects rank {} {}, got shape {}", name,
+                         dims.size(), SymbolicShapeToString(dims), ShapeText(tensor.shape()));
+      }
+      for (size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i].IsKnown() && dims[i].value != tensor.shape()[i]) {
+          return ORT_ERROR(kInvalidArgument,
+                           "input '{}' expects shape {}, got {} (dimension {} differs)", name,
+                           SymbolicShapeToString(dims), ShapeText(tensor.shape()), i);
+        }
+      }
+    }
+  } else if (type.kind == ValueType::Kind::kSequence && !value.IsSequence()) {
+    return ORT_ERROR(kInvalidArgument, "input '{}' expects {}, got {}", name, type.ToString(),
+                     value.Describe());
+  }
+  return Status::OK();
+}
+
+Status InferenceSession::Run(const RunOptions& run_options, std::span<const NamedValue> feeds,
+                             std::span<const std::string> output_names,
+                             std::vector<Value>* outputs) const {
+  if (!initialized_) return ORT_ERROR(kInvalidArgument, "the session is not initialized");
+  const Graph& graph = model_->graph();
+  const auto& input_names = state_->input_names();
+  std::vector<Value> inputs(input_names.size());
+  for (const auto& [name, value] : feeds) {
+    auto it = std::find(input_names.begin(), input_names.end(), name);
+    if (it == input_names.end()) {
+      return ORT_ERROR(kInvalidArgument, "{}: '{}' is not an input of the model", model_->path,
+                       name);
+    }
+    Status status = CheckFeed(name, value);
+    if (!status.ok()) return status.WithContext(model_->path);
+    inputs[static_cast<size_t>(it - input_names.begin())] = value;
+  }
+  for (size_t i = 0; i < input_names.size(); ++i) {
+    if (inputs[i].IsEmpty() && graph.GetInitializer(input_names[i]) == nullptr) {
+      return ORT_ERROR(kInvalidArgument, "{}: required input '{}' was not given", model_->path,
+                       input_names[i]);
+    }
+  }
+
+  RunContext run;
+  run.intra_op_pool = intra_op_pool_.get();
+  run.terminate = run_options.terminate;
+  std::vector<Value> all_outputs;
+  Status status = state_->Run(run, inputs, {}, all_outputs);
+  if (!status.ok()) return status.WithContext(model_->path);
+
+  outputs->clear();
+  if (output_names.empty()) {
+    *outputs = std::move(all_outputs);
+    return Status::OK();
+  }
+  const auto& graph_outputs = state_->output_names();
+  for (const auto& name : output_names) {
+    auto it = std::find(graph_outputs.begin(), graph_outputs.end(), name);
+    if (it == graph_outputs.end()) {
+      return ORT_ERROR(kInvalidArgument, "{}: '{}' is not an output of the model", model_->path,
+                       name);
+    }
+    outputs->push_back(all_outputs[static_cast<size_t>(it - graph_outputs.begin())]);
+  }
+  return Status::OK();
+}
+
+}  // namespace ort

@@ -1,0 +1,67 @@
+// InferenceSession: load a model, initialize it (free-dimension overrides, optimization,
+// partitioning, kernel creation, planning) and run it. Run is const and may be called from
+// several threads at once.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lib/framework/execution_provider.h"
+#include "lib/ir/model.h"
+#include "lib/session/session_options.h"
+#include "lib/session/session_state.h"
+#include "lib/threading/thread_pool.h"
+
+namespace ort {
+
+using NamedValue = std::pair<std::string, Value>;
+
+class InferenceSession {
+ public:
+  explicit InferenceSession(SessionOptions options = {});
+  ~InferenceSession();
+  InferenceSession(const InferenceSession&) = delete;
+  InferenceSession& operator=(const InferenceSession&) = delete;
+
+  /// Adds a provider; earlier registrations take nodes first. The CPU provider ("cpu") is the
+  /// fallback and must be registered.
+  Status RegisterProvider(std::unique_ptr<IExecutionProvider> provider);
+
+  Status Load(const std::string& path);
+  Status LoadFromBytes(const void* data, size_t size);
+  Status Load(std::unique_ptr<Model> model);
+
+  /// Prepares the loaded model for Run. Call once.
+  Status Initialize();
+
+  /// Runs the model. `feeds` name graph inputs; inputs that have an initializer may be left
+  /// out. `output_names` empty means every graph output, in graph order.
+  Status Run(const RunOptions& run_options, std::span<const NamedValue> feeds,
+             std::span<const std::string> output_names, std::vector<Value>* outputs) const;
+
+  /// Graph inputs a caller feeds (inputs backed by initializers excluded).
+  std::vector<ValueInfo> InputInfos() const;
+  std::vector<ValueInfo> OutputInfos() const;
+  const Model& model() const { return *model_; }
+  const SessionOptions& options() const { return options_; }
+  const std::vector<std::unique_ptr<IExecutionProvider>>& providers() const { return providers_; }
+  /// The main graph's nodes in execution order (after Initialize).
+  const std::vector<const Node*>& ExecutionOrder() const;
+
+ private:
+  Status ApplyFreeDimensionOverrides();
+  Status CheckFeed(const std::string& name, const Value& value) const;
+
+  SessionOptions options_;
+  std::vector<std::unique_ptr<IExecutionProvider>> providers_;
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<SessionState> state_;
+  std::unique_ptr<ThreadPool> intra_op_pool_;
+  bool initialized_ = false;
+};
+
+}  // namespace ort

@@ -1,0 +1,43 @@
+// Options of an inference session and of a single Run.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "lib/common/logging.h"
+#include "lib/common/status.h"
+
+namespace ort {
+
+enum class ExecutionMode { kSequential, kParallel };
+
+/// Graph optimization levels, as in ONNX Runtime.
+enum class OptimizationLevel { kDisable = 0, kBasic = 1, kExtended = 2, kAll = 99 };
+
+Result<OptimizationLevel> ParseOptimizationLevel(std::string_view text);
+std::string_view OptimizationLevelName(OptimizationLevel level);
+Result<ExecutionMode> ParseExecutionMode(std::string_view text);
+
+struct SessionOptions {
+  /// Threads per intra-op parallel region, the caller included; 0 = one per core.
+  int intra_op_threads = 0;
+  /// Threads running independent nodes at once in parallel mode; 0 = one per core.
+  int inter_op_threads = 0;
+  ExecutionMode execution_mode = ExecutionMode::kSequential;
+  OptimizationLevel optimization_level = OptimizationLevel::kAll;
+  /// Idle intra-op workers spin briefly before sleeping (lower latency, more CPU).
+  bool allow_spinning = true;
+  bool enable_profiling = false;
+  LogSeverity log_severity = LogSeverity::kWarning;
+  /// Symbolic dimension name -> value, applied to the model's inputs before initialization.
+  std::map<std::string, int64_t> free_dimension_overrides;
+};
+
+struct RunOptions {
+  /// Set from another thread to stop the run between nodes.
+  const std::atomic<bool>* terminate = nullptr;
+};
+
+}  // namespace ort

@@ -1,0 +1,9 @@
+#include "providers/cpu/kernels/onnx/activation/activation_kernels.h"
+
+#include "providers/cpu/kernels/onnx/onnx_kernels.h"
+
+namespace ort {
+
+void RegisterActivationKernels(KernelRegistry& registry) { (void)registry; }
+
+}  // namespace ort

@@ -1,0 +1,9 @@
+#include "providers/cpu/kernels/onnx/generator/generator_kernels.h"
+
+#include "providers/cpu/kernels/onnx/onnx_kernels.h"
+
+namespace ort {
+
+void RegisterGeneratorKernels(KernelRegistry& registry) { (void)registry; }
+
+}  // namespace ort

@@ -1,0 +1,9 @@
+#include "providers/cpu/kernels/onnx/logical/logical_kernels.h"
+
+#include "providers/cpu/kernels/onnx/onnx_kernels.h"
+
+namespace ort {
+
+void RegisterLogicalKernels(KernelRegistry& registry) { (void)registry; }
+
+}  // namespace ort

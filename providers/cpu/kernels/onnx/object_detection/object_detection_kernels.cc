@@ -1,0 +1,9 @@
+#include "providers/cpu/kernels/onnx/object_detection/object_detection_kernels.h"
+
+#include "providers/cpu/kernels/onnx/onnx_kernels.h"
+
+namespace ort {
+
+void RegisterObjectDetectionKernels(KernelRegistry& registry) { (void)registry; }
+
+}  // namespace ort

@@ -1,0 +1,6 @@
+// Per-op registration functions of the reduction category.
+#pragma once
+
+#include "lib/framework/kernel_registry.h"
+
+namespace ort {}  // namespace ort

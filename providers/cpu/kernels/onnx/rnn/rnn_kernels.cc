@@ -1,0 +1,9 @@
+#include "providers/cpu/kernels/onnx/rnn/rnn_kernels.h"
+
+#include "providers/cpu/kernels/onnx/onnx_kernels.h"
+
+namespace ort {
+
+void RegisterRnnKernels(KernelRegistry& registry) { (void)registry; }
+
+}  // namespace ort

@@ -1,0 +1,9 @@
+#include "providers/cpu/kernels/onnx/sequence/sequence_kernels.h"
+
+#include "providers/cpu/kernels/onnx/onnx_kernels.h"
+
+namespace ort {
+
+void RegisterSequenceKernels(KernelRegistry& registry) { (void)registry; }
+
+}  // namespace ort

@@ -1,0 +1,9 @@
+#include "providers/cpu/kernels/onnx/signal/signal_kernels.h"
+
+#include "providers/cpu/kernels/onnx/onnx_kernels.h"
+
+namespace ort {
+
+void RegisterSignalKernels(KernelRegistry& registry) { (void)registry; }
+
+}  // namespace ort

@@ -1,0 +1,21 @@
+// Creates execution providers by name for the applications ("cpu", later "cuda").
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lib/common/status.h"
+#include "lib/framework/execution_provider.h"
+
+namespace ort {
+
+/// Providers known to this build, in the order they are documented.
+std::vector<std::string> AvailableProviders();
+
+/// Creates the providers named in `names` (priority order). The CPU provider is appended as the
+/// fallback when missing. Unknown names are an error listing the available ones.
+Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
+    const std::vector<std::string>& names);
+
+}  // namespace ort

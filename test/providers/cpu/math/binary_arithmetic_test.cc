@@ -1,0 +1,78 @@
+#include <catch2/catch.hpp>
+
+#include "test/providers/cpu/op_tester.h"
+
+namespace ort::test {
+
+TEST_CASE("Add broadcasts a row over a matrix", "[math][Add]") {
+  OpTester("Add", 14)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("b", {3}, {10, 20, 30})
+      .Output<float>("c", {2, 3}, {11, 22, 33, 14, 25, 36})
+      .Run();
+}
+
+TEST_CASE("Sub broadcasts a column and a scalar", "[math][Sub]") {
+  OpTester("Sub", 14)
+      .Input<int64_t>("a", {2, 1}, {10, 20})
+      .Input<int64_t>("b", {1, 3}, {1, 2, 3})
+      .Output<int64_t>("c", {2, 3}, {9, 8, 7, 19, 18, 17})
+      .Run();
+  OpTester("Sub", 14)
+      .Input<double>("a", {}, {1.5})
+      .Input<double>("b", {2}, {0.5, 2.0})
+      .Output<double>("c", {2}, {1.0, -0.5})
+      .Run();
+}
+
+TEST_CASE("Mul handles float16 and empty tensors", "[math][Mul]") {
+  OpTester("Mul", 14)
+      .Input<Float16>("a", {2}, {Float16(1.5f), Float16(-2.0f)})
+      .Input<Float16>("b", {2}, {Float16(2.0f), Float16(0.25f)})
+      .Output<Float16>("c", {2}, {Float16(3.0f), Float16(-0.5f)})
+      .Run();
+  OpTester("Mul", 14)
+      .Input<float>("a", {0, 3}, {})
+      .Input<float>("b", {3}, {1, 2, 3})
+      .Output<float>("c", {0, 3}, {})
+      .Run();
+}
+
+TEST_CASE("Div on integers truncates and reports division by zero", "[math][Div]") {
+  OpTester("Div", 14)
+      .Input<int32_t>("a", {3}, {7, -7, 9})
+      .Input<int32_t>("b", {3}, {2, 2, -3})
+      .Output<int32_t>("c", {3}, {3, -3, -3})
+      .Run();
+  OpTester("Div", 14)
+      .Input<int32_t>("a", {1}, {1})
+      .Input<int32_t>("b", {1}, {0})
+      .Output<int32_t>("c", {1}, {0})
+      .RunExpectingError("division by zero");
+}
+
+TEST_CASE("Add rejects shapes that do not broadcast", "[math][Add]") {
+  OpTester("Add", 14)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("b", {2}, {1, 2})
+      .Output<float>("c", {2, 3}, {0, 0, 0, 0, 0, 0})
+      .RunExpectingError("cannot be broadcast");
+}
+
+TEST_CASE("Add splits large broadcasts across threads", "[math][Add]") {
+  const int64_t rows = 512, columns = 300;
+  std::vector<float> a(rows * columns), b(columns), expected(rows * columns);
+  for (int64_t i = 0; i < rows * columns; ++i) a[i] = static_cast<float>(i % 97);
+  for (int64_t j = 0; j < columns; ++j) b[j] = static_cast<float>(j) * 0.5f;
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < columns; ++j) expected[i * columns + j] = a[i * columns + j] + b[j];
+  }
+  OpTester("Add", 14)
+      .Input<float>("a", {rows, columns}, a)
+      .Input<float>("b", {columns}, b)
+      .Output<float>("c", {rows, columns}, expected)
+      .Threads(2)
+      .Run();
+}
+
+}  // namespace ort::test
