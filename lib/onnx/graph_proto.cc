@@ -96,6 +96,23 @@ Status AddTypedValue(const onnx::ValueInfoProto& proto, Graph& graph) {
 
 }  // namespace
 
+Result<NodeSpec> NodeSpecFromProto(onnx::NodeProto& proto, const Graph& owner,
+                                   ExternalDataResolver* external) {
+  NodeSpec spec;
+  spec.name = proto.name();
+  spec.op_type = proto.op_type();
+  spec.domain = proto.domain();
+  spec.inputs.assign(proto.input().begin(), proto.input().end());
+  spec.outputs.assign(proto.output().begin(), proto.output().end());
+  for (auto& attribute_proto : *proto.mutable_attribute()) {
+    Attribute attribute;
+    Status status = AttributeFromProto(attribute_proto, owner, external, &attribute);
+    if (!status.ok()) return status.WithContext("node '" + spec.name + "' (" + spec.op_type + ")");
+    spec.attributes.push_back(std::move(attribute));
+  }
+  return spec;
+}
+
 Status GraphFromProto(onnx::GraphProto& proto, Graph& graph, ExternalDataResolver* external) {
   graph.set_name(proto.name());
   graph.set_doc_string(proto.doc_string());
@@ -130,26 +147,13 @@ Status GraphFromProto(onnx::GraphProto& proto, Graph& graph, ExternalDataResolve
 
   std::unordered_set<std::string> node_names;
   for (auto& node_proto : *proto.mutable_node()) {
-    NodeSpec spec;
-    spec.name = node_proto.name();
+    ORT_ASSIGN_OR_RETURN(NodeSpec spec, NodeSpecFromProto(node_proto, graph, external));
     if (spec.name.empty() || !node_names.insert(spec.name).second) {
       // Unnamed (or duplicate-named) nodes get a stable name so messages and profiles can point
       // at them.
       spec.name = (node_proto.name().empty() ? node_proto.op_type() : node_proto.name()) + "_" +
                   std::to_string(graph.MaxNodeIndex());
       node_names.insert(spec.name);
-    }
-    spec.op_type = node_proto.op_type();
-    spec.domain = node_proto.domain();
-    spec.inputs.assign(node_proto.input().begin(), node_proto.input().end());
-    spec.outputs.assign(node_proto.output().begin(), node_proto.output().end());
-    for (auto& attribute_proto : *node_proto.mutable_attribute()) {
-      Attribute attribute;
-      Status status = AttributeFromProto(attribute_proto, graph, external, &attribute);
-      if (!status.ok()) {
-        return status.WithContext("node '" + spec.name + "' (" + spec.op_type + ")");
-      }
-      spec.attributes.push_back(std::move(attribute));
     }
     for (const auto& output : spec.outputs) {
       if (!output.empty() && graph.Producer(output) != nullptr) {
@@ -293,6 +297,19 @@ void WriteValueInfo(const Graph& graph, const std::string& name, onnx::ValueInfo
 
 }  // namespace
 
+Status NodeToProto(const Node& node, onnx::NodeProto* proto, const GraphWriteOptions& options) {
+  proto->set_name(node.name());
+  proto->set_op_type(node.op_type());
+  if (!node.domain().empty()) proto->set_domain(node.domain());
+  if (!node.doc_string().empty()) proto->set_doc_string(node.doc_string());
+  for (const auto& input : node.inputs()) proto->add_input(input);
+  for (const auto& output : node.outputs()) proto->add_output(output);
+  for (const auto& [name, attribute] : node.attributes()) {
+    ORT_RETURN_IF_ERROR(AttributeToProto(attribute, proto->add_attribute(), options));
+  }
+  return Status::OK();
+}
+
 Status GraphToProto(const Graph& graph, onnx::GraphProto* proto, const GraphWriteOptions& options) {
   proto->Clear();
   proto->set_name(graph.name());
@@ -311,17 +328,7 @@ Status GraphToProto(const Graph& graph, onnx::GraphProto* proto, const GraphWrit
   }
   ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
   for (NodeIndex index : order) {
-    const Node& node = *graph.GetNode(index);
-    auto* node_proto = proto->add_node();
-    node_proto->set_name(node.name());
-    node_proto->set_op_type(node.op_type());
-    if (!node.domain().empty()) node_proto->set_domain(node.domain());
-    if (!node.doc_string().empty()) node_proto->set_doc_string(node.doc_string());
-    for (const auto& input : node.inputs()) node_proto->add_input(input);
-    for (const auto& output : node.outputs()) node_proto->add_output(output);
-    for (const auto& [name, attribute] : node.attributes()) {
-      ORT_RETURN_IF_ERROR(AttributeToProto(attribute, node_proto->add_attribute(), options));
-    }
+    ORT_RETURN_IF_ERROR(NodeToProto(*graph.GetNode(index), proto->add_node(), options));
   }
   std::vector<std::string> typed;
   for (const auto& [name, info] : graph.value_infos()) {

@@ -12,12 +12,17 @@
 
 namespace onnx {
 class GraphProto;
+class NodeProto;
 }  // namespace onnx
 
 namespace ort {
 
 /// Fills `graph` from `proto`. Initializer data is moved out of `proto` where possible.
 Status GraphFromProto(onnx::GraphProto& proto, Graph& graph, ExternalDataResolver* external);
+
+/// Converts one node (subgraphs included); subgraphs become children of `owner`.
+Result<NodeSpec> NodeSpecFromProto(onnx::NodeProto& proto, const Graph& owner,
+                                   ExternalDataResolver* external);
 
 /// Where large initializers go when a model is saved with external data.
 class ExternalDataWriter {
@@ -44,6 +49,9 @@ struct GraphWriteOptions {
   /// inference passes that only need small constants such as Reshape targets.
   size_t omit_data_above_bytes = SIZE_MAX;
 };
+
+/// Writes one node (subgraphs included) into `proto`.
+Status NodeToProto(const Node& node, onnx::NodeProto* proto, const GraphWriteOptions& options);
 
 /// Writes `graph` into `proto`.
 Status GraphToProto(const Graph& graph, onnx::GraphProto* proto, const GraphWriteOptions& options);

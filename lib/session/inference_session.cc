@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "lib/common/logging.h"
+#include "lib/onnx/function_expansion.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/optimizer/graph_optimizer.h"
 #include "lib/session/partitioner.h"
@@ -92,7 +93,15 @@ Status InferenceSession::Initialize() {
     by_type[provider->type()] = provider.get();
   }
 
-  Status status = OptimizeGraph(*model_, options_.optimization_level, providers);
+  auto has_kernel = [&providers](const Node& node) {
+    for (const IExecutionProvider* provider : providers) {
+      if (provider->kernel_registry().Find(node) != nullptr) return true;
+    }
+    return false;
+  };
+  Status status = ExpandFunctionNodes(*model_, has_kernel);
+  if (!status.ok()) return status.WithContext(label);
+  status = OptimizeGraph(*model_, options_.optimization_level, providers);
   if (!status.ok()) return status.WithContext(label);
   status = PartitionGraph(model_->graph(), providers);
   if (!status.ok()) return status.WithContext(label);
