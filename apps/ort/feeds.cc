@@ -97,6 +97,10 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
         }
         name = infos[i].name;
       }
+      if (given.count(name)) {
+        return ORT_ERROR(kInvalidArgument, "'{}' and '{}' both hold input '{}'",
+                         given[name].source, path.string(), name);
+      }
       given[name] = Feed{{name, std::move(file.value)}, path.string()};
     }
   }

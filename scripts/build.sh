@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Configures and builds ort into BUILD_DIR (default build/) with the given build type and extra
+# CMake arguments:  scripts/build.sh [Release|Debug|RelWithDebInfo] [-DORT_SANITIZE=ON ...]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build_type=${1:-Release}
+shift || true
+build_dir=${BUILD_DIR:-$repo/build}
+generator=()
+command -v ninja > /dev/null && generator=(-G Ninja)
+launcher=()
+command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$repo" -B "$build_dir" "${generator[@]}" "${launcher[@]}" \
+  -DCMAKE_BUILD_TYPE="$build_type" "$@"
+cmake --build "$build_dir" --parallel "$(nproc)"

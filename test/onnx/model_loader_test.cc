@@ -1,0 +1,118 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "lib/common/mapped_file.h"
+#include "lib/onnx/model_loader.h"
+#include "lib/onnx/model_proto.h"
+
+namespace ort {
+namespace {
+
+const std::string kModels = std::string(ORT_TEST_DATA_DIR) + "/models/";
+
+std::filesystem::path TempDirectory(const std::string& name) {
+  auto path = std::filesystem::temp_directory_path() / ("ort_loader_test_" + name);
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("LoadModel converts graph, types and opsets", "[onnx][loader]") {
+  auto model = LoadModel(kModels + "add.onnx");
+  REQUIRE(model.ok());
+  const Graph& graph = (*model)->graph();
+  CHECK((*model)->opsets().at("") == 14);
+  CHECK(graph.inputs() == std::vector<std::string>{"a", "b"});
+  CHECK(graph.FindValueInfo("a")->type.ToString() == "tensor(float)[2,3]");
+  REQUIRE(graph.NodeCount() == 1);
+  const Node& node = *graph.Nodes()[0];
+  CHECK(node.Describe() == "node 'the_node' (Add)");
+  CHECK(node.since_version() == 14);
+}
+
+TEST_CASE("External data resolves next to the model and stays inside its folder", "[onnx][loader]") {
+  auto model = LoadModel(kModels + "external_data.onnx");
+  REQUIRE(model.ok());
+  const Tensor* weights = (*model)->graph().GetInitializer("w");
+  REQUIRE(weights != nullptr);
+  CHECK(std::vector<float>(weights->Data<float>(), weights->Data<float>() + 6) ==
+        std::vector<float>{0, 1, 2, 3, 4, 5});
+
+  auto escape = LoadModel(kModels + "external_escape.onnx");
+  REQUIRE_FALSE(escape.ok());
+  CHECK(escape.status().message().find("escapes the model directory") != std::string::npos);
+  auto absolute = LoadModel(kModels + "external_absolute.onnx");
+  REQUIRE_FALSE(absolute.ok());
+  CHECK(absolute.status().message().find("must be a relative path") != std::string::npos);
+}
+
+TEST_CASE("Bad model files give clear errors", "[onnx][loader]") {
+  CHECK(LoadModel(kModels + "missing.onnx").status().code() == StatusCode::kIoError);
+  const char garbage[] = "\x08\x07this is not a model";
+  auto parsed = LoadModelFromBytes(garbage, sizeof(garbage) - 1, ".");
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.status().code() == StatusCode::kInvalidModel);
+  auto opset = LoadModel(kModels + "opset_99.onnx");
+  CHECK(opset.status().message().find("opset 99") != std::string::npos);
+}
+
+TEST_CASE("Save then load round-trips, with and without external data", "[onnx][saver]") {
+  auto original = LoadModel(kModels + "external_data.onnx");
+  REQUIRE(original.ok());
+  const auto directory = TempDirectory("roundtrip");
+
+  SaveOptions inline_options;
+  const std::string inline_path = (directory / "inline.onnx").string();
+  REQUIRE(SaveModel(**original, inline_path, inline_options).ok());
+  SaveOptions external_options;
+  external_options.external_data_threshold_bytes = 16;
+  const std::string external_path = (directory / "external.onnx").string();
+  REQUIRE(SaveModel(**original, external_path, external_options).ok());
+  CHECK(std::filesystem::exists(directory / "external.onnx.data"));
+
+  for (const auto& path : {inline_path, external_path}) {
+    auto reloaded = LoadModel(path);
+    REQUIRE(reloaded.ok());
+    const Graph& graph = (*reloaded)->graph();
+    CHECK(graph.NodeCount() == 1);
+    const Tensor* weights = graph.GetInitializer("w");
+    REQUIRE(weights != nullptr);
+    CHECK(weights->Data<float>()[5] == 5.0f);
+    CHECK(graph.FindValueInfo("c")->type.ToString() == "tensor(float)[2,3]");
+    CHECK(SerializeModel(**reloaded).value() == SerializeModel(**original).value());
+  }
+}
+
+TEST_CASE("Saved models keep subgraphs and attributes", "[onnx][saver]") {
+  Model model;
+  model.opsets()[""] = 16;
+  Graph& graph = model.graph();
+  graph.set_inputs({"cond", "x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("cond", ValueType::Tensor(DataType::kBool, SymbolicShape{}));
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("n")}));
+  auto branch = std::make_unique<Graph>(nullptr);
+  branch->set_outputs({"b"});
+  branch->AddNode({"neg", "Neg", "", {"x"}, {"b"}, {}});
+  NodeSpec spec{"if", "If", "", {"cond"}, {"y"}, {}};
+  spec.attributes.push_back(Attribute::GraphValue("then_branch", std::move(branch)));
+  auto other = std::make_unique<Graph>(nullptr);
+  other->set_outputs({"x"});
+  spec.attributes.push_back(Attribute::GraphValue("else_branch", std::move(other)));
+  graph.AddNode(std::move(spec));
+  graph.ResolveOuterScope();
+
+  auto bytes = SerializeModel(model);
+  REQUIRE(bytes.ok());
+  auto reloaded = LoadModelFromBytes(bytes->data(), bytes->size(), ".");
+  REQUIRE(reloaded.ok());
+  const Node& node = *(*reloaded)->graph().Nodes()[0];
+  CHECK(node.implicit_inputs() == std::vector<std::string>{"x"});
+  CHECK(node.FindAttribute("then_branch")->g->NodeCount() == 1);
+  CHECK((*reloaded)->graph().FindValueInfo("x")->type.ToString() == "tensor(float)[n]");
+}
+
+}  // namespace ort

@@ -1,0 +1,110 @@
+#include <catch2/catch.hpp>
+
+#include <thread>
+
+#include "lib/ir/model.h"
+#include "lib/session/inference_session.h"
+#include "providers/cpu/cpu_provider.h"
+
+namespace ort {
+namespace {
+
+// out = a + b with a declared [batch, 3] and b a constant [3].
+std::unique_ptr<Model> AddModel() {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 14;
+  model->path = "add_model";
+  Graph& graph = model->graph();
+  graph.set_inputs({"a"});
+  graph.set_outputs({"out"});
+  graph.SetValueType("a", ValueType::Tensor(DataType::kFloat, SymbolicShape{
+                                                                  Dimension::Symbol("batch"),
+                                                                  Dimension::Known(3)}));
+  graph.AddInitializer("b", Tensor::FromVector<float>({3}, {10, 20, 30}));
+  graph.AddNode({"add", "Add", "", {"a", "b"}, {"out"}, {}});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+std::unique_ptr<InferenceSession> MakeSession(SessionOptions options = {}) {
+  auto session = std::make_unique<InferenceSession>(options);
+  REQUIRE(session->RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session->Load(AddModel()).ok());
+  REQUIRE(session->Initialize().ok());
+  return session;
+}
+
+}  // namespace
+
+TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
+  auto session = MakeSession();
+  std::vector<Value> outputs;
+  std::vector<NamedValue> none;
+  CHECK(session->Run({}, none, {}, &outputs).message().find("required input 'a'") !=
+        std::string::npos);
+  std::vector<NamedValue> wrong_type{{"a", Value(Tensor::FromVector<int32_t>({1, 3}, {1, 2, 3}))}};
+  CHECK(session->Run({}, wrong_type, {}, &outputs).message().find("element type float") !=
+        std::string::npos);
+  std::vector<NamedValue> wrong_dim{{"a", Value(Tensor::FromVector<float>({1, 2}, {1, 2}))}};
+  CHECK(session->Run({}, wrong_dim, {}, &outputs).message().find("dimension 1 differs") !=
+        std::string::npos);
+  std::vector<NamedValue> unknown{{"zz", Value(Tensor::Scalar<float>(1))}};
+  CHECK(session->Run({}, unknown, {}, &outputs).message().find("'zz' is not an input") !=
+        std::string::npos);
+  std::vector<NamedValue> good{{"a", Value(Tensor::FromVector<float>({1, 3}, {1, 2, 3}))}};
+  std::vector<std::string> bad_output{"nope"};
+  CHECK_FALSE(session->Run({}, good, bad_output, &outputs).ok());
+}
+
+TEST_CASE("Run is safe from several threads at once", "[session]") {
+  SessionOptions options;
+  options.intra_op_threads = 2;
+  auto session = MakeSession(options);
+  std::vector<std::thread> threads;
+  std::atomic<int> correct{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int repeat = 0; repeat < 100; ++repeat) {
+        const float base = static_cast<float>(t * 1000 + repeat);
+        std::vector<NamedValue> feeds{
+            {"a", Value(Tensor::FromVector<float>({2, 3}, {base, base, base, base, base, base}))}};
+        std::vector<Value> outputs;
+        if (!session->Run({}, feeds, {}, &outputs).ok()) return;
+        const float* out = outputs[0].tensor().Data<float>();
+        if (out[0] == base + 10 && out[4] == base + 20 && out[5] == base + 30) ++correct;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(correct.load() == 400);
+}
+
+TEST_CASE("Free dimension overrides fix symbolic input dimensions", "[session]") {
+  SessionOptions options;
+  options.free_dimension_overrides["batch"] = 2;
+  auto session = MakeSession(options);
+  CHECK(session->InputInfos()[0].type.ToString() == "tensor(float)[2,3]");
+  std::vector<Value> outputs;
+  std::vector<NamedValue> one_row{{"a", Value(Tensor::FromVector<float>({1, 3}, {1, 2, 3}))}};
+  CHECK_FALSE(session->Run({}, one_row, {}, &outputs).ok());
+}
+
+TEST_CASE("A terminated run stops with an error", "[session]") {
+  auto session = MakeSession();
+  std::atomic<bool> stop{true};
+  RunOptions run_options;
+  run_options.terminate = &stop;
+  std::vector<NamedValue> feeds{{"a", Value(Tensor::FromVector<float>({1, 3}, {1, 2, 3}))}};
+  std::vector<Value> outputs;
+  CHECK(session->Run(run_options, feeds, {}, &outputs).message().find("terminated") !=
+        std::string::npos);
+}
+
+TEST_CASE("Initialize requires a model and runs once", "[session]") {
+  InferenceSession session;
+  CHECK_FALSE(session.Initialize().ok());
+  auto ready = MakeSession();
+  CHECK_FALSE(ready->Initialize().ok());
+}
+
+}  // namespace ort

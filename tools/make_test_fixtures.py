@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""Writes the small models the CLI and loader tests use into test/data/models.
+
+Usage: make_test_fixtures.py OUT_DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def save(model, directory, name):
+    onnx.save(model, os.path.join(directory, name))
+
+
+def add_model(opset=14, op_type="Add", domain=""):
+    nodes = [helper.make_node(op_type, ["a", "b"], ["c"], name="the_node", domain=domain)]
+    graph = helper.make_graph(
+        nodes, "add",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("c", TensorProto.FLOAT, [2, 3])])
+    imports = [helper.make_opsetid("", opset)]
+    if domain:
+        imports.append(helper.make_opsetid(domain, 1))
+    return helper.make_model(graph, opset_imports=imports, producer_name="ort-tests")
+
+
+def external_data_models(directory):
+    """A model whose initializer lives in weights.bin, plus two whose locations escape."""
+    weights = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with open(os.path.join(directory, "weights.bin"), "wb") as stream:
+        stream.write(b"\0" * 64)
+        stream.write(weights.tobytes())
+    for name, location in [("external_data.onnx", "weights.bin"),
+                           ("external_escape.onnx", "../models/weights.bin"),
+                           ("external_absolute.onnx", "/etc/passwd")]:
+        tensor = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[2, 3])
+        tensor.data_location = TensorProto.EXTERNAL
+        for key, value in [("location", location), ("offset", "64"), ("length", "24")]:
+            entry = tensor.external_data.add()
+            entry.key, entry.value = key, value
+        graph = helper.make_graph(
+            [helper.make_node("Add", ["a", "w"], ["c"], name="add_weights")], "external",
+            [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3])],
+            [helper.make_tensor_value_info("c", TensorProto.FLOAT, [2, 3])], [tensor])
+        save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), directory, name)
+
+
+def main():
+    directory = sys.argv[1]
+    os.makedirs(directory, exist_ok=True)
+    save(add_model(), directory, "add.onnx")
+    save(add_model(op_type="NoSuchOp"), directory, "unknown_op.onnx")
+    save(add_model(op_type="NoSuchOp", domain="com.example"), directory, "unknown_domain_op.onnx")
+    save(add_model(opset=99), directory, "opset_99.onnx")
+    external_data_models(directory)
+    np.save(os.path.join(directory, "a_2x3.npy"), np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.save(os.path.join(directory, "a_int_2x3.npy"), np.arange(6, dtype=np.int32).reshape(2, 3))
+    np.save(os.path.join(directory, "a_3.npy"), np.arange(3, dtype=np.float32))
+    for name in ["a", "b"]:
+        with open(os.path.join(directory, name + "_2x3.pb"), "wb") as stream:
+            stream.write(numpy_helper.from_array(np.ones((2, 3), np.float32), name).SerializeToString())
+    # A .npy whose header promises 2x3 floats but holds only five.
+    with open(os.path.join(directory, "a_2x3.npy"), "rb") as stream:
+        complete = stream.read()
+    with open(os.path.join(directory, "a_short_data.npy"), "wb") as stream:
+        stream.write(complete[:-4])
+
+
+if __name__ == "__main__":
+    main()
