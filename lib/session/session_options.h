@@ -29,7 +29,6 @@ struct SessionOptions {
   OptimizationLevel optimization_level = OptimizationLevel::kAll;
   /// Idle intra-op workers spin briefly before sleeping (lower latency, more CPU).
   bool allow_spinning = true;
-  bool enable_profiling = false;
   LogSeverity log_severity = LogSeverity::kWarning;
   /// Symbolic dimension name -> value, applied to the model's inputs before initialization.
   std::map<std::string, int64_t> free_dimension_overrides;
