@@ -88,7 +88,8 @@ Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args)
   }
   auto session = std::make_unique<InferenceSession>(options);
   ORT_ASSIGN_OR_RETURN(auto providers, CreateProviders(SplitList(args.providers)));
-  for (auto& provider : providers) ORT_RETURN_IF_ERROR(session->RegisterProvider(std::move(provider)));
+  for (auto& provider : providers)
+    ORT_RETURN_IF_ERROR(session->RegisterProvider(std::move(provider)));
   ORT_RETURN_IF_ERROR(session->Load(args.model));
   ORT_RETURN_IF_ERROR(session->Initialize());
   return session;

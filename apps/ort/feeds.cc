@@ -27,7 +27,8 @@ const ValueType* DeclaredType(const std::vector<ValueInfo>& infos, const std::st
   return nullptr;
 }
 
-Result<TensorShape> RandomShape(const ValueInfo& info, const std::map<std::string, std::vector<int64_t>>& shapes) {
+Result<TensorShape> RandomShape(const ValueInfo& info,
+                                const std::map<std::string, std::vector<int64_t>>& shapes) {
   auto given = shapes.find(info.name);
   if (given != shapes.end()) return TensorShape(given->second);
   if (!info.type.shape) {
@@ -40,9 +41,10 @@ Result<TensorShape> RandomShape(const ValueInfo& info, const std::map<std::strin
     if (dim.IsKnown()) {
       dims.push_back(dim.value);
     } else {
-      ORT_LOG_WARNING("input '{}': dimension '{}' is not fixed; using 1 (set it with --shape or "
-                      "--free-dim)",
-                      info.name, dim.param.empty() ? "?" : dim.param);
+      ORT_LOG_WARNING(
+          "input '{}': dimension '{}' is not fixed; using 1 (set it with --shape or "
+          "--free-dim)",
+          info.name, dim.param.empty() ? "?" : dim.param);
       dims.push_back(1);
     }
   }
@@ -85,7 +87,8 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
       return ORT_ERROR(kNotFound, "--input-dir '{}' is not a directory", args.input_dir);
     }
     for (size_t i = 0;; ++i) {
-      const auto path = std::filesystem::path(args.input_dir) / ("input_" + std::to_string(i) + ".pb");
+      const auto path =
+          std::filesystem::path(args.input_dir) / ("input_" + std::to_string(i) + ".pb");
       if (!std::filesystem::exists(path)) break;
       const ValueType* type = i < infos.size() ? &infos[i].type : nullptr;
       ORT_ASSIGN_OR_RETURN(NamedFileValue file, ReadValueFile(path.string(), type));
@@ -98,8 +101,8 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
         name = infos[i].name;
       }
       if (given.count(name)) {
-        return ORT_ERROR(kInvalidArgument, "'{}' and '{}' both hold input '{}'",
-                         given[name].source, path.string(), name);
+        return ORT_ERROR(kInvalidArgument, "'{}' and '{}' both hold input '{}'", given[name].source,
+                         path.string(), name);
       }
       given[name] = Feed{{name, std::move(file.value)}, path.string()};
     }

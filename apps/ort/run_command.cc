@@ -80,12 +80,12 @@ Status WriteOutputs(const RunArgs& args, const std::vector<ValueInfo>& infos,
         return ORT_ERROR(kInvalidArgument, "output '{}' is not a tensor; use --output-format pb",
                          infos[i].name);
       }
-      ORT_RETURN_IF_ERROR(WriteNpy((directory / (infos[i].name + ".npy")).string(),
-                                   outputs[i].tensor()));
+      ORT_RETURN_IF_ERROR(
+          WriteNpy((directory / (infos[i].name + ".npy")).string(), outputs[i].tensor()));
     } else {
-      ORT_RETURN_IF_ERROR(WriteProtoFile(
-          (directory / ("output_" + std::to_string(i) + ".pb")).string(), infos[i].name,
-          outputs[i]));
+      ORT_RETURN_IF_ERROR(
+          WriteProtoFile((directory / ("output_" + std::to_string(i) + ".pb")).string(),
+                         infos[i].name, outputs[i]));
     }
   }
   return Status::OK();
@@ -102,8 +102,10 @@ Result<bool> CompareOutputs(const RunArgs& args, const std::vector<ValueInfo>& i
     auto path = directory / ("output_" + std::to_string(i) + ".pb");
     if (!std::filesystem::exists(path)) path = directory / (infos[i].name + ".npy");
     if (!std::filesystem::exists(path)) {
-      return ORT_ERROR(kNotFound, "no expected value for output '{}' (looked for output_{}.pb and {}.npy in '{}')",
-                       infos[i].name, i, infos[i].name, args.expected_dir);
+      return ORT_ERROR(
+          kNotFound,
+          "no expected value for output '{}' (looked for output_{}.pb and {}.npy in '{}')",
+          infos[i].name, i, infos[i].name, args.expected_dir);
     }
     ORT_ASSIGN_OR_RETURN(NamedFileValue expected, ReadValueFile(path.string(), &infos[i].type));
     const Comparison result = CompareValues(outputs[i], expected.value, {args.rtol, args.atol});

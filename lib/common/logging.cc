@@ -14,7 +14,8 @@ Result<LogSeverity> ParseLogSeverity(std::string_view text) {
   if (text == "error" || text == "3") return LogSeverity::kError;
   if (text == "fatal" || text == "4") return LogSeverity::kFatal;
   return ORT_ERROR(kInvalidArgument,
-                   "unknown log level '{}' (expected verbose, info, warning, error or fatal)", text);
+                   "unknown log level '{}' (expected verbose, info, warning, error or fatal)",
+                   text);
 }
 
 spdlog::logger& Logger() {
@@ -28,9 +29,9 @@ spdlog::logger& Logger() {
 }
 
 void SetLogSeverity(LogSeverity severity) {
-  static constexpr spdlog::level::level_enum kLevels[] = {
-      spdlog::level::debug, spdlog::level::info, spdlog::level::warn, spdlog::level::err,
-      spdlog::level::critical};
+  static constexpr spdlog::level::level_enum kLevels[] = {spdlog::level::debug, spdlog::level::info,
+                                                          spdlog::level::warn, spdlog::level::err,
+                                                          spdlog::level::critical};
   Logger().set_level(kLevels[static_cast<int>(severity)]);
 }
 

@@ -4,15 +4,24 @@ namespace ort {
 
 std::string_view StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "OK";
-    case StatusCode::kFail: return "FAIL";
-    case StatusCode::kInvalidArgument: return "INVALID_ARGUMENT";
-    case StatusCode::kNotFound: return "NOT_FOUND";
-    case StatusCode::kNotImplemented: return "NOT_IMPLEMENTED";
-    case StatusCode::kInvalidModel: return "INVALID_MODEL";
-    case StatusCode::kIoError: return "IO_ERROR";
-    case StatusCode::kOutOfMemory: return "OUT_OF_MEMORY";
-    case StatusCode::kRuntimeError: return "RUNTIME_ERROR";
+    case StatusCode::kOk:
+      return "OK";
+    case StatusCode::kFail:
+      return "FAIL";
+    case StatusCode::kInvalidArgument:
+      return "INVALID_ARGUMENT";
+    case StatusCode::kNotFound:
+      return "NOT_FOUND";
+    case StatusCode::kNotImplemented:
+      return "NOT_IMPLEMENTED";
+    case StatusCode::kInvalidModel:
+      return "INVALID_MODEL";
+    case StatusCode::kIoError:
+      return "IO_ERROR";
+    case StatusCode::kOutOfMemory:
+      return "OUT_OF_MEMORY";
+    case StatusCode::kRuntimeError:
+      return "RUNTIME_ERROR";
   }
   return "UNKNOWN";
 }

@@ -66,7 +66,7 @@ Status MakeStatus(StatusCode code, fmt::format_string<Args...> format, Args&&...
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : data_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : data_(std::move(status)) {  // NOLINT: implicit by design
     if (std::get<Status>(data_).ok()) {
       data_ = Status(StatusCode::kFail, "Result constructed from an OK status without a value");
@@ -95,16 +95,16 @@ class [[nodiscard]] Result {
 #define ORT_STATUS_CONCAT(a, b) ORT_STATUS_CONCAT_IMPL(a, b)
 
 /// Returns the status of `expr` from the enclosing function when it is an error.
-#define ORT_RETURN_IF_ERROR(expr)                                          \
-  do {                                                                     \
-    ::ort::Status ORT_STATUS_CONCAT(ort_status_, __LINE__) = (expr);       \
-    if (!ORT_STATUS_CONCAT(ort_status_, __LINE__).ok())                    \
-      return ORT_STATUS_CONCAT(ort_status_, __LINE__);                     \
+#define ORT_RETURN_IF_ERROR(expr)                                    \
+  do {                                                               \
+    ::ort::Status ORT_STATUS_CONCAT(ort_status_, __LINE__) = (expr); \
+    if (!ORT_STATUS_CONCAT(ort_status_, __LINE__).ok())              \
+      return ORT_STATUS_CONCAT(ort_status_, __LINE__);               \
   } while (0)
 
 /// Returns an kInvalidArgument error with a fmt-formatted message when `cond` is false.
-#define ORT_RETURN_IF_NOT(cond, ...)                                                 \
-  do {                                                                               \
+#define ORT_RETURN_IF_NOT(cond, ...)                                                         \
+  do {                                                                                       \
     if (!(cond)) return ::ort::MakeStatus(::ort::StatusCode::kInvalidArgument, __VA_ARGS__); \
   } while (0)
 

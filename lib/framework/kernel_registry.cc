@@ -30,7 +30,8 @@ bool TypeAllowed(const Node& node, const TypeConstraint& constraint, std::string
     return true;
   }
   *detail = std::string(constraint.is_output ? "output " : "input ") +
-            std::to_string(constraint.index) + " type " + std::string(DataTypeName(type->elem_type));
+            std::to_string(constraint.index) + " type " +
+            std::string(DataTypeName(type->elem_type));
   return false;
 }
 

@@ -14,18 +14,18 @@ Status WrongType(const Node& node, const Attribute& attribute, std::string_view 
 
 std::shared_ptr<IAllocator> KernelInfo::allocator() const { return provider_.allocator(); }
 
-#define ORT_ATTRIBUTE_GETTER(cpp_type, attr_type, member, label)                       \
-  template <>                                                                          \
-  Result<cpp_type> KernelInfo::GetAttribute<cpp_type>(std::string_view name) const {   \
-    const Attribute* attribute = node_.FindAttribute(name);                            \
-    if (attribute == nullptr) {                                                        \
-      return ORT_ERROR(kInvalidModel, "{}: required attribute '{}' is missing",        \
-                       node_.Describe(), name);                                        \
-    }                                                                                  \
-    if (attribute->type != AttributeType::attr_type) {                                 \
-      return WrongType(node_, *attribute, label);                                      \
-    }                                                                                  \
-    return cpp_type(attribute->member);                                                \
+#define ORT_ATTRIBUTE_GETTER(cpp_type, attr_type, member, label)                                  \
+  template <>                                                                                     \
+  Result<cpp_type> KernelInfo::GetAttribute<cpp_type>(std::string_view name) const {              \
+    const Attribute* attribute = node_.FindAttribute(name);                                       \
+    if (attribute == nullptr) {                                                                   \
+      return ORT_ERROR(kInvalidModel, "{}: required attribute '{}' is missing", node_.Describe(), \
+                       name);                                                                     \
+    }                                                                                             \
+    if (attribute->type != AttributeType::attr_type) {                                            \
+      return WrongType(node_, *attribute, label);                                                 \
+    }                                                                                             \
+    return cpp_type(attribute->member);                                                           \
   }
 
 ORT_ATTRIBUTE_GETTER(int64_t, kInt, i, "int")

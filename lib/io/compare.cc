@@ -18,7 +18,8 @@ double AsDouble(T value) {
   }
 }
 
-Comparison CompareTensors(const Tensor& actual, const Tensor& expected, const Tolerance& tolerance) {
+Comparison CompareTensors(const Tensor& actual, const Tensor& expected,
+                          const Tolerance& tolerance) {
   Comparison result;
   if (actual.dtype() != expected.dtype()) {
     result.match = false;
@@ -77,7 +78,8 @@ Comparison CompareTensors(const Tensor& actual, const Tensor& expected, const To
     const auto* e = expected.Data<bool>();
     for (int64_t i = 0; i < count; ++i) {
       if (a[i] != e[i]) {
-        if (result.match) result.detail = fmt::format("element {}: {} != expected {}", i, a[i], e[i]);
+        if (result.match)
+          result.detail = fmt::format("element {}: {} != expected {}", i, a[i], e[i]);
         result.match = false;
         ++result.mismatches;
       }

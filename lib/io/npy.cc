@@ -13,7 +13,7 @@ constexpr std::string_view kMagic = "\x93NUMPY";
 // Returns the text of key `key` in the header dict: the quoted string, the tuple, or the word.
 Result<std::string> HeaderField(std::string_view header, std::string_view key,
                                 const std::string& label) {
-  const std::string quoted = "'" + std::string(key) + "'";
+  const std::string quoted = fmt::format("'{}'", key);
   size_t position = header.find(quoted);
   if (position == std::string_view::npos) {
     return ORT_ERROR(kInvalidArgument, "{}: .npy header has no '{}'", label, key);
@@ -24,7 +24,8 @@ Result<std::string> HeaderField(std::string_view header, std::string_view key,
   }
   ++position;
   while (position < header.size() && header[position] == ' ') ++position;
-  if (position >= header.size()) return ORT_ERROR(kInvalidArgument, "{}: malformed .npy header", label);
+  if (position >= header.size())
+    return ORT_ERROR(kInvalidArgument, "{}: malformed .npy header", label);
   const char open = header[position];
   if (open == '\'' || open == '"') {
     const size_t end = header.find(open, position + 1);
@@ -79,7 +80,8 @@ Result<Tensor> ParseNpy(std::string_view bytes, const std::string& label) {
     header_start = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) return ORT_ERROR(kInvalidArgument, "{}: truncated .npy header", label);
-    for (int i = 3; i >= 0; --i) header_length = (header_length << 8) | static_cast<uint8_t>(bytes[8 + i]);
+    for (int i = 3; i >= 0; --i)
+      header_length = (header_length << 8) | static_cast<uint8_t>(bytes[8 + i]);
     header_start = 12;
   } else {
     return ORT_ERROR(kInvalidArgument, "{}: unsupported .npy version {}", label, major);
@@ -126,8 +128,8 @@ Result<std::string> SerializeNpy(const Tensor& tensor) {
     shape += tensor.shape().rank() == 1 ? "," : (i + 1 < tensor.shape().rank() ? ", " : "");
   }
   shape += ")";
-  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " +
-                       shape + ", }";
+  std::string header =
+      "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
   // numpy pads the header with spaces so the data starts on a 64-byte boundary.
   const size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');

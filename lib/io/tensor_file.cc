@@ -16,8 +16,8 @@ template <typename Proto>
 Status ParseProto(const std::string& bytes, const std::string& path, std::string_view kind,
                   Proto* proto) {
   if (!proto->ParseFromString(bytes)) {
-    return ORT_ERROR(kInvalidArgument, "'{}' is not a valid {} file (protobuf parsing failed)", path,
-                     kind);
+    return ORT_ERROR(kInvalidArgument, "'{}' is not a valid {} file (protobuf parsing failed)",
+                     path, kind);
   }
   return Status::OK();
 }

@@ -6,21 +6,36 @@ namespace ort {
 
 std::string_view AttributeTypeName(AttributeType type) {
   switch (type) {
-    case AttributeType::kFloat: return "float";
-    case AttributeType::kInt: return "int";
-    case AttributeType::kString: return "string";
-    case AttributeType::kTensor: return "tensor";
-    case AttributeType::kGraph: return "graph";
-    case AttributeType::kFloats: return "floats";
-    case AttributeType::kInts: return "ints";
-    case AttributeType::kStrings: return "strings";
-    case AttributeType::kTensors: return "tensors";
-    case AttributeType::kGraphs: return "graphs";
-    case AttributeType::kSparseTensor: return "sparse_tensor";
-    case AttributeType::kSparseTensors: return "sparse_tensors";
-    case AttributeType::kTypeProto: return "type_proto";
-    case AttributeType::kTypeProtos: return "type_protos";
-    case AttributeType::kUndefined: break;
+    case AttributeType::kFloat:
+      return "float";
+    case AttributeType::kInt:
+      return "int";
+    case AttributeType::kString:
+      return "string";
+    case AttributeType::kTensor:
+      return "tensor";
+    case AttributeType::kGraph:
+      return "graph";
+    case AttributeType::kFloats:
+      return "floats";
+    case AttributeType::kInts:
+      return "ints";
+    case AttributeType::kStrings:
+      return "strings";
+    case AttributeType::kTensors:
+      return "tensors";
+    case AttributeType::kGraphs:
+      return "graphs";
+    case AttributeType::kSparseTensor:
+      return "sparse_tensor";
+    case AttributeType::kSparseTensors:
+      return "sparse_tensors";
+    case AttributeType::kTypeProto:
+      return "type_proto";
+    case AttributeType::kTypeProtos:
+      return "type_protos";
+    case AttributeType::kUndefined:
+      break;
   }
   return "undefined";
 }

@@ -58,7 +58,8 @@ Result<DataType> DataTypeFromNumpyDescriptor(std::string_view descriptor) {
     if (!record.numpy.empty() && record.numpy == normalized) return record.type;
   }
   if (normalized == "<u1" || normalized == "<i1" || normalized == "<b1") {
-    return DataTypeFromNumpyDescriptor("|" + normalized.substr(1));
+    normalized[0] = '|';
+    return DataTypeFromNumpyDescriptor(normalized);
   }
   return ORT_ERROR(kInvalidArgument, "unsupported numpy dtype '{}'", descriptor);
 }

@@ -54,9 +54,9 @@ bool IsUnsignedInteger(DataType type);
 
 template <typename T>
 struct DataTypeTraits;
-#define ORT_DATA_TYPE_TRAIT(cpp_type, enum_value) \
-  template <>                                     \
-  struct DataTypeTraits<cpp_type> {               \
+#define ORT_DATA_TYPE_TRAIT(cpp_type, enum_value)           \
+  template <>                                               \
+  struct DataTypeTraits<cpp_type> {                         \
     static constexpr DataType kType = DataType::enum_value; \
   }
 ORT_DATA_TYPE_TRAIT(float, kFloat);
@@ -103,10 +103,9 @@ Status DispatchByType(DataType type, std::string_view what, Fn&& fn);
 
 template <typename... Ts, typename Fn>
 Status DispatchByTypeImpl(TypeList<Ts...>, DataType type, std::string_view what, Fn&& fn) {
-  Status status = ORT_ERROR(kNotImplemented, "{} does not support element type {}", what,
-                            DataTypeName(type));
-  (void)((type == DataTypeOf<Ts>() ? (status = fn.template operator()<Ts>(), true) : false) ||
-         ...);
+  Status status =
+      ORT_ERROR(kNotImplemented, "{} does not support element type {}", what, DataTypeName(type));
+  (void)((type == DataTypeOf<Ts>() ? (status = fn.template operator()<Ts>(), true) : false) || ...);
   return status;
 }
 

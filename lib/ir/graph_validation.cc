@@ -39,8 +39,8 @@ Status ValidateGraph(const Graph& graph) {
   }
   for (const auto& output : graph.outputs()) {
     if (output.empty() || !DefinedInScope(graph, output)) {
-      return ORT_ERROR(kInvalidModel, "{}: output '{}' is not produced by any node", GraphLabel(graph),
-                       output);
+      return ORT_ERROR(kInvalidModel, "{}: output '{}' is not produced by any node",
+                       GraphLabel(graph), output);
     }
   }
   auto order = graph.TopologicalOrder();

@@ -2,8 +2,7 @@
 
 namespace ort {
 
-Model::Model()
-    : opsets_(std::make_shared<OpsetMap>()), graph_(std::make_unique<Graph>(opsets_)) {}
+Model::Model() : opsets_(std::make_shared<OpsetMap>()), graph_(std::make_unique<Graph>(opsets_)) {}
 
 std::string Model::Metadata(std::string_view key) const {
   for (const auto& [name, value] : metadata_props) {

@@ -105,9 +105,9 @@ std::string Tensor::Describe() const {
 }
 
 Status CopyTensorData(const Tensor& source, Tensor& destination) {
-  ORT_RETURN_IF_NOT(source.dtype() == destination.dtype() &&
-                        source.NumElements() == destination.NumElements(),
-                    "cannot copy {} into {}", source.Describe(), destination.Describe());
+  ORT_RETURN_IF_NOT(
+      source.dtype() == destination.dtype() && source.NumElements() == destination.NumElements(),
+      "cannot copy {} into {}", source.Describe(), destination.Describe());
   if (source.NumElements() == 0) return Status::OK();
   if (source.dtype() == DataType::kString) {
     const auto* from = source.Data<std::string>();

@@ -19,8 +19,8 @@ namespace ort {
 class TensorBuffer {
  public:
   /// Allocates room for `count` elements of `type`; string elements are constructed empty.
-  static Result<std::shared_ptr<TensorBuffer>> Allocate(const std::shared_ptr<IAllocator>& allocator,
-                                                        DataType type, int64_t count);
+  static Result<std::shared_ptr<TensorBuffer>> Allocate(
+      const std::shared_ptr<IAllocator>& allocator, DataType type, int64_t count);
   /// Wraps memory owned by someone else; `owner` keeps it alive as long as the buffer lives.
   static std::shared_ptr<TensorBuffer> Borrow(void* data, size_t bytes,
                                               std::shared_ptr<const void> owner,

@@ -24,9 +24,9 @@ struct NoneValue {
 class Value {
  public:
   Value() = default;
-  Value(Tensor tensor) : data_(std::move(tensor)) {}            // NOLINT: implicit by design
+  Value(Tensor tensor) : data_(std::move(tensor)) {}              // NOLINT: implicit by design
   Value(TensorSequence sequence) : data_(std::move(sequence)) {}  // NOLINT: implicit by design
-  Value(NoneValue none) : data_(std::move(none)) {}              // NOLINT: implicit by design
+  Value(NoneValue none) : data_(std::move(none)) {}               // NOLINT: implicit by design
 
   bool IsEmpty() const { return std::holds_alternative<std::monostate>(data_); }
   bool IsTensor() const { return std::holds_alternative<Tensor>(data_); }

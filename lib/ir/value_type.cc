@@ -58,10 +58,14 @@ std::string ValueType::ToString() const {
       if (shape) text += SymbolicShapeToString(*shape);
       return text;
     }
-    case Kind::kSequence: return "seq(" + inner + ")";
-    case Kind::kOptional: return "optional(" + inner + ")";
-    case Kind::kMap: return "map(" + std::string(DataTypeName(elem_type)) + "," + inner + ")";
-    case Kind::kUnknown: break;
+    case Kind::kSequence:
+      return "seq(" + inner + ")";
+    case Kind::kOptional:
+      return "optional(" + inner + ")";
+    case Kind::kMap:
+      return "map(" + std::string(DataTypeName(elem_type)) + "," + inner + ")";
+    case Kind::kUnknown:
+      break;
   }
   return "unknown";
 }

@@ -35,9 +35,9 @@ struct ValueType {
   enum class Kind { kUnknown, kTensor, kSparseTensor, kSequence, kOptional, kMap };
 
   Kind kind = Kind::kUnknown;
-  DataType elem_type = DataType::kUndefined;        // tensor, sparse tensor; map key
-  std::optional<SymbolicShape> shape;               // tensor; nullopt when the rank is unknown
-  std::shared_ptr<const ValueType> element;         // sequence/optional element; map value
+  DataType elem_type = DataType::kUndefined;  // tensor, sparse tensor; map key
+  std::optional<SymbolicShape> shape;         // tensor; nullopt when the rank is unknown
+  std::shared_ptr<const ValueType> element;   // sequence/optional element; map value
 
   static ValueType Tensor(DataType type, std::optional<SymbolicShape> shape = std::nullopt);
   static ValueType SequenceOf(ValueType element);

@@ -25,9 +25,15 @@ Status AttributeFromProto(onnx::AttributeProto& proto, const Graph& owner,
   attribute->ref_attr_name = proto.ref_attr_name();
   attribute->type = static_cast<AttributeType>(proto.type());
   switch (proto.type()) {
-    case onnx::AttributeProto::FLOAT: attribute->f = proto.f(); break;
-    case onnx::AttributeProto::INT: attribute->i = proto.i(); break;
-    case onnx::AttributeProto::STRING: attribute->s = proto.s(); break;
+    case onnx::AttributeProto::FLOAT:
+      attribute->f = proto.f();
+      break;
+    case onnx::AttributeProto::INT:
+      attribute->i = proto.i();
+      break;
+    case onnx::AttributeProto::STRING:
+      attribute->s = proto.s();
+      break;
     case onnx::AttributeProto::TENSOR: {
       ORT_ASSIGN_OR_RETURN(attribute->t, TensorFromProto(*proto.mutable_t(), external));
       break;
@@ -120,7 +126,8 @@ Status GraphFromProto(onnx::GraphProto& proto, Graph& graph, ExternalDataResolve
   for (const auto& value : proto.value_info()) ORT_RETURN_IF_ERROR(AddTypedValue(value, graph));
   for (auto& initializer : *proto.mutable_initializer()) {
     const std::string name = initializer.name();
-    if (name.empty()) return ORT_ERROR(kInvalidModel, "graph '{}' has an unnamed initializer", proto.name());
+    if (name.empty())
+      return ORT_ERROR(kInvalidModel, "graph '{}' has an unnamed initializer", proto.name());
     if (graph.GetInitializer(name) != nullptr) {
       return ORT_ERROR(kInvalidModel, "initializer '{}' is defined twice", name);
     }
@@ -248,9 +255,15 @@ Status AttributeToProto(const Attribute& attribute, onnx::AttributeProto* proto,
                                  : attribute.type;
   proto->set_type(static_cast<onnx::AttributeProto_AttributeType>(type));
   switch (type) {
-    case AttributeType::kFloat: proto->set_f(attribute.f); break;
-    case AttributeType::kInt: proto->set_i(attribute.i); break;
-    case AttributeType::kString: proto->set_s(attribute.s); break;
+    case AttributeType::kFloat:
+      proto->set_f(attribute.f);
+      break;
+    case AttributeType::kInt:
+      proto->set_i(attribute.i);
+      break;
+    case AttributeType::kString:
+      proto->set_s(attribute.s);
+      break;
     case AttributeType::kTensor:
       ORT_RETURN_IF_ERROR(WriteTensor(attribute.t, "", proto->mutable_t(), options));
       break;
@@ -277,12 +290,14 @@ Status AttributeToProto(const Attribute& attribute, onnx::AttributeProto* proto,
       }
       break;
     case AttributeType::kTypeProto:
-      if (!attribute.type_protos.empty()) ValueTypeToProto(attribute.type_protos[0], proto->mutable_tp());
+      if (!attribute.type_protos.empty())
+        ValueTypeToProto(attribute.type_protos[0], proto->mutable_tp());
       break;
     case AttributeType::kTypeProtos:
       for (const auto& tp : attribute.type_protos) ValueTypeToProto(tp, proto->add_type_protos());
       break;
-    default: break;
+    default:
+      break;
   }
   return Status::OK();
 }

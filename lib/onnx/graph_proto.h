@@ -1,8 +1,8 @@
 // Conversion between onnx.GraphProto and the engine's Graph, recursing into subgraphs.
 #pragma once
 
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -28,7 +28,8 @@ Result<NodeSpec> NodeSpecFromProto(onnx::NodeProto& proto, const Graph& owner,
 class ExternalDataWriter {
  public:
   /// Initializers of at least `threshold_bytes` go to `directory/file_name`.
-  ExternalDataWriter(std::filesystem::path directory, std::string file_name, size_t threshold_bytes);
+  ExternalDataWriter(std::filesystem::path directory, std::string file_name,
+                     size_t threshold_bytes);
   /// Appends the tensor's bytes to the data file and points `proto` at them when the tensor is
   /// large enough; returns false (leaving `proto` alone) otherwise.
   Result<bool> MaybeWrite(const Tensor& tensor, onnx::TensorProto* proto);

@@ -37,7 +37,8 @@ Status ParseModelProto(const void* data, size_t size, const std::string& label,
   google::protobuf::io::CodedInputStream coded(&array);
   coded.SetTotalBytesLimit(INT_MAX);
   if (!proto->ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
-    return ORT_ERROR(kInvalidModel, "{} is not a valid ONNX model (protobuf parsing failed)", label);
+    return ORT_ERROR(kInvalidModel, "{} is not a valid ONNX model (protobuf parsing failed)",
+                     label);
   }
   return Status::OK();
 }
@@ -185,8 +186,8 @@ void ResolveSchemaVersions(Graph& graph) {
   for (Node* node : graph.Nodes()) {
     const int64_t opset = graph.OpsetVersion(node->domain());
     if (opset > 0) {
-      const auto* schema = onnx::OpSchemaRegistry::Schema(node->op_type(), static_cast<int>(opset),
-                                                          node->domain());
+      const auto* schema =
+          onnx::OpSchemaRegistry::Schema(node->op_type(), static_cast<int>(opset), node->domain());
       if (schema != nullptr) node->set_since_version(schema->SinceVersion());
     }
     for (Graph* subgraph : node->Subgraphs()) ResolveSchemaVersions(*subgraph);

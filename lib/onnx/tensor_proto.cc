@@ -34,31 +34,44 @@ Status CopyField(const Field& field, Tensor& tensor, const std::string& name, in
                      tensor.Describe(), field.size(), expected);
   }
   auto* out = static_cast<Target*>(tensor.MutableRawData());
-  for (int64_t i = 0; i < expected; ++i) out[i] = static_cast<Target>(field.Get(static_cast<int>(i)));
+  for (int64_t i = 0; i < expected; ++i)
+    out[i] = static_cast<Target>(field.Get(static_cast<int>(i)));
   return Status::OK();
 }
 
 Status CopyTypedData(const onnx::TensorProto& proto, Tensor& tensor) {
   const std::string& name = proto.name();
   switch (tensor.dtype()) {
-    case DataType::kFloat: return CopyField<float>(proto.float_data(), tensor, name, 1);
-    case DataType::kComplex64: return CopyField<float>(proto.float_data(), tensor, name, 2);
-    case DataType::kDouble: return CopyField<double>(proto.double_data(), tensor, name, 1);
-    case DataType::kComplex128: return CopyField<double>(proto.double_data(), tensor, name, 2);
-    case DataType::kInt64: return CopyField<int64_t>(proto.int64_data(), tensor, name, 1);
-    case DataType::kUint64: return CopyField<uint64_t>(proto.uint64_data(), tensor, name, 1);
-    case DataType::kUint32: return CopyField<uint32_t>(proto.uint64_data(), tensor, name, 1);
-    case DataType::kInt32: return CopyField<int32_t>(proto.int32_data(), tensor, name, 1);
-    case DataType::kInt16: return CopyField<int16_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kFloat:
+      return CopyField<float>(proto.float_data(), tensor, name, 1);
+    case DataType::kComplex64:
+      return CopyField<float>(proto.float_data(), tensor, name, 2);
+    case DataType::kDouble:
+      return CopyField<double>(proto.double_data(), tensor, name, 1);
+    case DataType::kComplex128:
+      return CopyField<double>(proto.double_data(), tensor, name, 2);
+    case DataType::kInt64:
+      return CopyField<int64_t>(proto.int64_data(), tensor, name, 1);
+    case DataType::kUint64:
+      return CopyField<uint64_t>(proto.uint64_data(), tensor, name, 1);
+    case DataType::kUint32:
+      return CopyField<uint32_t>(proto.uint64_data(), tensor, name, 1);
+    case DataType::kInt32:
+      return CopyField<int32_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kInt16:
+      return CopyField<int16_t>(proto.int32_data(), tensor, name, 1);
     case DataType::kUint16:
     case DataType::kFloat16:
-    case DataType::kBFloat16: return CopyField<uint16_t>(proto.int32_data(), tensor, name, 1);
-    case DataType::kInt8: return CopyField<int8_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kBFloat16:
+      return CopyField<uint16_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kInt8:
+      return CopyField<int8_t>(proto.int32_data(), tensor, name, 1);
     case DataType::kUint8:
     case DataType::kFloat8E4M3FN:
     case DataType::kFloat8E4M3FNUZ:
     case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ: return CopyField<uint8_t>(proto.int32_data(), tensor, name, 1);
+    case DataType::kFloat8E5M2FNUZ:
+      return CopyField<uint8_t>(proto.int32_data(), tensor, name, 1);
     case DataType::kBool: {
       ORT_RETURN_IF_ERROR(CopyField<uint8_t>(proto.int32_data(), tensor, name, 1));
       auto* values = static_cast<uint8_t*>(tensor.MutableRawData());
@@ -74,7 +87,8 @@ Status CopyTypedData(const onnx::TensorProto& proto, Tensor& tensor) {
       for (int i = 0; i < proto.string_data_size(); ++i) out[i] = proto.string_data(i);
       return Status::OK();
     }
-    case DataType::kUndefined: break;
+    case DataType::kUndefined:
+      break;
   }
   return ORT_ERROR(kInvalidModel, "tensor '{}' has an undefined data type", name);
 }
@@ -102,7 +116,8 @@ Result<Tensor> Convert(onnx::TensorProto& proto, ExternalDataResolver* external,
   }
   if (IsExternal(proto)) {
     if (external == nullptr) {
-      return ORT_ERROR(kInvalidModel, "tensor '{}' refers to external data, which is not allowed here",
+      return ORT_ERROR(kInvalidModel,
+                       "tensor '{}' refers to external data, which is not allowed here",
                        proto.name());
     }
     return external->Load(proto, type, std::move(shape));
@@ -140,8 +155,8 @@ Result<std::filesystem::path> ResolveLocation(const std::filesystem::path& base,
   if (location.empty() || relative.is_absolute() || relative.has_root_name() ||
       relative.has_root_directory()) {
     return ORT_ERROR(kInvalidModel,
-                     "tensor '{}': external data location '{}' must be a relative path", tensor_name,
-                     location);
+                     "tensor '{}': external data location '{}' must be a relative path",
+                     tensor_name, location);
   }
   for (const auto& part : relative) {
     if (part == "..") {
@@ -209,8 +224,7 @@ Result<Tensor> TensorFromProto(onnx::TensorProto& proto, ExternalDataResolver* e
   return Convert(proto, external, /*may_steal=*/true);
 }
 
-Result<Tensor> TensorFromProtoCopy(const onnx::TensorProto& proto,
-                                   ExternalDataResolver* external) {
+Result<Tensor> TensorFromProtoCopy(const onnx::TensorProto& proto, ExternalDataResolver* external) {
   return Convert(const_cast<onnx::TensorProto&>(proto), external, /*may_steal=*/false);
 }
 
@@ -269,8 +283,8 @@ Result<ValueType> ValueTypeFromProto(const onnx::TypeProto& proto) {
     case onnx::TypeProto::kTensorType:
     case onnx::TypeProto::kSparseTensorType: {
       const bool sparse = proto.value_case() == onnx::TypeProto::kSparseTensorType;
-      const int32_t elem = sparse ? proto.sparse_tensor_type().elem_type()
-                                  : proto.tensor_type().elem_type();
+      const int32_t elem =
+          sparse ? proto.sparse_tensor_type().elem_type() : proto.tensor_type().elem_type();
       const bool has_shape =
           sparse ? proto.sparse_tensor_type().has_shape() : proto.tensor_type().has_shape();
       const auto& shape_proto =
@@ -292,11 +306,13 @@ Result<ValueType> ValueTypeFromProto(const onnx::TypeProto& proto) {
       return type;
     }
     case onnx::TypeProto::kSequenceType: {
-      ORT_ASSIGN_OR_RETURN(ValueType element, ValueTypeFromProto(proto.sequence_type().elem_type()));
+      ORT_ASSIGN_OR_RETURN(ValueType element,
+                           ValueTypeFromProto(proto.sequence_type().elem_type()));
       return ValueType::SequenceOf(std::move(element));
     }
     case onnx::TypeProto::kOptionalType: {
-      ORT_ASSIGN_OR_RETURN(ValueType element, ValueTypeFromProto(proto.optional_type().elem_type()));
+      ORT_ASSIGN_OR_RETURN(ValueType element,
+                           ValueTypeFromProto(proto.optional_type().elem_type()));
       return ValueType::OptionalOf(std::move(element));
     }
     case onnx::TypeProto::kMapType: {
@@ -308,7 +324,8 @@ Result<ValueType> ValueTypeFromProto(const onnx::TypeProto& proto) {
       type.element = std::make_shared<const ValueType>(std::move(value));
       return type;
     }
-    default: break;
+    default:
+      break;
   }
   return ValueType();
 }
@@ -354,7 +371,8 @@ void ValueTypeToProto(const ValueType& type, onnx::TypeProto* proto) {
         ValueTypeToProto(*type.element, proto->mutable_map_type()->mutable_value_type());
       }
       break;
-    case ValueType::Kind::kUnknown: break;
+    case ValueType::Kind::kUnknown:
+      break;
   }
 }
 
@@ -383,15 +401,16 @@ Result<Value> ValueFromOptionalProto(const onnx::OptionalProto& proto) {
     case onnx::OptionalProto_DataType_SEQUENCE:
       if (!proto.has_sequence_value()) return Value(NoneValue{});
       return ValueFromSequenceProto(proto.sequence_value());
-    case onnx::OptionalProto_DataType_UNDEFINED: return Value(NoneValue{});
-    default: break;
+    case onnx::OptionalProto_DataType_UNDEFINED:
+      return Value(NoneValue{});
+    default:
+      break;
   }
   return ORT_ERROR(kNotImplemented, "optional '{}' of this element kind is not supported",
                    proto.name());
 }
 
-void ValueToSequenceProto(const Value& value, const std::string& name,
-                          onnx::SequenceProto* proto) {
+void ValueToSequenceProto(const Value& value, const std::string& name, onnx::SequenceProto* proto) {
   proto->Clear();
   proto->set_name(name);
   proto->set_elem_type(onnx::SequenceProto_DataType_TENSOR);

@@ -23,8 +23,8 @@ Status OptimizeGraph(Model& model, OptimizationLevel level,
   if (level == OptimizationLevel::kDisable) return Status::OK();
   const auto passes = BuiltInPasses();
   OptimizerContext context{providers};
-  for (OptimizationLevel current : {OptimizationLevel::kBasic, OptimizationLevel::kExtended,
-                                    OptimizationLevel::kAll}) {
+  for (OptimizationLevel current :
+       {OptimizationLevel::kBasic, OptimizationLevel::kExtended, OptimizationLevel::kAll}) {
     if (static_cast<int>(current) > static_cast<int>(level)) break;
     for (int iteration = 0; iteration < kMaxIterationsPerLevel; ++iteration) {
       bool level_changed = false;

@@ -28,7 +28,8 @@ InferenceSession::InferenceSession(SessionOptions options) : options_(std::move(
 InferenceSession::~InferenceSession() = default;
 
 Status InferenceSession::RegisterProvider(std::unique_ptr<IExecutionProvider> provider) {
-  if (initialized_) return ORT_ERROR(kInvalidArgument, "providers must be registered before Initialize");
+  if (initialized_)
+    return ORT_ERROR(kInvalidArgument, "providers must be registered before Initialize");
   for (const auto& existing : providers_) {
     if (existing->type() == provider->type()) {
       return ORT_ERROR(kInvalidArgument, "provider '{}' is registered twice", provider->type());

@@ -14,10 +14,14 @@ Result<OptimizationLevel> ParseOptimizationLevel(std::string_view text) {
 
 std::string_view OptimizationLevelName(OptimizationLevel level) {
   switch (level) {
-    case OptimizationLevel::kDisable: return "disable";
-    case OptimizationLevel::kBasic: return "basic";
-    case OptimizationLevel::kExtended: return "extended";
-    case OptimizationLevel::kAll: return "all";
+    case OptimizationLevel::kDisable:
+      return "disable";
+    case OptimizationLevel::kBasic:
+      return "basic";
+    case OptimizationLevel::kExtended:
+      return "extended";
+    case OptimizationLevel::kAll:
+      return "all";
   }
   return "unknown";
 }
@@ -25,8 +29,8 @@ std::string_view OptimizationLevelName(OptimizationLevel level) {
 Result<ExecutionMode> ParseExecutionMode(std::string_view text) {
   if (text == "sequential") return ExecutionMode::kSequential;
   if (text == "parallel") return ExecutionMode::kParallel;
-  return ORT_ERROR(kInvalidArgument, "unknown execution mode '{}' (expected sequential or parallel)",
-                   text);
+  return ORT_ERROR(kInvalidArgument,
+                   "unknown execution mode '{}' (expected sequential or parallel)", text);
 }
 
 }  // namespace ort

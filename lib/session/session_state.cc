@@ -35,8 +35,8 @@ Status SessionState::Plan(const std::unordered_map<std::string, IExecutionProvid
     const Node& node = *graph_.GetNode(index);
     auto provider_it = providers.find(node.provider());
     if (provider_it == providers.end()) {
-      return ORT_ERROR(kInvalidArgument, "{} is assigned to unknown provider '{}'",
-                       node.Describe(), node.provider());
+      return ORT_ERROR(kInvalidArgument, "{} is assigned to unknown provider '{}'", node.Describe(),
+                       node.provider());
     }
     IExecutionProvider& provider = *provider_it->second;
     for (const auto& [name, attribute] : node.attributes()) {
@@ -63,7 +63,8 @@ Status SessionState::Plan(const std::unordered_map<std::string, IExecutionProvid
     plan.node = &node;
     plan.kernel = kernel->get();
     plan.allocator = provider.allocator();
-    for (const auto& input : node.inputs()) plan.inputs.push_back(input.empty() ? -1 : SlotFor(input));
+    for (const auto& input : node.inputs())
+      plan.inputs.push_back(input.empty() ? -1 : SlotFor(input));
     for (const auto& input : node.implicit_inputs()) plan.implicit_inputs.push_back(SlotFor(input));
     for (const auto& output : node.outputs()) {
       // Omitted optional outputs still get a slot so kernels may write them unconditionally.
@@ -153,10 +154,9 @@ Status SessionState::Run(const RunContext& run, std::span<const Value> inputs,
                          std::span<const Value* const> outer_scope,
                          std::vector<Value>& outputs) const {
   if (inputs.size() > input_slots_.size() || outer_scope.size() != outer_slots_.size()) {
-    return ORT_ERROR(kInvalidArgument,
-                     "graph '{}' takes {} inputs and {} outer-scope values, got {} and {}",
-                     graph_.name(), input_slots_.size(), outer_slots_.size(), inputs.size(),
-                     outer_scope.size());
+    return ORT_ERROR(
+        kInvalidArgument, "graph '{}' takes {} inputs and {} outer-scope values, got {} and {}",
+        graph_.name(), input_slots_.size(), outer_slots_.size(), inputs.size(), outer_scope.size());
   }
   std::vector<Value> values(slot_count_);
   std::vector<const Value*> slots(slot_count_, nullptr);

@@ -54,8 +54,8 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
   explicit SessionState(const Graph& graph) : graph_(graph) {}
   Status Plan(const std::unordered_map<std::string, IExecutionProvider*>& providers);
   int SlotFor(const std::string& name);
-  Status ExecuteNode(const NodePlan& plan, const RunContext& run,
-                     std::vector<const Value*>& slots, std::vector<Value>& values) const;
+  Status ExecuteNode(const NodePlan& plan, const RunContext& run, std::vector<const Value*>& slots,
+                     std::vector<Value>& values) const;
 
   const Graph& graph_;
   std::vector<std::string> input_names_;

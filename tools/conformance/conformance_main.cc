@@ -1,8 +1,8 @@
 // ort-conformance: runs the ONNX backend test cases shipped by Debian's libonnx-testdata through
 // the engine and reports pass / fail / unsupported. With --expected-failures it fails on any
 // change against the checked-in list: a new failure, or a listed case that now passes.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -110,10 +110,9 @@ int main(int argc, char** argv) {
     failed += result.outcome == Outcome::kFail;
     unsupported += result.outcome == Outcome::kUnsupported;
   }
-  std::cout << fmt::format("conformance: {} cases, {} passed ({:.1f}%), {} failed, {} unsupported\n",
-                           results.size(), passed,
-                           results.empty() ? 0.0 : 100.0 * passed / results.size(), failed,
-                           unsupported);
+  std::cout << fmt::format(
+      "conformance: {} cases, {} passed ({:.1f}%), {} failed, {} unsupported\n", results.size(),
+      passed, results.empty() ? 0.0 : 100.0 * passed / results.size(), failed, unsupported);
 
   if (!write_path.empty()) {
     std::ofstream out(write_path);
