@@ -16,10 +16,10 @@ namespace ort {
 
 struct BroadcastPlan {
   TensorShape output_shape;
-  int64_t inner = 1;                               // length of each innermost run
-  std::vector<int64_t> outer_dims;                 // merged outer dimensions
-  std::vector<std::vector<int64_t>> outer_strides; // per input, per outer dimension (elements)
-  std::vector<int64_t> inner_strides;              // per input: 0 or 1
+  int64_t inner = 1;                                // length of each innermost run
+  std::vector<int64_t> outer_dims;                  // merged outer dimensions
+  std::vector<std::vector<int64_t>> outer_strides;  // per input, per outer dimension (elements)
+  std::vector<int64_t> inner_strides;               // per input: 0 or 1
 
   int64_t OuterCount() const;
 };
@@ -59,10 +59,9 @@ template <typename Fn>
 void ParallelForEachBroadcastRun(const BroadcastPlan& plan, ThreadPool* pool,
                                  double cost_per_element, Fn&& fn) {
   const int64_t outer = plan.OuterCount();
-  ThreadPool::TryParallelFor(pool, outer, cost_per_element * static_cast<double>(plan.inner),
-                             [&](int64_t begin, int64_t end) {
-                               ForEachBroadcastRun(plan, begin, end, fn);
-                             });
+  ThreadPool::TryParallelFor(
+      pool, outer, cost_per_element * static_cast<double>(plan.inner),
+      [&](int64_t begin, int64_t end) { ForEachBroadcastRun(plan, begin, end, fn); });
 }
 
 }  // namespace ort

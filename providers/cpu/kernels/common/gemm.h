@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "lib/common/float16.h"
 #include "lib/threading/thread_pool.h"
 
 namespace ort {
@@ -18,5 +19,14 @@ void Sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, 
 void Dgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, double alpha,
            const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
            int64_t ldc, ThreadPool* pool);
+
+/// The same contract for any numeric element type T, with float alpha/beta: float and double go
+/// to Sgemm/Dgemm, Float16/BFloat16 compute through float copies, integer types (int32, int64,
+/// uint32, uint64) multiply-accumulate in T with two's complement wrap-around; for integers an
+/// alpha other than 1 or a beta other than 0/1 is applied in double and cast back.
+template <typename T>
+void TypedGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, float alpha,
+               const T* a, int64_t lda, const T* b, int64_t ldb, float beta, T* c, int64_t ldc,
+               ThreadPool* pool);
 
 }  // namespace ort

@@ -4,6 +4,9 @@
 
 namespace ort {
 
-void RegisterActivationKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterActivationKernels(KernelRegistry& registry) {
+  RegisterActivationFunctionKernels(registry);
+  RegisterPReluKernels(registry);
+}
 
 }  // namespace ort

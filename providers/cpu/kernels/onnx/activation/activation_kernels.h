@@ -3,4 +3,9 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterActivationFunctionKernels(KernelRegistry& registry);
+void RegisterPReluKernels(KernelRegistry& registry);
+
+}  // namespace ort

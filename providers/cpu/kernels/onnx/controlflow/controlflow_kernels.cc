@@ -4,6 +4,10 @@
 
 namespace ort {
 
-void RegisterControlFlowKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterControlFlowKernels(KernelRegistry& registry) {
+  RegisterIfKernels(registry);
+  RegisterLoopKernels(registry);
+  RegisterScanKernels(registry);
+}
 
 }  // namespace ort

@@ -3,4 +3,10 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterIfKernels(KernelRegistry& registry);
+void RegisterLoopKernels(KernelRegistry& registry);
+void RegisterScanKernels(KernelRegistry& registry);
+
+}  // namespace ort

@@ -4,6 +4,11 @@
 
 namespace ort {
 
-void RegisterGeneratorKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterGeneratorKernels(KernelRegistry& registry) {
+  RegisterConstantKernels(registry);
+  RegisterEyeLikeKernels(registry);
+  RegisterRandomKernels(registry);
+  RegisterRangeKernels(registry);
+}
 
 }  // namespace ort

@@ -3,4 +3,11 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterConstantKernels(KernelRegistry& registry);
+void RegisterEyeLikeKernels(KernelRegistry& registry);
+void RegisterRandomKernels(KernelRegistry& registry);
+void RegisterRangeKernels(KernelRegistry& registry);
+
+}  // namespace ort

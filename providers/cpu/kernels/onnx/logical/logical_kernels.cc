@@ -4,6 +4,11 @@
 
 namespace ort {
 
-void RegisterLogicalKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterLogicalKernels(KernelRegistry& registry) {
+  RegisterBitwiseKernels(registry);
+  RegisterComparisonKernels(registry);
+  RegisterLogicalOpKernels(registry);
+  RegisterWhereKernels(registry);
+}
 
 }  // namespace ort

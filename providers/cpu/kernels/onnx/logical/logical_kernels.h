@@ -3,4 +3,11 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterBitwiseKernels(KernelRegistry& registry);
+void RegisterComparisonKernels(KernelRegistry& registry);
+void RegisterLogicalOpKernels(KernelRegistry& registry);
+void RegisterWhereKernels(KernelRegistry& registry);
+
+}  // namespace ort

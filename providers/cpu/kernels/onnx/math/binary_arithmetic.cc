@@ -3,7 +3,7 @@
 #include <atomic>
 #include <limits>
 
-#include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
 
 namespace ort {
@@ -14,6 +14,8 @@ enum class ArithmeticOp { kAdd, kSub, kMul, kDiv };
 template <ArithmeticOp kOp>
 class BinaryArithmetic final : public OpKernel {
  public:
+  Status Init(const KernelInfo& info) override { return legacy_.Init(info); }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
     return DispatchByType<NumericTypes>(a->dtype(), context.node().op_type(),
@@ -22,17 +24,24 @@ class BinaryArithmetic final : public OpKernel {
 
  private:
   template <typename T>
-  static Status ComputeTyped(KernelContext& context) {
+  Status ComputeTyped(KernelContext& context) const {
     using C = ComputeType<T>;
-    if constexpr (kOp == ArithmeticOp::kAdd) {
-      return ComputeBroadcastBinary<T, T>(context, [](C x, C y) { return x + y; });
+    if constexpr (std::is_integral_v<C> && kOp != ArithmeticOp::kDiv) {
+      using W = WrappingType<C>;
+      return ComputeBinary<T, T, T>(context, legacy_, [](C x, C y) {
+        if constexpr (kOp == ArithmeticOp::kAdd) return static_cast<C>(W(x) + W(y));
+        if constexpr (kOp == ArithmeticOp::kSub) return static_cast<C>(W(x) - W(y));
+        return static_cast<C>(W(x) * W(y));
+      });
+    } else if constexpr (kOp == ArithmeticOp::kAdd) {
+      return ComputeBinary<T, T, T>(context, legacy_, [](C x, C y) { return x + y; });
     } else if constexpr (kOp == ArithmeticOp::kSub) {
-      return ComputeBroadcastBinary<T, T>(context, [](C x, C y) { return x - y; });
+      return ComputeBinary<T, T, T>(context, legacy_, [](C x, C y) { return x - y; });
     } else if constexpr (kOp == ArithmeticOp::kMul) {
-      return ComputeBroadcastBinary<T, T>(context, [](C x, C y) { return x * y; });
+      return ComputeBinary<T, T, T>(context, legacy_, [](C x, C y) { return x * y; });
     } else if constexpr (std::is_integral_v<C>) {
       std::atomic<bool> divided_by_zero{false};
-      Status status = ComputeBroadcastBinary<T, T>(context, [&](C x, C y) -> C {
+      Status status = ComputeBinary<T, T, T>(context, legacy_, [&](C x, C y) -> C {
         if (y == 0) {
           divided_by_zero.store(true, std::memory_order_relaxed);
           return 0;
@@ -47,19 +56,30 @@ class BinaryArithmetic final : public OpKernel {
       if (divided_by_zero) return context.Error("integer division by zero");
       return Status::OK();
     } else {
-      return ComputeBroadcastBinary<T, T>(context, [](C x, C y) { return x / y; });
+      return ComputeBinary<T, T, T>(
+          context, legacy_, [](C x, C y) { return x / y; }, 4.0);
     }
   }
+
+  LegacyBroadcast legacy_;
 };
+
+template <ArithmeticOp kOp>
+void Register(KernelRegistry& registry, const char* name) {
+  // Opsets 1-6 allowed fewer types; serving more of them there does no harm.
+  registry.Add<BinaryArithmetic<kOp>>(
+      KernelDef(name).Versions(1, 6).Input(0, NumericTypes::DataTypes()));
+  registry.Add<BinaryArithmetic<kOp>>(
+      KernelDef(name).Versions(7).Input(0, NumericTypes::DataTypes()));
+}
 
 }  // namespace
 
 void RegisterBinaryArithmeticKernels(KernelRegistry& registry) {
-  const auto types = NumericTypes::DataTypes();
-  registry.Add<BinaryArithmetic<ArithmeticOp::kAdd>>(KernelDef("Add").Versions(7).Input(0, types));
-  registry.Add<BinaryArithmetic<ArithmeticOp::kSub>>(KernelDef("Sub").Versions(7).Input(0, types));
-  registry.Add<BinaryArithmetic<ArithmeticOp::kMul>>(KernelDef("Mul").Versions(7).Input(0, types));
-  registry.Add<BinaryArithmetic<ArithmeticOp::kDiv>>(KernelDef("Div").Versions(7).Input(0, types));
+  Register<ArithmeticOp::kAdd>(registry, "Add");
+  Register<ArithmeticOp::kSub>(registry, "Sub");
+  Register<ArithmeticOp::kMul>(registry, "Mul");
+  Register<ArithmeticOp::kDiv>(registry, "Div");
 }
 
 }  // namespace ort

@@ -4,6 +4,23 @@
 
 namespace ort {
 
-void RegisterMathKernels(KernelRegistry& registry) { RegisterBinaryArithmeticKernels(registry); }
+void RegisterMathKernels(KernelRegistry& registry) {
+  RegisterBinaryArithmeticKernels(registry);
+  RegisterBitShiftKernels(registry);
+  RegisterCastKernels(registry);
+  RegisterClipKernels(registry);
+  RegisterCumSumKernels(registry);
+  RegisterDetKernels(registry);
+  RegisterEinsumKernels(registry);
+  RegisterGemmKernels(registry);
+  RegisterIsNaNInfKernels(registry);
+  RegisterMatMulIntegerKernels(registry);
+  RegisterMatMulKernels(registry);
+  RegisterModKernels(registry);
+  RegisterPowKernels(registry);
+  RegisterSoftmaxKernels(registry);
+  RegisterUnaryMathKernels(registry);
+  RegisterVariadicKernels(registry);
+}
 
 }  // namespace ort

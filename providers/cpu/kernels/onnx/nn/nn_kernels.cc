@@ -4,6 +4,26 @@
 
 namespace ort {
 
-void RegisterNnKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterNnKernels(KernelRegistry& registry) {
+  RegisterBatchNormalizationKernels(registry);
+  RegisterCol2ImKernels(registry);
+  RegisterConvIntegerKernels(registry);
+  RegisterConvKernels(registry);
+  RegisterConvTransposeKernels(registry);
+  RegisterDropoutKernels(registry);
+  RegisterGlobalPoolKernels(registry);
+  RegisterGroupNormalizationKernels(registry);
+  RegisterInstanceNormalizationKernels(registry);
+  RegisterLayerNormalizationKernels(registry);
+  RegisterLpNormalizationKernels(registry);
+  RegisterLrnKernels(registry);
+  RegisterMaxRoiPoolKernels(registry);
+  RegisterMaxUnpoolKernels(registry);
+  RegisterMeanVarianceNormalizationKernels(registry);
+  RegisterPoolKernels(registry);
+  RegisterRoiAlignKernels(registry);
+  RegisterStringNormalizerKernels(registry);
+  RegisterTfIdfVectorizerKernels(registry);
+}
 
 }  // namespace ort

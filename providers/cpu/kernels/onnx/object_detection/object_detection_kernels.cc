@@ -4,6 +4,8 @@
 
 namespace ort {
 
-void RegisterObjectDetectionKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterObjectDetectionKernels(KernelRegistry& registry) {
+  RegisterNonMaxSuppressionKernels(registry);
+}
 
 }  // namespace ort

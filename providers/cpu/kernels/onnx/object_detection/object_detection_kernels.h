@@ -3,4 +3,8 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterNonMaxSuppressionKernels(KernelRegistry& registry);
+
+}  // namespace ort

@@ -4,6 +4,9 @@
 
 namespace ort {
 
-void RegisterQuantizationKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterQuantizationKernels(KernelRegistry& registry) {
+  RegisterDynamicQuantizeLinearKernels(registry);
+  RegisterQuantizeLinearKernels(registry);
+}
 
 }  // namespace ort

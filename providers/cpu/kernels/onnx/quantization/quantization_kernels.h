@@ -3,4 +3,9 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterDynamicQuantizeLinearKernels(KernelRegistry& registry);
+void RegisterQuantizeLinearKernels(KernelRegistry& registry);
+
+}  // namespace ort

@@ -4,6 +4,9 @@
 
 namespace ort {
 
-void RegisterReductionKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterReductionKernels(KernelRegistry& registry) {
+  RegisterArgMinMaxKernels(registry);
+  RegisterReduceKernels(registry);
+}
 
 }  // namespace ort

@@ -3,4 +3,9 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterArgMinMaxKernels(KernelRegistry& registry);
+void RegisterReduceKernels(KernelRegistry& registry);
+
+}  // namespace ort

@@ -4,6 +4,10 @@
 
 namespace ort {
 
-void RegisterRnnKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterRnnKernels(KernelRegistry& registry) {
+  RegisterGruKernels(registry);
+  RegisterLstmKernels(registry);
+  RegisterSimpleRnnKernels(registry);
+}
 
 }  // namespace ort

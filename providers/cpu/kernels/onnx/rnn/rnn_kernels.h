@@ -3,4 +3,10 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterGruKernels(KernelRegistry& registry);
+void RegisterLstmKernels(KernelRegistry& registry);
+void RegisterSimpleRnnKernels(KernelRegistry& registry);
+
+}  // namespace ort

@@ -4,6 +4,12 @@
 
 namespace ort {
 
-void RegisterSequenceKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterSequenceKernels(KernelRegistry& registry) {
+  RegisterConcatFromSequenceKernels(registry);
+  RegisterOptionalKernels(registry);
+  RegisterSequenceMapKernels(registry);
+  RegisterSequenceOpKernels(registry);
+  RegisterSplitToSequenceKernels(registry);
+}
 
 }  // namespace ort

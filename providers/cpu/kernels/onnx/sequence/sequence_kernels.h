@@ -3,4 +3,12 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterConcatFromSequenceKernels(KernelRegistry& registry);
+void RegisterOptionalKernels(KernelRegistry& registry);
+void RegisterSequenceMapKernels(KernelRegistry& registry);
+void RegisterSequenceOpKernels(KernelRegistry& registry);
+void RegisterSplitToSequenceKernels(KernelRegistry& registry);
+
+}  // namespace ort

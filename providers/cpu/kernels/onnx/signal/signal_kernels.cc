@@ -4,6 +4,11 @@
 
 namespace ort {
 
-void RegisterSignalKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterSignalKernels(KernelRegistry& registry) {
+  RegisterDftKernels(registry);
+  RegisterMelWeightMatrixKernels(registry);
+  RegisterStftKernels(registry);
+  RegisterWindowKernels(registry);
+}
 
 }  // namespace ort

@@ -3,4 +3,11 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterDftKernels(KernelRegistry& registry);
+void RegisterMelWeightMatrixKernels(KernelRegistry& registry);
+void RegisterStftKernels(KernelRegistry& registry);
+void RegisterWindowKernels(KernelRegistry& registry);
+
+}  // namespace ort

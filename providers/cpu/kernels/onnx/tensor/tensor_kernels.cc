@@ -4,6 +4,33 @@
 
 namespace ort {
 
-void RegisterTensorKernels(KernelRegistry& registry) { (void)registry; }
+void RegisterTensorKernels(KernelRegistry& registry) {
+  RegisterConcatKernels(registry);
+  RegisterDepthToSpaceKernels(registry);
+  RegisterIdentityKernels(registry);
+  RegisterReshapeKernels(registry);
+  RegisterSliceKernels(registry);
+  RegisterSplitKernels(registry);
+  RegisterSqueezeKernels(registry);
+  RegisterTransposeKernels(registry);
+  RegisterGatherKernels(registry);
+  RegisterGatherElementsKernels(registry);
+  RegisterGatherNDKernels(registry);
+  RegisterScatterNDKernels(registry);
+  RegisterScatterElementsKernels(registry);
+  RegisterExpandKernels(registry);
+  RegisterTileKernels(registry);
+  RegisterPadKernels(registry);
+  RegisterShapeKernels(registry);
+  RegisterCompressKernels(registry);
+  RegisterNonZeroKernels(registry);
+  RegisterUniqueKernels(registry);
+  RegisterReverseSequenceKernels(registry);
+  RegisterTriluKernels(registry);
+  RegisterOneHotKernels(registry);
+  RegisterTopKKernels(registry);
+  RegisterResizeKernels(registry);
+  RegisterGridSampleKernels(registry);
+}
 
 }  // namespace ort

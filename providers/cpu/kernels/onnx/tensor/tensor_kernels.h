@@ -3,4 +3,33 @@
 
 #include "lib/framework/kernel_registry.h"
 
-namespace ort {}  // namespace ort
+namespace ort {
+
+void RegisterConcatKernels(KernelRegistry& registry);
+void RegisterDepthToSpaceKernels(KernelRegistry& registry);
+void RegisterIdentityKernels(KernelRegistry& registry);
+void RegisterReshapeKernels(KernelRegistry& registry);
+void RegisterSliceKernels(KernelRegistry& registry);
+void RegisterSplitKernels(KernelRegistry& registry);
+void RegisterSqueezeKernels(KernelRegistry& registry);
+void RegisterTransposeKernels(KernelRegistry& registry);
+void RegisterGatherKernels(KernelRegistry& registry);
+void RegisterGatherElementsKernels(KernelRegistry& registry);
+void RegisterGatherNDKernels(KernelRegistry& registry);
+void RegisterScatterNDKernels(KernelRegistry& registry);
+void RegisterScatterElementsKernels(KernelRegistry& registry);
+void RegisterExpandKernels(KernelRegistry& registry);
+void RegisterTileKernels(KernelRegistry& registry);
+void RegisterPadKernels(KernelRegistry& registry);
+void RegisterShapeKernels(KernelRegistry& registry);
+void RegisterCompressKernels(KernelRegistry& registry);
+void RegisterNonZeroKernels(KernelRegistry& registry);
+void RegisterUniqueKernels(KernelRegistry& registry);
+void RegisterReverseSequenceKernels(KernelRegistry& registry);
+void RegisterTriluKernels(KernelRegistry& registry);
+void RegisterOneHotKernels(KernelRegistry& registry);
+void RegisterTopKKernels(KernelRegistry& registry);
+void RegisterResizeKernels(KernelRegistry& registry);
+void RegisterGridSampleKernels(KernelRegistry& registry);
+
+}  // namespace ort

@@ -1,0 +1,122 @@
+// MatMulInteger (int32 result of 8-bit operands minus their zero points) and QLinearMatMul (the
+// same product requantized with a_scale * b_scale / y_scale and y_zero_point). numpy.matmul
+// shapes; zero points and scales are per tensor, per row of A or per column of B.
+#include <vector>
+
+#include "providers/cpu/kernels/common/qgemm.h"
+#include "providers/cpu/kernels/onnx/math/math_kernels.h"
+#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
+#include "providers/cpu/kernels/onnx/nn/float_params.h"
+
+namespace ort {
+namespace {
+
+using QuantTypes = TypeList<int8_t, uint8_t>;
+
+/// Checks that a zero point or scale holds one value or `count` values (per row / column).
+Status CheckPerChannel(const KernelContext& context, const Tensor* t, int64_t count,
+                       const char* name) {
+  if (t == nullptr || t->NumElements() == 1 || t->NumElements() == count) return Status::OK();
+  return context.Error("{} {} must hold 1 or {} values", name, t->shape().ToString(), count);
+}
+
+Result<std::vector<int32_t>> ZeroPoints(const KernelContext& context, const Tensor* t,
+                                        DataType data_type, const char* name) {
+  if (t == nullptr) return std::vector<int32_t>{0};
+  if (t->dtype() != data_type) return context.Error("{} must have its operand's type", name);
+  std::vector<int32_t> values(static_cast<size_t>(t->NumElements()));
+  ORT_RETURN_IF_ERROR(DispatchByType<QuantTypes>(t->dtype(), name, [&]<typename Z>() {
+    for (size_t i = 0; i < values.size(); ++i) values[i] = t->Data<Z>()[i];
+    return Status::OK();
+  }));
+  return values;
+}
+
+/// The int32 products of every batch of matmul(a - a_zero, b - b_zero).
+Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
+                       const Tensor* a_zero, const Tensor* b_zero, const MatMulPlan& plan,
+                       int32_t* out) {
+  ORT_RETURN_IF_ERROR(CheckPerChannel(context, a_zero, plan.m, "a_zero_point"));
+  ORT_RETURN_IF_ERROR(CheckPerChannel(context, b_zero, plan.n, "b_zero_point"));
+  ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> za,
+                       ZeroPoints(context, a_zero, a.dtype(), "a_zero_point"));
+  ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> zb,
+                       ZeroPoints(context, b_zero, b.dtype(), "b_zero_point"));
+  return DispatchByType<QuantTypes>(a.dtype(), "A", [&]<typename TA>() {
+    return DispatchByType<QuantTypes>(b.dtype(), "B", [&]<typename TB>() {
+      const int64_t m = plan.m, n = plan.n, k = plan.k;
+      for (int64_t i = 0; i < plan.BatchCount(); ++i) {
+        QGemm<TA, TB>(m, n, k, a.Data<TA>() + plan.a_offsets[i], k, za,
+                      b.Data<TB>() + plan.b_offsets[i], n, zb, out + i * m * n, n,
+                      context.thread_pool());
+      }
+      return Status::OK();
+    });
+  });
+}
+
+class MatMulInteger final : public OpKernel {
+ public:
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
+    auto plan = PlanMatMul(a->shape(), b->shape());
+    if (!plan.ok()) return context.Error("{}", plan.status().message());
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kInt32, plan->output_shape));
+    return IntegerProducts(context, *a, *b, context.Input(2), context.Input(3), *plan,
+                           y->MutableData<int32_t>());
+  }
+};
+
+class QLinearMatMul final : public OpKernel {
+ public:
+  Status Compute(KernelContext& context) const override {
+    const Tensor* inputs[8];
+    for (size_t i = 0; i < 8; ++i) {
+      ORT_ASSIGN_OR_RETURN(inputs[i], context.RequiredInput(i));
+    }
+    const Tensor& a = *inputs[0];
+    const Tensor& b = *inputs[3];
+    const Tensor& y_zero = *inputs[7];
+    auto plan = PlanMatMul(a.shape(), b.shape());
+    if (!plan.ok()) return context.Error("{}", plan.status().message());
+    ORT_RETURN_IF_ERROR(CheckPerChannel(context, inputs[1], plan->m, "a_scale"));
+    ORT_RETURN_IF_ERROR(CheckPerChannel(context, inputs[4], plan->n, "b_scale"));
+    if (inputs[6]->NumElements() != 1 || y_zero.NumElements() != 1) {
+      return context.Error("y_scale and y_zero_point must be scalars");
+    }
+    ORT_ASSIGN_OR_RETURN(const std::vector<float> a_scale, ReadFloatParams<float>(*inputs[1]));
+    ORT_ASSIGN_OR_RETURN(const std::vector<float> b_scale, ReadFloatParams<float>(*inputs[4]));
+    ORT_ASSIGN_OR_RETURN(const std::vector<float> y_scale, ReadFloatParams<float>(*inputs[6]));
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> y_zp,
+                         ZeroPoints(context, &y_zero, y_zero.dtype(), "y_zero_point"));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), plan->output_shape));
+    std::vector<int32_t> products(static_cast<size_t>(y->NumElements()));
+    ORT_RETURN_IF_ERROR(
+        IntegerProducts(context, a, b, inputs[2], inputs[5], *plan, products.data()));
+    const int64_t m = plan->m, n = plan->n;
+    return DispatchByType<QuantTypes>(y->dtype(), "QLinearMatMul", [&]<typename Q>() {
+      Q* out = y->MutableData<Q>();
+      for (size_t e = 0; e < products.size(); ++e) {
+        const int64_t i = static_cast<int64_t>(e) / n % m;
+        const int64_t j = static_cast<int64_t>(e) % n;
+        const float multiplier = a_scale[a_scale.size() == 1 ? 0 : i] *
+                                 b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
+        out[e] = Requantize<Q>(products[e], multiplier, y_zp[0]);
+      }
+      return Status::OK();
+    });
+  }
+};
+
+}  // namespace
+
+void RegisterMatMulIntegerKernels(KernelRegistry& registry) {
+  const auto types = QuantTypes::DataTypes();
+  registry.Add<MatMulInteger>(
+      KernelDef("MatMulInteger").Versions(10).Input(0, types).Input(1, types));
+  registry.Add<QLinearMatMul>(
+      KernelDef("QLinearMatMul").Versions(10, 20).Input(0, types).Input(3, types));
+}
+
+}  // namespace ort

@@ -1,0 +1,75 @@
+#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
+
+namespace ort {
+
+Result<MatMulPlan> PlanMatMul(const TensorShape& a, const TensorShape& b) {
+  if (a.rank() == 0 || b.rank() == 0) {
+    return ORT_ERROR(kInvalidArgument, "matmul operands must have rank >= 1, got {} and {}",
+                     a.ToString(), b.ToString());
+  }
+  // Promote 1-D operands: A [k] -> [1, k], B [k] -> [k, 1].
+  std::vector<int64_t> a_dims = a.dims();
+  std::vector<int64_t> b_dims = b.dims();
+  if (a.rank() == 1) a_dims.insert(a_dims.begin(), 1);
+  if (b.rank() == 1) b_dims.push_back(1);
+  MatMulPlan plan;
+  plan.m = a_dims[a_dims.size() - 2];
+  plan.k = a_dims.back();
+  plan.n = b_dims.back();
+  if (b_dims[b_dims.size() - 2] != plan.k) {
+    return ORT_ERROR(kInvalidArgument,
+                     "matmul inner dimensions differ: A {} has {} columns, B {} has {} rows",
+                     a.ToString(), plan.k, b.ToString(), b_dims[b_dims.size() - 2]);
+  }
+  const TensorShape a_batch(std::vector<int64_t>(a_dims.begin(), a_dims.end() - 2));
+  const TensorShape b_batch(std::vector<int64_t>(b_dims.begin(), b_dims.end() - 2));
+  auto batch = BroadcastShapes(a_batch, b_batch);
+  if (!batch.ok()) {
+    return ORT_ERROR(kInvalidArgument, "matmul batch dimensions of {} and {} do not broadcast",
+                     a.ToString(), b.ToString());
+  }
+  std::vector<int64_t> output = batch->dims();
+  if (a.rank() > 1) output.push_back(plan.m);
+  if (b.rank() > 1) output.push_back(plan.n);
+  plan.output_shape = TensorShape(output);
+
+  // Per-batch matrix strides, 0 along broadcast dimensions, aligned to the output batch rank.
+  const size_t rank = batch->rank();
+  auto batch_strides = [rank](const TensorShape& shape, int64_t matrix_size) {
+    std::vector<int64_t> strides(rank, 0);
+    int64_t stride = matrix_size;
+    for (size_t i = 0; i < shape.rank(); ++i) {
+      const size_t axis = rank - 1 - i;
+      const int64_t dim = shape[shape.rank() - 1 - i];
+      strides[axis] = dim == 1 ? 0 : stride;
+      stride *= dim;
+    }
+    return strides;
+  };
+  const std::vector<int64_t> a_strides = batch_strides(a_batch, plan.m * plan.k);
+  const std::vector<int64_t> b_strides = batch_strides(b_batch, plan.k * plan.n);
+  const int64_t count = batch->NumElements();
+  plan.a_offsets.resize(static_cast<size_t>(count));
+  plan.b_offsets.resize(static_cast<size_t>(count));
+  std::vector<int64_t> index(rank, 0);
+  int64_t a_offset = 0;
+  int64_t b_offset = 0;
+  bool single = true;
+  for (int64_t i = 0; i < count; ++i) {
+    plan.a_offsets[i] = a_offset;
+    plan.b_offsets[i] = b_offset;
+    single = single && a_offset == i * plan.m * plan.k && b_offset == 0;
+    for (size_t d = rank; d-- > 0;) {
+      a_offset += a_strides[d];
+      b_offset += b_strides[d];
+      if (++index[d] < (*batch)[d]) break;
+      a_offset -= index[d] * a_strides[d];
+      b_offset -= index[d] * b_strides[d];
+      index[d] = 0;
+    }
+  }
+  plan.single_gemm = single;
+  return plan;
+}
+
+}  // namespace ort

@@ -1,0 +1,211 @@
+// Softmax, LogSoftmax and Hardmax. Opsets 1-12 coerce the input to 2-D at `axis` (default 1) and
+// normalize each row of the flattened trailing dimensions; from 13 they normalize along `axis`
+// alone (default -1).
+#include <cmath>
+#include <vector>
+
+#include "providers/cpu/kernels/onnx/math/elementwise_util.h"
+#include "providers/cpu/kernels/onnx/math/fast_math.h"
+#include "providers/cpu/kernels/onnx/math/math_kernels.h"
+
+namespace ort {
+namespace {
+
+enum class SoftmaxKind { kSoftmax, kLogSoftmax, kHardmax };
+
+template <typename C>
+C Exp(C x) {
+  if constexpr (std::is_same_v<C, float>) {
+    return FastExp(x);
+  } else {
+    return std::exp(x);
+  }
+}
+
+// Eight independent partial results let the compiler vectorize these reductions without
+// reassociating floating-point math.
+template <typename C>
+C RowMax(const C* x, int64_t n) {
+  constexpr int kLanes = 8;
+  C lanes[kLanes];
+  for (int j = 0; j < kLanes; ++j) lanes[j] = x[0];
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    // Kept as a loop for the loop vectorizer: fully unrolled, GCC 12's straight-line vectorizer
+    // leaves the selects scalar.
+#pragma GCC unroll 1
+    for (int j = 0; j < kLanes; ++j) lanes[j] = Select(x[i + j] > lanes[j], x[i + j], lanes[j]);
+  }
+  C result = x[0];
+  for (int j = 0; j < kLanes; ++j) result = lanes[j] > result ? lanes[j] : result;
+  for (; i < n; ++i) result = x[i] > result ? x[i] : result;
+  return result;
+}
+
+template <typename C>
+C RowSum(const C* x, int64_t n) {
+  constexpr int kLanes = 8;
+  C lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int j = 0; j < kLanes; ++j) lanes[j] += x[i + j];
+  }
+  C result = 0;
+  for (int j = 0; j < kLanes; ++j) result += lanes[j];
+  for (; i < n; ++i) result += x[i];
+  return result;
+}
+
+// One contiguous row of n elements; y may not alias x.
+template <SoftmaxKind kKind, typename C>
+void NormalizeRow(const C* x, C* y, int64_t n) {
+  if (n == 0) return;
+  if constexpr (kKind == SoftmaxKind::kHardmax) {
+    int64_t best = 0;
+    for (int64_t i = 1; i < n; ++i) best = x[i] > x[best] ? i : best;
+    for (int64_t i = 0; i < n; ++i) y[i] = C(0);
+    y[best] = C(1);
+  } else {
+    const C max = RowMax(x, n);
+    for (int64_t i = 0; i < n; ++i) y[i] = Exp(x[i] - max);
+    const C sum = RowSum(y, n);
+    if constexpr (kKind == SoftmaxKind::kSoftmax) {
+      const C scale = C(1) / sum;
+      for (int64_t i = 0; i < n; ++i) y[i] *= scale;
+    } else {
+      const C shift = max + std::log(sum);
+      for (int64_t i = 0; i < n; ++i) y[i] = x[i] - shift;
+    }
+  }
+}
+
+// A [n, inner] block normalized along n: each of the `inner` columns independently, walking rows
+// so that the inner loops run over contiguous memory.
+template <SoftmaxKind kKind, typename C>
+void NormalizeColumns(const C* x, C* y, int64_t n, int64_t inner, std::vector<C>& max,
+                      std::vector<C>& sum) {
+  if (n == 0) return;
+  max.assign(x, x + inner);
+  for (int64_t r = 1; r < n; ++r) {
+    const C* row = x + r * inner;
+    for (int64_t j = 0; j < inner; ++j) max[j] = Select(row[j] > max[j], row[j], max[j]);
+  }
+  if constexpr (kKind == SoftmaxKind::kHardmax) {
+    // The first maximum of each column gets the 1.
+    sum.assign(inner, C(0));  // 1 once a column's 1 has been placed
+    for (int64_t r = 0; r < n; ++r) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const bool hit = sum[j] == C(0) && x[r * inner + j] == max[j];
+        y[r * inner + j] = hit ? C(1) : C(0);
+        sum[j] = hit ? C(1) : sum[j];
+      }
+    }
+  } else {
+    sum.assign(inner, C(0));
+    for (int64_t r = 0; r < n; ++r) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const C e = Exp(x[r * inner + j] - max[j]);
+        y[r * inner + j] = e;
+        sum[j] += e;
+      }
+    }
+    if constexpr (kKind == SoftmaxKind::kSoftmax) {
+      for (int64_t j = 0; j < inner; ++j) sum[j] = C(1) / sum[j];
+      for (int64_t r = 0; r < n; ++r) {
+        for (int64_t j = 0; j < inner; ++j) y[r * inner + j] *= sum[j];
+      }
+    } else {
+      for (int64_t j = 0; j < inner; ++j) sum[j] = max[j] + std::log(sum[j]);
+      for (int64_t r = 0; r < n; ++r) {
+        for (int64_t j = 0; j < inner; ++j) y[r * inner + j] = x[r * inner + j] - sum[j];
+      }
+    }
+  }
+}
+
+template <SoftmaxKind kKind>
+class Softmax final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    flatten_ = info.opset() < 13;
+    ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", flatten_ ? 1 : -1));
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    const TensorShape& shape = x->shape();
+    // A scalar is treated as a single element (rank-0 inputs are not valid ONNX, but harmless).
+    const size_t rank = std::max<size_t>(shape.rank(), 1);
+    auto axis = NormalizeAxis(axis_, rank);
+    if (!axis.ok()) return context.Error("{}", axis.status().message());
+    const int64_t outer = shape.rank() == 0 ? 1 : shape.SizeToDimension(*axis);
+    int64_t n = 1;
+    int64_t inner = 1;
+    if (shape.rank() > 0) {
+      n = flatten_ ? shape.SizeFromDimension(*axis) : shape[*axis];
+      inner = flatten_ ? 1 : shape.SizeFromDimension(*axis + 1);
+    }
+    return DispatchByType<FloatTypes>(x->dtype(), context.node().op_type(), [&]<typename T>() {
+      return ComputeTyped<T>(context, *x, outer, n, inner);
+    });
+  }
+
+ private:
+  template <typename T>
+  static Status ComputeTyped(KernelContext& context, const Tensor& input, int64_t outer, int64_t n,
+                             int64_t inner) {
+    using C = ComputeType<T>;
+    ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, DataTypeOf<T>(), input.shape()));
+    const T* x = input.Data<T>();
+    T* y = output->MutableData<T>();
+    const int64_t block = n * inner;
+    const double cost = kKind == SoftmaxKind::kHardmax ? 2.0 * static_cast<double>(block)
+                                                       : 12.0 * static_cast<double>(block);
+    ThreadPool::TryParallelFor(context.thread_pool(), outer, cost, [&](int64_t begin, int64_t end) {
+      std::vector<C> max, sum, in_buffer, out_buffer;
+      for (int64_t o = begin; o < end; ++o) {
+        const C* src;
+        C* dst;
+        if constexpr (std::is_same_v<T, C>) {
+          src = x + o * block;
+          dst = y + o * block;
+        } else {
+          in_buffer.assign(x + o * block, x + (o + 1) * block);
+          out_buffer.resize(static_cast<size_t>(block));
+          src = in_buffer.data();
+          dst = out_buffer.data();
+        }
+        if (inner == 1) {
+          NormalizeRow<kKind>(src, dst, n);
+        } else {
+          NormalizeColumns<kKind>(src, dst, n, inner, max, sum);
+        }
+        if constexpr (!std::is_same_v<T, C>) {
+          for (int64_t i = 0; i < block; ++i) y[o * block + i] = static_cast<T>(dst[i]);
+        }
+      }
+    });
+    return Status::OK();
+  }
+
+  bool flatten_ = false;
+  int64_t axis_ = -1;
+};
+
+template <SoftmaxKind kKind>
+void Register(KernelRegistry& registry, const char* name) {
+  const auto types = FloatTypes::DataTypes();
+  registry.Add<Softmax<kKind>>(KernelDef(name).Versions(1, 12).Input(0, types));
+  registry.Add<Softmax<kKind>>(KernelDef(name).Versions(13).Input(0, types));
+}
+
+}  // namespace
+
+void RegisterSoftmaxKernels(KernelRegistry& registry) {
+  Register<SoftmaxKind::kSoftmax>(registry, "Softmax");
+  Register<SoftmaxKind::kLogSoftmax>(registry, "LogSoftmax");
+  Register<SoftmaxKind::kHardmax>(registry, "Hardmax");
+}
+
+}  // namespace ort

@@ -1,0 +1,168 @@
+// BatchNormalization, every opset: inference with running statistics, and training (opset 14+
+// training_mode, or the extra outputs / is_test = 0 of older opsets) with batch statistics and
+// momentum-updated running ones. Opsets before 9 may normalize per activation (spatial = 0).
+#include <cmath>
+
+#include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/onnx/nn/float_params.h"
+#include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
+
+namespace ort {
+namespace {
+
+class BatchNormalization final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-5f));
+    ORT_ASSIGN_OR_RETURN(momentum_, info.GetAttributeOr<float>("momentum", 0.9f));
+    const int64_t opset = info.opset();
+    if (opset < 9) {
+      ORT_ASSIGN_OR_RETURN(const int64_t spatial, info.GetAttributeOr<int64_t>("spatial", 1));
+      spatial_ = spatial != 0;
+    }
+    if (opset >= 14) {
+      ORT_ASSIGN_OR_RETURN(const int64_t mode, info.GetAttributeOr<int64_t>("training_mode", 0));
+      training_ = mode != 0;
+    } else {
+      // Before 14, naming a statistics output (with is_test = 0 before opset 7) selects training.
+      int64_t is_test = 0;
+      if (opset < 7) {
+        ORT_ASSIGN_OR_RETURN(is_test, info.GetAttributeOr<int64_t>("is_test", 0));
+      }
+      bool statistics_requested = false;
+      for (size_t i = 1; i < info.OutputCount(); ++i) {
+        statistics_requested = statistics_requested || info.node().HasOutput(i);
+      }
+      training_ = is_test == 0 && statistics_requested;
+    }
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    const TensorShape& xs = x->shape();
+    if (xs.rank() < 2) return context.Error("X {} must be [N, C, ...]", xs.ToString());
+    for (size_t i = 1; i < 5; ++i) {
+      if (!context.HasInput(i)) return context.Error("input {} is required", i);
+    }
+    // X viewed as [N, F, inner]: F channels of `inner` values each, or every activation a
+    // feature of its own when spatial = 0.
+    const int64_t batch = xs[0];
+    const int64_t features = spatial_ ? xs[1] : xs.SizeFromDimension(1);
+    const int64_t inner = spatial_ ? xs.SizeFromDimension(2) : 1;
+    for (size_t i = 1; i < 5; ++i) {
+      if (context.Input(i)->NumElements() != features) {
+        return context.Error("input {} has shape {}, expected {} values", i,
+                             context.Input(i)->shape().ToString(), features);
+      }
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), xs));
+    return DispatchByType<FloatTypes>(x->dtype(), "BatchNormalization", [&]<typename T>() {
+      return Run<T>(context, *x, *y, batch, features, inner);
+    });
+  }
+
+ private:
+  template <typename T>
+  Status Run(KernelContext& context, const Tensor& x, Tensor& y, int64_t batch, int64_t features,
+             int64_t inner) const {
+    using C = ComputeType<T>;
+    ORT_ASSIGN_OR_RETURN(const std::vector<C> scale, ReadFloatParams<C>(*context.Input(1)));
+    ORT_ASSIGN_OR_RETURN(const std::vector<C> bias, ReadFloatParams<C>(*context.Input(2)));
+    ORT_ASSIGN_OR_RETURN(std::vector<C> mean, ReadFloatParams<C>(*context.Input(3)));
+    ORT_ASSIGN_OR_RETURN(std::vector<C> var, ReadFloatParams<C>(*context.Input(4)));
+    const T* in = x.Data<T>();
+    T* out = y.MutableData<T>();
+    ThreadPool* pool = context.thread_pool();
+    if (training_) {
+      std::vector<C> batch_mean(features), batch_var(features);
+      const int64_t count = batch * inner;
+      ThreadPool::TryParallelFor(pool, features, 3.0 * count, [&](int64_t begin, int64_t end) {
+        for (int64_t f = begin; f < end; ++f) {
+          C sum = C(0);
+          for (int64_t n = 0; n < batch; ++n) {
+            const T* row = in + (n * features + f) * inner;
+            for (int64_t i = 0; i < inner; ++i) sum += C(row[i]);
+          }
+          const C m = count > 0 ? sum / static_cast<C>(count) : C(0);
+          C squares = C(0);
+          for (int64_t n = 0; n < batch; ++n) {
+            const T* row = in + (n * features + f) * inner;
+            for (int64_t i = 0; i < inner; ++i) squares += (C(row[i]) - m) * (C(row[i]) - m);
+          }
+          batch_mean[f] = m;
+          batch_var[f] = count > 0 ? squares / static_cast<C>(count) : C(0);
+        }
+      });
+      ORT_RETURN_IF_ERROR(WriteStatistics(context, mean, var, batch_mean, batch_var));
+      mean = batch_mean;
+      var = batch_var;
+    }
+    // y = x * a + b per feature, with a = scale / sqrt(var + epsilon), b = bias - mean * a.
+    std::vector<C> a(features), b(features);
+    for (int64_t f = 0; f < features; ++f) {
+      a[f] = scale[f] / static_cast<C>(std::sqrt(var[f] + static_cast<C>(epsilon_)));
+      b[f] = bias[f] - mean[f] * a[f];
+    }
+    ThreadPool::TryParallelFor(pool, batch * features, 2.0 * inner,
+                               [&](int64_t begin, int64_t end) {
+                                 for (int64_t row = begin; row < end; ++row) {
+                                   const int64_t f = row % features;
+                                   const C scale_f = a[f], shift_f = b[f];
+                                   const T* src = in + row * inner;
+                                   T* dst = out + row * inner;
+                                   for (int64_t i = 0; i < inner; ++i)
+                                     dst[i] = static_cast<T>(C(src[i]) * scale_f + shift_f);
+                                 }
+                               });
+    return Status::OK();
+  }
+
+  /// Outputs 1 and 2: running statistics moved toward the batch ones by (1 - momentum);
+  /// outputs 3 and 4 (opsets before 14): the batch mean and variance.
+  template <typename C>
+  Status WriteStatistics(KernelContext& context, const std::vector<C>& running_mean,
+                         const std::vector<C>& running_var, const std::vector<C>& batch_mean,
+                         const std::vector<C>& batch_var) const {
+    const C keep = static_cast<C>(momentum_);
+    const C take = C(1) - keep;
+    std::vector<C> new_mean(batch_mean.size()), new_var(batch_var.size());
+    for (size_t f = 0; f < batch_mean.size(); ++f) {
+      new_mean[f] = running_mean[f] * keep + batch_mean[f] * take;
+      new_var[f] = running_var[f] * keep + batch_var[f] * take;
+    }
+    const std::vector<C>* values[] = {&new_mean, &new_var, &batch_mean, &batch_var};
+    for (size_t i = 1; i < 5 && i < context.OutputCount(); ++i) {
+      if (!context.IsOutputUsed(i)) continue;
+      const Tensor* like = context.Input(i < 3 ? i + 2 : i);  // mean/var carry the stats type
+      ORT_ASSIGN_OR_RETURN(Tensor * out, context.Output(i, like->dtype(), like->shape()));
+      ORT_RETURN_IF_ERROR(WriteFloatParams(*values[i - 1], *out));
+    }
+    return Status::OK();
+  }
+
+  float epsilon_ = 1e-5f;
+  float momentum_ = 0.9f;
+  bool spatial_ = true;
+  bool training_ = false;
+};
+
+}  // namespace
+
+void RegisterBatchNormalizationKernels(KernelRegistry& registry) {
+  const auto old_types = TypeList<float, double, Float16>::DataTypes();
+  const auto types = FloatTypes::DataTypes();
+  registry.Add<BatchNormalization>(
+      KernelDef("BatchNormalization").Versions(1, 5).Input(0, old_types));
+  registry.Add<BatchNormalization>(
+      KernelDef("BatchNormalization").Versions(6, 6).Input(0, old_types));
+  registry.Add<BatchNormalization>(
+      KernelDef("BatchNormalization").Versions(7, 8).Input(0, old_types));
+  registry.Add<BatchNormalization>(
+      KernelDef("BatchNormalization").Versions(9, 13).Input(0, old_types));
+  registry.Add<BatchNormalization>(
+      KernelDef("BatchNormalization").Versions(14, 14).Input(0, types));
+  registry.Add<BatchNormalization>(KernelDef("BatchNormalization").Versions(15).Input(0, types));
+}
+
+}  // namespace ort

@@ -1,0 +1,172 @@
+// Conv (1-D to 3-D and beyond, groups, dilations, strides, pads, auto_pad, optional bias):
+// im2col + GEMM per (image, group); 1x1 stride-1 unpadded kernels multiply the image directly,
+// and 2-D convolutions with one input channel per group (depthwise) run a direct loop.
+#include <algorithm>
+#include <vector>
+
+#include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/common/gemm.h"
+#include "providers/cpu/kernels/common/im2col.h"
+#include "providers/cpu/kernels/onnx/nn/conv_plan.h"
+#include "providers/cpu/kernels/onnx/nn/float_params.h"
+#include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
+
+namespace ort {
+namespace {
+
+/// 2-D convolution where every filter reads a single input channel (group == C, any depth
+/// multiplier): accumulates each kernel tap as a scaled row into the output, no im2col.
+template <typename T>
+void RunDepthwise2d(const ConvProblem& p, const T* x, const T* w, const T* bias, T* y,
+                    ThreadPool* pool) {
+  const WindowGeometry& g = p.geometry;
+  const int64_t multiplier = p.filters / p.group;
+  const int64_t in_h = g.input[0], in_w = g.input[1];
+  const int64_t out_h = g.output[0], out_w = g.output[1];
+  const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
+  const int64_t stride_h = g.strides[0], stride_w = g.strides[1];
+  const int64_t dil_h = g.dilations[0], dil_w = g.dilations[1];
+  const int64_t pad_h = g.pads[0], pad_w = g.pads[1];
+  // Output columns [first, last) of kernel column kw read inside the input row.
+  std::vector<int64_t> first(k_w), last(k_w);
+  for (int64_t kw = 0; kw < k_w; ++kw) {
+    const int64_t offset = kw * dil_w - pad_w;
+    first[kw] = std::min(out_w, offset >= 0 ? 0 : (-offset + stride_w - 1) / stride_w);
+    last[kw] = std::clamp<int64_t>(in_w - offset <= 0 ? 0 : (in_w - offset - 1) / stride_w + 1,
+                                   first[kw], out_w);
+  }
+  const int64_t planes = p.batch * p.filters;
+  const double cost = 2.0 * static_cast<double>(out_h * out_w * k_h * k_w);
+  ThreadPool::TryParallelFor(pool, planes, cost, [&](int64_t begin, int64_t end) {
+    for (int64_t plane = begin; plane < end; ++plane) {
+      const int64_t filter = plane % p.filters;
+      const T* image = x + (plane / p.filters * p.channels + filter / multiplier) * in_h * in_w;
+      const T* kernel = w + filter * k_h * k_w;
+      T* out = y + plane * out_h * out_w;
+      std::fill(out, out + out_h * out_w, bias != nullptr ? bias[filter] : T(0));
+      for (int64_t oh = 0; oh < out_h; ++oh) {
+        T* __restrict row = out + oh * out_w;
+        for (int64_t kh = 0; kh < k_h; ++kh) {
+          const int64_t ih = oh * stride_h - pad_h + kh * dil_h;
+          if (ih < 0 || ih >= in_h) continue;
+          for (int64_t kw = 0; kw < k_w; ++kw) {
+            const T weight = kernel[kh * k_w + kw];
+            const T* __restrict in = image + ih * in_w + kw * dil_w - pad_w;
+            if (stride_w == 1) {
+              for (int64_t ow = first[kw]; ow < last[kw]; ++ow) row[ow] += weight * in[ow];
+            } else {
+              for (int64_t ow = first[kw]; ow < last[kw]; ++ow)
+                row[ow] += weight * in[ow * stride_w];
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+/// Y = conv(X, W) + B on contiguous float or double buffers.
+template <typename T>
+void RunConv(const ConvProblem& p, const T* x, const T* w, const T* bias, T* y, ThreadPool* pool) {
+  const WindowGeometry& g = p.geometry;
+  const int64_t group_channels = p.channels / p.group;
+  if (group_channels == 1 && p.group > 1 && g.rank() == 2) {
+    RunDepthwise2d<T>(p, x, w, bias, y, pool);
+    return;
+  }
+  const int64_t group_filters = p.filters / p.group;
+  const int64_t depth = group_channels * g.KernelSize();
+  const int64_t in_size = g.InputSize();
+  const int64_t out_size = g.OutputSize();
+  const bool pointwise = g.IsPointwise();
+  const ConvGeometryView view{group_channels, g.input, g.kernel, g.strides,
+                              g.dilations,    g.pads,  g.output};
+  // One task is one (image, group) pair.
+  auto run_task = [&](int64_t task, T* col, ThreadPool* inner) {
+    const int64_t n = task / p.group;
+    const int64_t grp = task % p.group;
+    const T* image = x + (n * p.channels + grp * group_channels) * in_size;
+    T* out = y + (n * p.filters + grp * group_filters) * out_size;
+    const T* b = image;
+    if (!pointwise) {
+      Im2Col<T>(view, image, col, T(0), inner);
+      b = col;
+    }
+    if (bias != nullptr) {
+      for (int64_t f = 0; f < group_filters; ++f) {
+        std::fill(out + f * out_size, out + (f + 1) * out_size, bias[grp * group_filters + f]);
+      }
+    }
+    TypedGemm<T>(false, false, group_filters, out_size, depth, 1.0f,
+                 w + grp * group_filters * depth, depth, b, out_size, bias != nullptr ? 1.0f : 0.0f,
+                 out, out_size, inner);
+  };
+  const int64_t tasks = p.batch * p.group;
+  const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
+  const size_t col_size = pointwise ? 0 : static_cast<size_t>(depth * out_size);
+  if (threads > 1 && (tasks >= 2 * threads || tasks % threads == 0)) {
+    // Enough independent products: one per thread at a time, each with its own columns.
+    const double cost = 2.0 * static_cast<double>(group_filters * depth * out_size);
+    ThreadPool::TryParallelFor(pool, tasks, cost, [&](int64_t begin, int64_t end) {
+      std::vector<T> col(col_size);
+      for (int64_t task = begin; task < end; ++task) run_task(task, col.data(), nullptr);
+    });
+  } else {
+    std::vector<T> col(col_size);
+    for (int64_t task = 0; task < tasks; ++task) run_task(task, col.data(), pool);
+  }
+}
+
+class Conv final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override { return attributes_.Parse(info, false); }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* w, context.RequiredInput(1));
+    const Tensor* bias = context.Input(2);
+    ORT_ASSIGN_OR_RETURN(ConvProblem problem, Plan(context, *x, *w, bias));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), problem.OutputShape()));
+    if (y->NumElements() == 0) return Status::OK();
+    ThreadPool* pool = context.thread_pool();
+    return DispatchByType<FloatTypes>(x->dtype(), "Conv", [&]<typename T>() {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        RunConv<T>(problem, x->Data<T>(), w->Data<T>(), bias ? bias->Data<T>() : nullptr,
+                   y->MutableData<T>(), pool);
+      } else {
+        // Half types compute in float.
+        ComputeInFloat<T, 3>({x, w, bias}, *y, [&](const auto& in, float* out) {
+          RunConv<float>(problem, in[0], in[1], in[2], out, pool);
+        });
+      }
+      return Status::OK();
+    });
+  }
+
+ private:
+  Result<ConvProblem> Plan(const KernelContext& context, const Tensor& x, const Tensor& w,
+                           const Tensor* bias) const {
+    if (w.dtype() != x.dtype() || (bias != nullptr && bias->dtype() != x.dtype())) {
+      return context.Error("X, W and B must share one element type");
+    }
+    auto problem = PlanConv(attributes_, x.shape(), w.shape());
+    if (!problem.ok()) return context.Error("{}", problem.status().message());
+    if (bias != nullptr && (bias->shape().rank() != 1 || bias->shape()[0] != problem->filters)) {
+      return context.Error("B {} must be [{}]", bias->shape().ToString(), problem->filters);
+    }
+    return problem;
+  }
+
+  WindowAttributes attributes_;
+};
+
+}  // namespace
+
+void RegisterConvKernels(KernelRegistry& registry) {
+  // bfloat16 is accepted as well (added by opset 22; same computation).
+  const auto types = FloatTypes::DataTypes();
+  registry.Add<Conv>(KernelDef("Conv").Versions(1, 10).Input(0, types));
+  registry.Add<Conv>(KernelDef("Conv").Versions(11).Input(0, types));
+}
+
+}  // namespace ort

@@ -1,0 +1,106 @@
+// LayerNormalization (opset 17): normalizes over the trailing axes from `axis`, then applies
+// Scale and the optional B (broadcast to those axes). Optional outputs: Mean and InvStdDev
+// with the leading dims kept and the normalized ones set to 1.
+#include <cmath>
+
+#include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/onnx/nn/float_params.h"
+#include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
+
+namespace ort {
+namespace {
+
+class LayerNormalization final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", -1));
+    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-5f));
+    ORT_ASSIGN_OR_RETURN(const int64_t stash, info.GetAttributeOr<int64_t>("stash_type", 1));
+    if (stash != 1 && stash != static_cast<int64_t>(DataType::kDouble) &&
+        stash != static_cast<int64_t>(DataType::kFloat16) &&
+        stash != static_cast<int64_t>(DataType::kBFloat16)) {
+      return ORT_ERROR(kInvalidArgument, "unsupported stash_type {}", stash);
+    }
+    for (size_t i = 1; i < 3; ++i) {
+      const ValueType* type = info.OutputType(i);
+      if (type != nullptr && type->IsTensor() && IsFloatingPoint(type->elem_type)) {
+        statistics_type_[i - 1] = type->elem_type;
+      }
+    }
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* scale, context.RequiredInput(1));
+    const Tensor* bias = context.Input(2);
+    const TensorShape& xs = x->shape();
+    auto axis = NormalizeAxis(axis_, xs.rank());
+    if (!axis.ok()) return context.Error("{}", axis.status().message());
+    const int64_t rows = xs.SizeToDimension(*axis);
+    const int64_t cols = xs.SizeFromDimension(*axis);
+    const TensorShape normalized(std::vector<int64_t>(xs.dims().begin() + *axis, xs.dims().end()));
+    std::vector<int64_t> stats_dims(xs.dims().begin(), xs.dims().begin() + *axis);
+    stats_dims.resize(xs.rank(), 1);
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), xs));
+    return DispatchByType<FloatTypes>(x->dtype(), "LayerNormalization", [&]<typename T>() {
+      using C = ComputeType<T>;
+      auto gamma = ExpandFloatParams<C>(*scale, normalized);
+      if (!gamma.ok()) return context.Error("Scale: {}", gamma.status().message());
+      std::vector<C> beta(static_cast<size_t>(cols), C(0));
+      if (bias != nullptr) {
+        auto expanded = ExpandFloatParams<C>(*bias, normalized);
+        if (!expanded.ok()) return context.Error("B: {}", expanded.status().message());
+        beta = std::move(expanded).value();
+      }
+      std::vector<C> means(static_cast<size_t>(rows)), inv_stds(static_cast<size_t>(rows));
+      const T* in = x->Data<T>();
+      T* out = y->MutableData<T>();
+      ThreadPool::TryParallelFor(
+          context.thread_pool(), rows, 5.0 * cols, [&](int64_t begin, int64_t end) {
+            for (int64_t row = begin; row < end; ++row) {
+              const T* src = in + row * cols;
+              T* dst = out + row * cols;
+              C sum = C(0);
+              for (int64_t j = 0; j < cols; ++j) sum += C(src[j]);
+              const C mean = cols > 0 ? sum / static_cast<C>(cols) : C(0);
+              C squares = C(0);
+              for (int64_t j = 0; j < cols; ++j) squares += (C(src[j]) - mean) * (C(src[j]) - mean);
+              const C var = cols > 0 ? squares / static_cast<C>(cols) : C(0);
+              const C inv_std = C(1) / static_cast<C>(std::sqrt(var + static_cast<C>(epsilon_)));
+              for (int64_t j = 0; j < cols; ++j) {
+                dst[j] = static_cast<T>((C(src[j]) - mean) * inv_std * (*gamma)[j] + beta[j]);
+              }
+              means[row] = mean;
+              inv_stds[row] = inv_std;
+            }
+          });
+      const std::vector<C>* stats[] = {&means, &inv_stds};
+      for (size_t i = 1; i < 3; ++i) {
+        if (!context.IsOutputUsed(i)) continue;
+        DataType type = statistics_type_[i - 1];
+        if (type == DataType::kUndefined) {
+          type = std::is_same_v<T, double> ? DataType::kDouble : DataType::kFloat;
+        }
+        ORT_ASSIGN_OR_RETURN(Tensor * out_stats, context.Output(i, type, TensorShape(stats_dims)));
+        ORT_RETURN_IF_ERROR(WriteFloatParams(*stats[i - 1], *out_stats));
+      }
+      return Status::OK();
+    });
+  }
+
+ private:
+  int64_t axis_ = -1;
+  float epsilon_ = 1e-5f;
+  // Element types of Mean and InvStdDev when the model declares them.
+  DataType statistics_type_[2] = {DataType::kUndefined, DataType::kUndefined};
+};
+
+}  // namespace
+
+void RegisterLayerNormalizationKernels(KernelRegistry& registry) {
+  registry.Add<LayerNormalization>(
+      KernelDef("LayerNormalization").Versions(17).Input(0, FloatTypes::DataTypes()));
+}
+
+}  // namespace ort

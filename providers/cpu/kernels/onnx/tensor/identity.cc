@@ -1,0 +1,24 @@
+// Identity: the output is the input value itself (a tensor view, a sequence or an optional's
+// none); nothing is copied.
+#include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
+#include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
+
+namespace ort {
+namespace {
+
+class Identity final : public OpKernel {
+ public:
+  Status Compute(KernelContext& context) const override {
+    const Value* input = context.InputValue(0);
+    if (input == nullptr) return context.Error("required input 0 is missing");
+    return context.SetOutput(0, *input);
+  }
+};
+
+}  // namespace
+
+void RegisterIdentityKernels(KernelRegistry& registry) {
+  registry.Add<Identity>(KernelDef("Identity").Versions(1).Input(0, AllDataTypes()));
+}
+
+}  // namespace ort

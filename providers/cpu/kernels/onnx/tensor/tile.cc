@@ -1,0 +1,71 @@
+// Tile: the output, viewed as [r0, d0, r1, d1, ...] (repeat, then input axis), is a strided copy
+// of the input that reads the repeat axes with stride 0.
+#include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
+#include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
+
+namespace ort {
+namespace {
+
+class Tile final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    // Opset 1 tiles one axis: inputs (input, tiles, axis).
+    single_axis_ = info.opset() < 6;
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* data, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* repeats_tensor, context.RequiredInput(1));
+    const size_t rank = data->shape().rank();
+    auto read = ReadInt64Values(*repeats_tensor);
+    if (!read.ok()) return context.Error("repeats: {}", read.status().message());
+    std::vector<int64_t> repeats = std::move(read).value();
+    if (single_axis_) {
+      ORT_ASSIGN_OR_RETURN(const Tensor* axis_tensor, context.RequiredInput(2));
+      auto axis_values = ReadInt64Values(*axis_tensor);
+      if (!axis_values.ok() || axis_values->size() != 1 || repeats.size() != 1) {
+        return context.Error("tiles and axis must be single integers");
+      }
+      auto axis = NormalizeAxis(axis_values->front(), rank);
+      if (!axis.ok()) return context.Error("{}", axis.status().message());
+      const int64_t tiles = repeats.front();
+      repeats.assign(rank, 1);
+      repeats[*axis] = tiles;
+    }
+    if (repeats_tensor->shape().rank() != 1 && !single_axis_) {
+      return context.Error("repeats must be 1-D, got {}", repeats_tensor->Describe());
+    }
+    if (repeats.size() != rank) {
+      return context.Error("repeats has {} entries for {}", repeats.size(), data->Describe());
+    }
+    std::vector<int64_t> out_dims(rank);
+    std::vector<int64_t> dims(2 * rank);
+    std::vector<int64_t> src_strides(2 * rank, 0);
+    const std::vector<int64_t> in_strides = ContiguousStrides(data->shape());
+    for (size_t d = 0; d < rank; ++d) {
+      if (repeats[d] < 0) return context.Error("repeats must not be negative");
+      out_dims[d] = data->shape()[d] * repeats[d];
+      dims[2 * d] = repeats[d];
+      dims[2 * d + 1] = data->shape()[d];
+      src_strides[2 * d + 1] = in_strides[d];
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor * output,
+                         context.Output(0, data->dtype(), TensorShape(std::move(out_dims))));
+    StridedCopy(data->dtype(), dims, data->RawData(), src_strides, output->MutableRawData(),
+                ContiguousStrides(TensorShape(dims)), context.thread_pool());
+    return Status::OK();
+  }
+
+ private:
+  bool single_axis_ = false;
+};
+
+}  // namespace
+
+void RegisterTileKernels(KernelRegistry& registry) {
+  registry.Add<Tile>(
+      KernelDef("Tile").Versions(1).Input(0, AllDataTypes()).HostInput(1).HostInput(2));
+}
+
+}  // namespace ort
