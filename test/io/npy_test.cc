@@ -39,8 +39,8 @@ TEST_CASE("CompareValues applies rtol and atol", "[io][compare]") {
   Comparison mismatch = CompareValues(Value(far), Value(expected), {1e-3, 1e-5});
   CHECK_FALSE(mismatch.match);
   CHECK(mismatch.max_abs_diff == Approx(0.01).epsilon(1e-3));
-  CHECK_FALSE(CompareValues(Value(Tensor::FromVector<float>({2}, {1, 2})), Value(expected), {})
-                  .match);
+  CHECK_FALSE(
+      CompareValues(Value(Tensor::FromVector<float>({2}, {1, 2})), Value(expected), {}).match);
 }
 
 }  // namespace ort

@@ -41,9 +41,9 @@ TEST_CASE("Float16 and BFloat16 round to nearest even", "[ir][Float16]") {
   CHECK(Float16(1.0f).bits == 0x3c00);
   CHECK(Float16(-2.0f).bits == 0xc000);
   CHECK(Float16(65504.0f).bits == 0x7bff);
-  CHECK(Float16(65520.0f).bits == 0x7c00);   // rounds up to infinity
+  CHECK(Float16(65520.0f).bits == 0x7c00);                // rounds up to infinity
   CHECK(Float16(5.960464477539063e-08f).bits == 0x0001);  // smallest subnormal
-  CHECK(Float16(1.0f + 1.0f / 2048).bits == 0x3c00);       // tie rounds to even
+  CHECK(Float16(1.0f + 1.0f / 2048).bits == 0x3c00);      // tie rounds to even
   CHECK(Float16(1.0f + 3.0f / 2048).bits == 0x3c02);
   CHECK(std::isnan(static_cast<float>(Float16(std::numeric_limits<float>::quiet_NaN()))));
   CHECK(static_cast<float>(Float16::FromBits(0x3555)) == Approx(0.333251953125f));

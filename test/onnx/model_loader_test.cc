@@ -33,7 +33,8 @@ TEST_CASE("LoadModel converts graph, types and opsets", "[onnx][loader]") {
   CHECK(node.since_version() == 14);
 }
 
-TEST_CASE("External data resolves next to the model and stays inside its folder", "[onnx][loader]") {
+TEST_CASE("External data resolves next to the model and stays inside its folder",
+          "[onnx][loader]") {
   auto model = LoadModel(kModels + "external_data.onnx");
   REQUIRE(model.ok());
   const Tensor* weights = (*model)->graph().GetInitializer("w");
@@ -93,7 +94,8 @@ TEST_CASE("Saved models keep subgraphs and attributes", "[onnx][saver]") {
   graph.set_inputs({"cond", "x"});
   graph.set_outputs({"y"});
   graph.SetValueType("cond", ValueType::Tensor(DataType::kBool, SymbolicShape{}));
-  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("n")}));
+  graph.SetValueType("x",
+                     ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("n")}));
   auto branch = std::make_unique<Graph>(nullptr);
   branch->set_outputs({"b"});
   branch->AddNode({"neg", "Neg", "", {"x"}, {"b"}, {}});

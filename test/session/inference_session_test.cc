@@ -17,9 +17,9 @@ std::unique_ptr<Model> AddModel() {
   Graph& graph = model->graph();
   graph.set_inputs({"a"});
   graph.set_outputs({"out"});
-  graph.SetValueType("a", ValueType::Tensor(DataType::kFloat, SymbolicShape{
-                                                                  Dimension::Symbol("batch"),
-                                                                  Dimension::Known(3)}));
+  graph.SetValueType(
+      "a", ValueType::Tensor(DataType::kFloat,
+                             SymbolicShape{Dimension::Symbol("batch"), Dimension::Known(3)}));
   graph.AddInitializer("b", Tensor::FromVector<float>({3}, {10, 20, 30}));
   graph.AddNode({"add", "Add", "", {"a", "b"}, {"out"}, {}});
   graph.ResolveOuterScope();

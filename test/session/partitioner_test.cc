@@ -16,7 +16,8 @@ class TestNegate final : public OpKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, x->shape()));
-    for (int64_t i = 0; i < x->NumElements(); ++i) y->MutableData<float>()[i] = -x->Data<float>()[i];
+    for (int64_t i = 0; i < x->NumElements(); ++i)
+      y->MutableData<float>()[i] = -x->Data<float>()[i];
     return Status::OK();
   }
 };
@@ -50,7 +51,8 @@ std::unique_ptr<Model> NegAddModel() {
 
 }  // namespace
 
-TEST_CASE("Providers claim nodes in priority order and CPU takes the rest", "[session][partition]") {
+TEST_CASE("Providers claim nodes in priority order and CPU takes the rest",
+          "[session][partition]") {
   auto model = NegAddModel();
   NegOnlyProvider neg_only;
   CpuExecutionProvider cpu;
@@ -67,7 +69,8 @@ TEST_CASE("Providers claim nodes in priority order and CPU takes the rest", "[se
   }
 }
 
-TEST_CASE("Partitioning fails without the CPU fallback or a capable provider", "[session][partition]") {
+TEST_CASE("Partitioning fails without the CPU fallback or a capable provider",
+          "[session][partition]") {
   auto model = NegAddModel();
   NegOnlyProvider neg_only;
   std::vector<IExecutionProvider*> without_cpu{&neg_only};

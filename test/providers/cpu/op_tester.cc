@@ -99,7 +99,8 @@ Status OpTester::Execute(std::vector<Value>* outputs) {
   options.intra_op_threads = threads_;
   InferenceSession session(options);
   ORT_ASSIGN_OR_RETURN(auto providers, CreateProviders({"cpu"}));
-  for (auto& provider : providers) ORT_RETURN_IF_ERROR(session.RegisterProvider(std::move(provider)));
+  for (auto& provider : providers)
+    ORT_RETURN_IF_ERROR(session.RegisterProvider(std::move(provider)));
   ORT_RETURN_IF_ERROR(session.Load(std::move(model)));
   ORT_RETURN_IF_ERROR(session.Initialize());
   return session.Run(RunOptions{}, feeds, {}, outputs);

@@ -19,8 +19,12 @@ class OpTester {
   explicit OpTester(std::string op_type, int opset = 17, std::string domain = "");
 
   OpTester& Attr(Attribute attribute);
-  OpTester& AttrInt(std::string name, int64_t value) { return Attr(Attribute::Int(std::move(name), value)); }
-  OpTester& AttrFloat(std::string name, float value) { return Attr(Attribute::Float(std::move(name), value)); }
+  OpTester& AttrInt(std::string name, int64_t value) {
+    return Attr(Attribute::Int(std::move(name), value));
+  }
+  OpTester& AttrFloat(std::string name, float value) {
+    return Attr(Attribute::Float(std::move(name), value));
+  }
   OpTester& AttrString(std::string name, std::string value) {
     return Attr(Attribute::String(std::move(name), std::move(value)));
   }
@@ -96,7 +100,8 @@ class OpTester {
 };
 
 template <>
-inline Tensor OpTester::MakeTensor<bool>(std::vector<int64_t> dims, const std::vector<bool>& values) {
+inline Tensor OpTester::MakeTensor<bool>(std::vector<int64_t> dims,
+                                         const std::vector<bool>& values) {
   Tensor tensor = Tensor::Allocate(DataType::kBool, TensorShape(std::move(dims))).value();
   bool* data = tensor.MutableData<bool>();
   for (size_t i = 0; i < values.size(); ++i) data[i] = values[i];

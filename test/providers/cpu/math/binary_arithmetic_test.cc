@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "test/providers/cpu/op_tester.h"
 
 namespace ort::test {
@@ -72,6 +74,68 @@ TEST_CASE("Add splits large broadcasts across threads", "[math][Add]") {
       .Input<float>("b", {columns}, b)
       .Output<float>("c", {rows, columns}, expected)
       .Threads(2)
+      .Run();
+}
+
+TEST_CASE("Add before opset 7 broadcasts B onto A only with broadcast=1", "[math][Add]") {
+  // Trailing alignment.
+  OpTester("Add", 6)
+      .AttrInt("broadcast", 1)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("b", {3}, {10, 20, 30})
+      .Output<float>("c", {2, 3}, {11, 22, 33, 14, 25, 36})
+      .Run();
+  // `axis` aligns B with A's dimension 0.
+  OpTester("Mul", 6)
+      .AttrInt("broadcast", 1)
+      .AttrInt("axis", 0)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("b", {2}, {10, 100})
+      .Output<float>("c", {2, 3}, {10, 20, 30, 400, 500, 600})
+      .Run();
+  OpTester("Sub", 1)
+      .AttrInt("broadcast", 1)
+      .AttrInt("axis", 1)
+      .Input<float>("a", {2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+      .Input<float>("b", {3}, {1, 2, 3})
+      .Output<float>("c", {2, 3, 2}, {0, 1, 1, 2, 2, 3, 6, 7, 7, 8, 8, 9})
+      .Run();
+  OpTester("Add", 6)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("b", {3}, {10, 20, 30})
+      .Output<float>("c", {2, 3}, {0, 0, 0, 0, 0, 0})
+      .RunExpectingError("broadcast is not set");
+  OpTester("Add", 6)
+      .AttrInt("broadcast", 1)
+      .AttrInt("axis", 2)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("b", {2}, {1, 2})
+      .Output<float>("c", {2, 3}, {0, 0, 0, 0, 0, 0})
+      .RunExpectingError("does not fit");
+  OpTester("Add", 6)
+      .AttrInt("broadcast", 1)
+      .AttrInt("axis", 1)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("b", {2}, {1, 2})
+      .Output<float>("c", {2, 3}, {0, 0, 0, 0, 0, 0})
+      .RunExpectingError("cannot be broadcast onto");
+}
+
+TEST_CASE("Integer Add, Sub and Mul wrap on overflow", "[math][Add][Mul]") {
+  OpTester("Add", 14)
+      .Input<int32_t>("a", {2}, {2147483647, -2147483647 - 1})
+      .Input<int32_t>("b", {2}, {1, -1})
+      .Output<int32_t>("c", {2}, {-2147483647 - 1, 2147483647})
+      .Run();
+  OpTester("Mul", 14)
+      .Input<uint16_t>("a", {1}, {65535})
+      .Input<uint16_t>("b", {1}, {65535})
+      .Output<uint16_t>("c", {1}, {1})
+      .Run();
+  OpTester("Div", 14)
+      .Input<int64_t>("a", {1}, {std::numeric_limits<int64_t>::min()})
+      .Input<int64_t>("b", {1}, {-1})
+      .Output<int64_t>("c", {1}, {std::numeric_limits<int64_t>::min()})
       .Run();
 }
 

@@ -1,0 +1,152 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "test/providers/cpu/op_tester.h"
+
+namespace ort::test {
+namespace {
+
+Tensor Strings(std::vector<int64_t> dims, const std::vector<std::string>& values) {
+  return OpTester::MakeTensor<std::string>(std::move(dims), values);
+}
+
+}  // namespace
+
+TEST_CASE("Cast between numeric types truncates and wraps like numpy", "[math][Cast]") {
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kInt32))
+      .Input<float>("x", {5}, {1.5f, -2.7f, 300.0f, -1.0f, std::nanf("")})
+      .Output<int32_t>("y", {5}, {1, -2, 300, -1, 0})
+      .Run();
+  // numpy: np.array([300., -1., -129.], np.float32).astype(np.int64).astype(np.uint8)
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kUint8))
+      .Input<float>("x", {3}, {300.0f, -1.0f, -129.0f})
+      .Output<uint8_t>("y", {3}, {44, 255, 127})
+      .Run();
+  OpTester("Cast", 9)
+      .AttrInt("to", static_cast<int64_t>(DataType::kInt8))
+      .Input<int64_t>("x", {3}, {200, -1, 127})
+      .Output<int8_t>("y", {3}, {-56, -1, 127})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kDouble))
+      .Input<int64_t>("x", {2}, {-3, 1LL << 40})
+      .Output<double>("y", {2}, {-3.0, 1099511627776.0})
+      .Run();
+}
+
+TEST_CASE("Cast to and from bool", "[math][Cast]") {
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kBool))
+      .Input<float>("x", {4}, {0.0f, -0.0f, 0.1f, std::nanf("")})
+      .Output<bool>("y", {4}, {false, false, true, true})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat16))
+      .Input<bool>("x", {2}, {true, false})
+      .Output<Float16>("y", {2}, {Float16(1.0f), Float16(0.0f)})
+      .Run();
+}
+
+TEST_CASE("Cast to float16 and bfloat16 rounds once to nearest even", "[math][Cast]") {
+  // 1 + 2^-11 + 2^-40 lies just above the midpoint of two halves: rounding through float first
+  // would land on the midpoint and round down to 1.
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat16))
+      .Input<double>("x", {4}, {1.0 + 0x1p-11 + 0x1p-40, 0.1, 65520.0, 1e-8})
+      .Output<Float16>("y", {4},
+                       {Float16::FromBits(0x3c01), Float16::FromBits(11878),
+                        Float16::FromBits(31744), Float16::FromBits(0)})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kBFloat16))
+      .Input<float>("x", {2}, {1.0f + 0x1p-8f + 0x1p-20f, -2.0f})
+      .Output<BFloat16>("y", {2}, {BFloat16::FromBits(0x3f81), BFloat16(-2.0f)})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat))
+      .Input<BFloat16>("x", {2}, {BFloat16::FromBits(0x3f81), BFloat16(-2.0f)})
+      .Output<float>("y", {2}, {1.0078125f, -2.0f})
+      .Run();
+}
+
+TEST_CASE("Cast numbers to strings and back", "[math][Cast]") {
+  const float inf = std::numeric_limits<float>::infinity();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kString))
+      .Input<float>("x", {7}, {0.1f, 1e-5f, 3.4028235e38f, -2.5f, 100.0f, std::nanf(""), -inf})
+      .TensorOutput("y",
+                    Strings({7}, {"0.1", "1e-05", "3.4028235e+38", "-2.5", "100", "NaN", "-INF"}))
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kString))
+      .Input<int64_t>("x", {2}, {-42, 9000000000LL})
+      .TensorOutput("y", Strings({2}, {"-42", "9000000000"}))
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kString))
+      .Input<Float16>("x", {2}, {Float16(0.1f), Float16(-1.5f)})
+      .TensorOutput("y", Strings({2}, {"0.1", "-1.5"}))
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat))
+      .TensorInput("x", Strings({6}, {"0.5", " -1e3 ", "NaN", "INF", "+INF", "-inf"}))
+      .Output<float>("y", {6}, {0.5f, -1000.0f, std::nanf(""), inf, inf, -inf})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kInt64))
+      .TensorInput("x", Strings({4}, {"12", "-7", "+3", "2.9"}))
+      .Output<int64_t>("y", {4}, {12, -7, 3, 2})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kBool))
+      .TensorInput("x", Strings({4}, {"true", "False", "0", "2"}))
+      .Output<bool>("y", {4}, {true, false, false, true})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat))
+      .TensorInput("x", Strings({2}, {"1.0", "abc"}))
+      .Output<float>("y", {2}, {1.0f, 0.0f})
+      .RunExpectingError("cannot parse 'abc'");
+}
+
+TEST_CASE("Cast opset 1 names the type; same-type Cast is a copy", "[math][Cast]") {
+  OpTester("Cast", 1)
+      .AttrString("to", "INT32")
+      .Input<double>("x", {2}, {2.5, -0.5})
+      .Output<int32_t>("y", {2}, {2, 0})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat))
+      .Input<float>("x", {2, 0}, {})
+      .Output<float>("y", {2, 0}, {})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat))
+      .Input<float>("x", {2}, {1.5f, 2.5f})
+      .Output<float>("y", {2}, {1.5f, 2.5f})
+      .Run();
+  OpTester("Cast", 13)
+      .AttrInt("to", static_cast<int64_t>(DataType::kComplex64))
+      .Input<float>("x", {1}, {1.0f})
+      .Output<float>("y", {1}, {1.0f})
+      .RunExpectingError("cannot cast to");
+}
+
+TEST_CASE("CastLike takes the type of its second input", "[math][CastLike]") {
+  OpTester("CastLike", 15)
+      .Input<float>("x", {3}, {1.9f, -1.9f, 0.0f})
+      .Input<int16_t>("like", {1}, {0})
+      .Output<int16_t>("y", {3}, {1, -1, 0})
+      .Run();
+  OpTester("CastLike", 15)
+      .Input<int32_t>("x", {2}, {7, -8})
+      .TensorInput("like", Strings({0}, {}))
+      .TensorOutput("y", Strings({2}, {"7", "-8"}))
+      .Run();
+}
+
+}  // namespace ort::test

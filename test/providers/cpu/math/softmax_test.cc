@@ -1,0 +1,173 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "test/providers/cpu/op_tester.h"
+
+namespace ort::test {
+namespace {
+
+const std::vector<float> kX = {1, 2, 3, 4, 5, 1, 0, -1, 2, 3, 3, 3};  // shape [2, 2, 3]
+
+}  // namespace
+
+// Expected values: numpy exp(x - max) / sum, over the axis (13+) or the flattened trailing
+// dimensions (before 13).
+TEST_CASE("Softmax along the last axis and along a middle axis", "[math][Softmax]") {
+  OpTester("Softmax", 13)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>(
+          "y", {2, 2, 3},
+          {0.090030573f, 0.24472846f, 0.66524094f, 0.26538792f, 0.72139919f, 0.013212888f,
+           0.1141952f, 0.042010065f, 0.8437947f, 0.33333334f, 0.33333334f, 0.33333334f})
+      .Run();
+  OpTester("Softmax", 13)
+      .AttrInt("axis", 1)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>(
+          "y", {2, 2, 3},
+          {0.047425874f, 0.047425874f, 0.88079703f, 0.95257413f, 0.95257413f, 0.11920292f,
+           0.047425874f, 0.01798621f, 0.2689414f, 0.95257413f, 0.98201376f, 0.7310586f})
+      .Run();
+}
+
+TEST_CASE("Softmax before opset 13 coerces the input to 2-D", "[math][Softmax]") {
+  OpTester("Softmax", 11)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>(
+          "y", {2, 2, 3},
+          {0.011521929f, 0.031319849f, 0.085136175f, 0.23142411f, 0.629076f, 0.011521929f,
+           0.014489908f, 0.0053305398f, 0.10706674f, 0.29103759f, 0.29103759f, 0.29103759f})
+      .Run();
+  OpTester("Softmax", 1)
+      .AttrInt("axis", -2)
+      .Input<double>("x", {2, 2, 3}, std::vector<double>(kX.begin(), kX.end()))
+      .Output<double>("y", {2, 2, 3},
+                      {0.011521929, 0.031319849, 0.085136175, 0.23142411, 0.629076, 0.011521929,
+                       0.014489908, 0.0053305398, 0.10706674, 0.29103759, 0.29103759, 0.29103759})
+      .Run();
+}
+
+TEST_CASE("LogSoftmax along an axis and flattened", "[math][LogSoftmax]") {
+  OpTester("LogSoftmax", 13)
+      .AttrInt("axis", 0)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>(
+          "y", {2, 2, 3},
+          {-0.31326166f, -0.048587333f, -0.31326166f, -0.31326166f, -0.12692805f, -2.1269281f,
+           -1.3132616f, -3.0485873f, -1.3132616f, -1.3132616f, -2.1269281f, -0.12692805f})
+      .Run();
+  OpTester("LogSoftmax", 11)
+      .AttrInt("axis", 0)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>("y", {2, 2, 3},
+                     {-4.7201018f, -3.7201018f, -2.7201018f, -1.720102f, -0.72010195f, -4.7201018f,
+                      -5.7201018f, -6.7201018f, -3.7201018f, -2.7201018f, -2.7201018f, -2.7201018f})
+      .Run();
+}
+
+TEST_CASE("Softmax and LogSoftmax are stable for large inputs", "[math][Softmax][LogSoftmax]") {
+  OpTester("Softmax", 13)
+      .Input<float>("x", {1, 3}, {1000, 1001, 1002})
+      .Output<float>("y", {1, 3}, {0.090030573f, 0.24472846f, 0.66524094f})
+      .Run();
+  OpTester("LogSoftmax", 13)
+      .Input<Float16>("x", {1, 3}, {Float16(1000.0f), Float16(1001.0f), Float16(1002.0f)})
+      .Output<Float16>("y", {1, 3},
+                       {Float16(-2.4076061f), Float16(-1.407606f), Float16(-0.40760601f)})
+      .SetTolerance(1e-3, 1e-3)
+      .Run();
+}
+
+TEST_CASE("Hardmax marks the first maximum", "[math][Hardmax]") {
+  OpTester("Hardmax", 13)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>("y", {2, 2, 3}, {0, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0})
+      .Run();
+  OpTester("Hardmax", 13)
+      .AttrInt("axis", 1)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>("y", {2, 2, 3}, {0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1})
+      .Run();
+  OpTester("Hardmax", 11)
+      .AttrInt("axis", 1)
+      .Input<float>("x", {2, 2, 3}, kX)
+      .Output<float>("y", {2, 2, 3}, {0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0})
+      .Run();
+}
+
+TEST_CASE("Softmax handles empty tensors, a large row count and bad axes", "[math][Softmax]") {
+  OpTester("Softmax", 13).Input<float>("x", {0, 3}, {}).Output<float>("y", {0, 3}, {}).Run();
+  const int64_t rows = 2000, columns = 37;
+  std::vector<float> x(rows * columns), expected(rows * columns);
+  for (int64_t r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int64_t c = 0; c < columns; ++c) {
+      x[r * columns + c] = static_cast<float>((r * 7 + c * 3) % 11) * 0.5f;
+      sum += std::exp(static_cast<double>(x[r * columns + c]));
+    }
+    for (int64_t c = 0; c < columns; ++c) {
+      expected[r * columns + c] = static_cast<float>(std::exp(x[r * columns + c]) / sum);
+    }
+  }
+  OpTester("Softmax", 13)
+      .Input<float>("x", {rows, columns}, x)
+      .Output<float>("y", {rows, columns}, expected)
+      .Threads(2)
+      .Run();
+  OpTester("Softmax", 13)
+      .AttrInt("axis", 2)
+      .Input<float>("x", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Output<float>("y", {2, 3}, {0, 0, 0, 0, 0, 0})
+      .RunExpectingError("axis");
+}
+
+TEST_CASE("CumSum: axis input, exclusive, reverse", "[math][CumSum]") {
+  const std::vector<int64_t> x = {1, 2, 3, 4, 5, 6};
+  OpTester("CumSum", 14)
+      .Input<int64_t>("x", {2, 3}, x)
+      .Input<int32_t>("axis", {}, {1})
+      .Output<int64_t>("y", {2, 3}, {1, 3, 6, 4, 9, 15})
+      .Run();
+  OpTester("CumSum", 14)
+      .Input<int64_t>("x", {2, 3}, x)
+      .Input<int64_t>("axis", {}, {-2})
+      .Output<int64_t>("y", {2, 3}, {1, 2, 3, 5, 7, 9})
+      .Run();
+  OpTester("CumSum", 11)
+      .AttrInt("exclusive", 1)
+      .Input<float>("x", {5}, {1, 2, 3, 4, 5})
+      .Input<int64_t>("axis", {}, {0})
+      .Output<float>("y", {5}, {0, 1, 3, 6, 10})
+      .Run();
+  OpTester("CumSum", 11)
+      .AttrInt("reverse", 1)
+      .Input<double>("x", {5}, {1, 2, 3, 4, 5})
+      .Input<int64_t>("axis", {1}, {0})
+      .Output<double>("y", {5}, {15, 14, 12, 9, 5})
+      .Run();
+  OpTester("CumSum", 11)
+      .AttrInt("reverse", 1)
+      .AttrInt("exclusive", 1)
+      .Input<int32_t>("x", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<int64_t>("axis", {}, {1})
+      .Output<int32_t>("y", {2, 3}, {5, 3, 0, 11, 6, 0})
+      .Run();
+  OpTester("CumSum", 14)
+      .Input<Float16>("x", {3}, {Float16(0.5f), Float16(1.0f), Float16(2.0f)})
+      .Input<int64_t>("axis", {}, {0})
+      .Output<Float16>("y", {3}, {Float16(0.5f), Float16(1.5f), Float16(3.5f)})
+      .Run();
+  OpTester("CumSum", 14)
+      .Input<float>("x", {2}, {1, 2})
+      .Input<int64_t>("axis", {}, {2})
+      .Output<float>("y", {2}, {1, 3})
+      .RunExpectingError("axis");
+  OpTester("CumSum", 14)
+      .Input<float>("x", {0, 2}, {})
+      .Input<int64_t>("axis", {}, {0})
+      .Output<float>("y", {0, 2}, {})
+      .Run();
+}
+
+}  // namespace ort::test

@@ -1,0 +1,113 @@
+#include <catch2/catch.hpp>
+
+#include "test/providers/cpu/op_tester.h"
+
+// Expected values from numpy: clip(rint(x / scale) + zero_point) and (x - zero_point) * scale.
+namespace ort::test {
+
+TEST_CASE("QuantizeLinear rounds half to even and saturates", "[quantization][QuantizeLinear]") {
+  OpTester("QuantizeLinear", 13)
+      .Input<float>("x", {9}, {-3.0f, -1.25f, 0.0f, 0.25f, 0.75f, 1.25f, 2.5f, 300.0f, -300.0f})
+      .Input<float>("scale", {}, {0.5f})
+      .Input<uint8_t>("zp", {}, {128})
+      .Output<uint8_t>("y", {9}, {122, 126, 128, 128, 130, 130, 133, 255, 0})
+      .Run();
+  OpTester("QuantizeLinear", 10)
+      .Input<float>("x", {9}, {-3.0f, -1.25f, 0.0f, 0.25f, 0.75f, 1.25f, 2.5f, 300.0f, -300.0f})
+      .Input<float>("scale", {}, {0.5f})
+      .Input<int8_t>("zp", {}, {-1})
+      .Output<int8_t>("y", {9}, {-7, -3, -1, -1, 1, 1, 4, 127, -128})
+      .Run();
+  OpTester("QuantizeLinear", 13)
+      .Input<float>("x", {9}, {-3.0f, -1.25f, 0.0f, 0.25f, 0.75f, 1.25f, 2.5f, 300.0f, -300.0f})
+      .Input<float>("scale", {}, {2.0f})
+      .Output<uint8_t>("y", {9}, {0, 0, 0, 0, 0, 1, 1, 150, 0})
+      .Run();
+  OpTester("QuantizeLinear", 13)
+      .Input<int32_t>("x", {4}, {-7, 5, 11, 1000})
+      .Input<float>("scale", {}, {2.0f})
+      .Input<int8_t>("zp", {}, {3})
+      .Output<int8_t>("y", {4}, {-1, 5, 9, 127})
+      .Run();
+}
+
+TEST_CASE("QuantizeLinear per axis", "[quantization][QuantizeLinear]") {
+  OpTester("QuantizeLinear", 13)
+      .AttrInt("axis", 1)
+      .Input<float>("x", {2, 3, 2},
+                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
+                     -0.125f, -3.5f})
+      .Input<float>("scale", {3}, {0.5f, 0.25f, 1.0f})
+      .Input<int8_t>("zp", {3}, {0, 10, -5})
+      .Output<int8_t>("y", {2, 3, 2}, {6, -4, 14, 19, -3, -2, 6, 7, -5, 8, -5, -9})
+      .Run();
+  OpTester("QuantizeLinear", 13)
+      .AttrInt("axis", -1)
+      .Input<float>("x", {2, 3, 2},
+                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
+                     -0.125f, -3.5f})
+      .Input<float>("scale", {2}, {0.5f, 0.25f})
+      .Input<int8_t>("zp", {2}, {0, 10})
+      .Output<int8_t>("y", {2, 3, 2}, {6, 3, 2, 19, 4, 24, 6, 24, -8, 8, 0, -4})
+      .Run();
+  OpTester("QuantizeLinear", 10)
+      .Input<float>("x", {2, 3, 2},
+                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
+                     -0.125f, -3.5f})
+      .Input<float>("scale", {3}, {0.5f, 0.25f, 1.0f})
+      .Input<int8_t>("zp", {3}, {0, 10, -5})
+      .Output<int8_t>("y", {2, 3, 2}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+      .RunExpectingError("must be a scalar");
+  OpTester("QuantizeLinear", 13)
+      .AttrInt("axis", 0)
+      .Input<float>("x", {2, 3, 2},
+                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
+                     -0.125f, -3.5f})
+      .Input<float>("scale", {3}, {0.5f, 0.25f, 1.0f})
+      .Input<int8_t>("zp", {3}, {0, 10, -5})
+      .Output<int8_t>("y", {2, 3, 2}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+      .RunExpectingError("has 3 values");
+}
+
+TEST_CASE("QuantizeLinear opset 19 takes float16", "[quantization][QuantizeLinear]") {
+  OpTester("QuantizeLinear", 19)
+      .Input<Float16>("x", {3}, {Float16(1.0f), Float16(-2.5f), Float16(3.25f)})
+      .Input<Float16>("scale", {}, {Float16(0.5f)})
+      .Input<uint8_t>("zp", {}, {5})
+      .Output<uint8_t>("y", {3}, {7, 0, 11})
+      .Run();
+}
+
+TEST_CASE("DequantizeLinear per tensor and per axis", "[quantization][DequantizeLinear]") {
+  OpTester("DequantizeLinear", 13)
+      .Input<uint8_t>("x", {4}, {0, 3, 128, 255})
+      .Input<float>("scale", {}, {0.5f})
+      .Input<uint8_t>("zp", {}, {128})
+      .Output<float>("y", {4}, {-64.0f, -62.5f, 0.0f, 63.5f})
+      .Run();
+  OpTester("DequantizeLinear", 10)
+      .Input<int32_t>("x", {2}, {-2147483648, 7})
+      .Input<float>("scale", {}, {2.0f})
+      .Output<float>("y", {2}, {-4.2949673e+09f, 14.0f})
+      .Run();
+  OpTester("DequantizeLinear", 13)
+      .AttrInt("axis", 0)
+      .Input<int8_t>("x", {2, 2}, {-128, 0, 5, 127})
+      .Input<float>("scale", {2}, {0.5f, 2.0f})
+      .Input<int8_t>("zp", {2}, {1, -1})
+      .Output<float>("y", {2, 2}, {-64.5f, -0.5f, 12.0f, 256.0f})
+      .Run();
+  OpTester("DequantizeLinear", 19)
+      .Input<uint8_t>("x", {4}, {0, 3, 128, 255})
+      .Input<Float16>("scale", {}, {Float16(0.25f)})
+      .Output<Float16>("y", {4}, {Float16(0.0f), Float16(0.75f), Float16(32.0f), Float16(63.75f)})
+      .Run();
+  OpTester("DequantizeLinear", 13)
+      .Input<uint8_t>("x", {4}, {0, 3, 128, 255})
+      .Input<float>("scale", {}, {0.5f})
+      .Input<int8_t>("zp", {}, {1})
+      .Output<float>("y", {4}, {0.0f, 0.0f, 0.0f, 0.0f})
+      .RunExpectingError("type of x");
+}
+
+}  // namespace ort::test
