@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import AttributeProto, TensorProto, helper, numpy_helper
 
 
 def save(model, directory, name):
@@ -49,6 +49,51 @@ def external_data_models(directory):
         save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), directory, name)
 
 
+def local_function_model():
+    """Calls model-local functions: nested (Twice calls ScaledAdd), directly, and in an If branch.
+
+    With a=[1,2,3], b=[10,20,30]: twice = [34,68,102], scaled = [18,36,54], branch = [13,26,39].
+    """
+    alpha = helper.make_attribute_ref("value_float", "alpha", AttributeProto.FLOAT) \
+        if hasattr(helper, "make_attribute_ref") else None
+    if alpha is None:
+        alpha = AttributeProto(name="value_float", ref_attr_name="alpha", type=AttributeProto.FLOAT)
+    constant = helper.make_node("Constant", [], ["k"])
+    constant.attribute.append(alpha)
+    scaled_add = helper.make_function(
+        "custom.fn", "ScaledAdd", ["X", "Y"], ["Z"],
+        [constant, helper.make_node("Mul", ["X", "k"], ["m"]), helper.make_node("Add", ["m", "Y"], ["Z"])],
+        [helper.make_opsetid("", 14)], ["alpha"])
+    inner = [helper.make_node("ScaledAdd", ["X", "Y"], ["t"], domain="custom.fn"),
+             helper.make_node("ScaledAdd", ["t", "Y"], ["Z"], domain="custom.fn")]
+    for call in inner:
+        ref = AttributeProto(name="alpha", ref_attr_name="alpha", type=AttributeProto.FLOAT)
+        call.attribute.append(ref)
+    twice = helper.make_function("custom.fn", "Twice", ["X", "Y"], ["Z"], inner,
+                                 [helper.make_opsetid("", 14), helper.make_opsetid("custom.fn", 1)],
+                                 ["alpha"])
+    vector = [3]
+    branch = helper.make_graph(
+        [helper.make_node("ScaledAdd", ["a", "b"], ["r"], domain="custom.fn", alpha=3.0)], "then",
+        [], [helper.make_tensor_value_info("r", TensorProto.FLOAT, vector)])
+    otherwise = helper.make_graph(
+        [helper.make_node("Identity", ["a"], ["r2"])], "else",
+        [], [helper.make_tensor_value_info("r2", TensorProto.FLOAT, vector)])
+    nodes = [
+        helper.make_node("Twice", ["a", "b"], ["twice"], name="twice_call", domain="custom.fn", alpha=2.0),
+        helper.make_node("ScaledAdd", ["twice", "a"], ["scaled"], domain="custom.fn", alpha=0.5),
+        helper.make_node("Constant", [], ["cond"], value=numpy_helper.from_array(np.array(True))),
+        helper.make_node("If", ["cond"], ["branch"], then_branch=branch, else_branch=otherwise),
+    ]
+    graph = helper.make_graph(
+        nodes, "local_functions",
+        [helper.make_tensor_value_info(name, TensorProto.FLOAT, vector) for name in ["a", "b"]],
+        [helper.make_tensor_value_info(name, TensorProto.FLOAT, vector)
+         for name in ["twice", "scaled", "branch"]])
+    return helper.make_model(graph, functions=[scaled_add, twice], producer_name="ort-tests",
+                             opset_imports=[helper.make_opsetid("", 14), helper.make_opsetid("custom.fn", 1)])
+
+
 def main():
     directory = sys.argv[1]
     os.makedirs(directory, exist_ok=True)
@@ -57,6 +102,7 @@ def main():
     save(add_model(op_type="NoSuchOp", domain="com.example"), directory, "unknown_domain_op.onnx")
     save(add_model(opset=99), directory, "opset_99.onnx")
     external_data_models(directory)
+    save(local_function_model(), directory, "local_functions.onnx")
     np.save(os.path.join(directory, "a_2x3.npy"), np.arange(6, dtype=np.float32).reshape(2, 3))
     np.save(os.path.join(directory, "a_int_2x3.npy"), np.arange(6, dtype=np.int32).reshape(2, 3))
     np.save(os.path.join(directory, "a_3.npy"), np.arange(3, dtype=np.float32))

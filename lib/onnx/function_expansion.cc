@@ -3,9 +3,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
-#include <unordered_map>
-#include <unordered_set>
-
+#include "lib/onnx/function_body.h"
 #include "lib/onnx/graph_proto.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/onnx/tensor_proto.h"
@@ -47,78 +45,16 @@ Result<bool> BuildFunctionBody(const Graph& graph, const Node& node,
   return false;
 }
 
-// Renames, inside `graph` and its nested subgraphs, the values it reads from the function's scope.
-void RenameCapturedValues(onnx::GraphProto& graph,
-                          const std::unordered_map<std::string, std::string>& renamed) {
-  std::unordered_set<std::string> local;
-  for (const auto& input : graph.input()) local.insert(input.name());
-  for (const auto& initializer : graph.initializer()) local.insert(initializer.name());
-  for (const auto& node : graph.node()) local.insert(node.output().begin(), node.output().end());
-  auto rename = [&](std::string* name) {
-    if (local.count(*name)) return;
-    auto it = renamed.find(*name);
-    if (it != renamed.end()) *name = it->second;
-  };
-  for (auto& node : *graph.mutable_node()) {
-    for (auto& input : *node.mutable_input()) rename(&input);
-    for (auto& attribute : *node.mutable_attribute()) {
-      if (attribute.has_g()) RenameCapturedValues(*attribute.mutable_g(), renamed);
-      for (auto& subgraph : *attribute.mutable_graphs()) RenameCapturedValues(subgraph, renamed);
-    }
-  }
-  for (auto& output : *graph.mutable_output()) rename(output.mutable_name());
-}
-
 // Replaces `node` by the nodes of `function`, renaming the body's values into `graph`.
 Status InlineFunction(Graph& graph, Node& node, onnx::FunctionProto& function) {
-  std::unordered_map<std::string, std::string> renamed;
-  for (int i = 0; i < function.input_size(); ++i) {
-    renamed[function.input(i)] = node.HasInput(i) ? node.inputs()[i] : std::string();
-  }
-  for (int i = 0; i < function.output_size(); ++i) {
-    renamed[function.output(i)] = node.HasOutput(i) ? node.outputs()[i] : std::string();
-  }
-  auto rename = [&](const std::string& name) -> std::string {
-    if (name.empty()) return name;
-    auto it = renamed.find(name);
-    if (it != renamed.end()) return it->second;
-    std::string fresh = graph.UniqueValueName(node.name() + "/" + name);
-    renamed[name] = fresh;
-    return fresh;
-  };
-
   onnx::NodeProto caller;
   ORT_RETURN_IF_ERROR(NodeToProto(node, &caller, GraphWriteOptions{}));
-  auto caller_attribute = [&caller](const std::string& name) -> const onnx::AttributeProto* {
-    for (const auto& attribute : caller.attribute()) {
-      if (attribute.name() == name) return &attribute;
-    }
-    return nullptr;
-  };
-
+  BodyValueNames names(function, caller, [&](const std::string& name) {
+    return graph.UniqueValueName(node.name() + "/" + name);
+  });
   std::vector<NodeSpec> specs;
   for (auto& body_node : *function.mutable_node()) {
-    for (auto& input : *body_node.mutable_input()) input = rename(input);
-    for (auto& attribute : *body_node.mutable_attribute()) {
-      if (attribute.has_g()) RenameCapturedValues(*attribute.mutable_g(), renamed);
-      for (auto& subgraph : *attribute.mutable_graphs()) RenameCapturedValues(subgraph, renamed);
-    }
-    for (auto& output : *body_node.mutable_output()) output = rename(output);
-    // Attributes referring to the function's attributes take the caller's values, or are
-    // dropped (falling back to the op's default) when the caller did not set them.
-    auto* attributes = body_node.mutable_attribute();
-    for (int a = attributes->size() - 1; a >= 0; --a) {
-      auto* attribute = attributes->Mutable(a);
-      if (attribute->ref_attr_name().empty()) continue;
-      const onnx::AttributeProto* value = caller_attribute(attribute->ref_attr_name());
-      if (value == nullptr) {
-        attributes->DeleteSubrange(a, 1);
-        continue;
-      }
-      const std::string name = attribute->name();
-      *attribute = *value;
-      attribute->set_name(name);
-    }
+    InstantiateBodyNode(caller, names, body_node);
     ORT_ASSIGN_OR_RETURN(NodeSpec spec, NodeSpecFromProto(body_node, graph, nullptr));
     spec.name = graph.UniqueNodeName(node.name() + "/" + body_node.op_type());
     specs.push_back(std::move(spec));

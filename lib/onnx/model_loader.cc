@@ -14,6 +14,7 @@
 #include "lib/common/mapped_file.h"
 #include "lib/ir/graph_validation.h"
 #include "lib/onnx/graph_proto.h"
+#include "lib/onnx/local_functions.h"
 #include "lib/onnx/model_proto.h"
 
 namespace ort {
@@ -60,10 +61,6 @@ Status CheckModelHeader(const onnx::ModelProto& proto, const std::string& label)
       return ORT_ERROR(kInvalidModel, "{} imports ai.onnx opset {}; this engine supports 1 to {}",
                        label, opset.version(), kMaxOnnxOpset);
     }
-  }
-  if (proto.functions_size() > 0) {
-    return ORT_ERROR(kNotImplemented, "{} defines model-local functions, which are not supported",
-                     label);
   }
   return Status::OK();
 }
@@ -129,6 +126,7 @@ Result<std::unique_ptr<Model>> ConvertModel(onnx::ModelProto& proto, const std::
                                             const std::filesystem::path& base_directory,
                                             const LoadOptions& options) {
   ORT_RETURN_IF_ERROR(CheckModelHeader(proto, label));
+  ORT_RETURN_IF_ERROR(InlineLocalFunctions(proto, label));
   if (options.infer_shapes) InferShapesOnProto(proto, label);
 
   auto model = std::make_unique<Model>();
