@@ -20,6 +20,8 @@ void AddSessionOptions(CLI::App& command, SessionArgs& args) {
   command.add_option("--log-level", args.log_level,
                      "log severity: verbose, info, warning, error, fatal");
   command.add_flag("-P,--parallel", args.parallel, "parallel execution mode");
+  command.add_flag("--no-spinning", args.no_spinning,
+                   "idle intra-op workers sleep at once instead of spinning (less CPU)");
 }
 
 Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& text,
@@ -75,6 +77,9 @@ Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args)
   options.intra_op_threads = args.intra_op_threads;
   options.inter_op_threads = args.inter_op_threads;
   options.execution_mode = args.parallel ? ExecutionMode::kParallel : ExecutionMode::kSequential;
+  options.enable_profiling = !args.profile_file.empty();
+  options.profile_file_path = args.profile_file;
+  options.allow_spinning = !args.no_spinning;
   for (const auto& entry : args.free_dims) {
     ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--free-dim"));
     int64_t value = -1;

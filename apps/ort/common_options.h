@@ -22,7 +22,10 @@ struct SessionArgs {
   std::string opt_level = "all";
   std::string log_level = "warning";
   bool parallel = false;
+  bool no_spinning = false;            // idle intra-op workers sleep at once
   std::vector<std::string> free_dims;  // NAME=N
+  // Non-empty: profile the session; EndProfiling writes the trace to this path.
+  std::string profile_file;
 };
 
 /// Adds the shared options to `command`.

@@ -1,4 +1,5 @@
-// Entry point of the `ort` tool. Invoked as `ort-run` (a link), it behaves as `ort run`.
+// Entry point of the `ort` tool. Invoked as `ort-run` or `ort-perf` (links), it behaves as
+// `ort run` or `ort perf`.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -6,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/ort/perf_command.h"
 #include "apps/ort/run_command.h"
 
 int main(int argc, char** argv) {
@@ -17,6 +19,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("ort ") + ORT_VERSION);
   app.require_subcommand(1);
   auto run = ort::cli::AddRunCommand(app);
+  auto perf = ort::cli::AddPerfCommand(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -32,5 +35,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (app.got_subcommand("run")) return run();
+  if (app.got_subcommand("perf")) return perf();
   return 2;
 }

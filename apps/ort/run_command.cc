@@ -11,6 +11,7 @@
 #include "lib/io/compare.h"
 #include "lib/io/npy.h"
 #include "lib/io/tensor_file.h"
+#include "lib/profiler/profile_summary.h"
 
 namespace ort::cli {
 namespace {
@@ -151,6 +152,12 @@ Result<int> Execute(const RunArgs& args) {
                              FirstValues(outputs[i]));
   }
   if (!args.output_dir.empty()) ORT_RETURN_IF_ERROR(WriteOutputs(args, infos, outputs));
+  if (!args.session.profile_file.empty()) {
+    ORT_ASSIGN_OR_RETURN(std::string trace, session->EndProfiling());
+    const std::vector<ProfileEvent> events = session->ProfilingEvents();
+    std::cout << FormatProfileSummary(SummarizeProfile(events));
+    std::cout << "profile trace written to " << trace << "\n";
+  }
   if (!args.expected_dir.empty()) {
     ORT_ASSIGN_OR_RETURN(bool match, CompareOutputs(args, infos, outputs));
     if (!match) return 1;
@@ -173,6 +180,9 @@ std::function<int()> AddRunCommand(CLI::App& app) {
   command->add_option("--rtol", args->rtol, "relative tolerance of the comparison");
   command->add_option("--atol", args->atol, "absolute tolerance of the comparison");
   command->add_flag("--verbose", args->verbose, "show the provider assigned to each node");
+  command->add_option("--profile", args->session.profile_file,
+                      "profile the session and the run: write a Chrome trace (Perfetto, "
+                      "chrome://tracing) here and print the slowest operators and nodes");
   return [command, args]() -> int {
     (void)command;
     auto result = Execute(*args);

@@ -19,12 +19,16 @@ namespace ort {
 
 class IExecutionProvider;
 class KernelContext;
+class Profiler;
 
 /// Per-Run state visible to kernels.
 struct RunContext {
   ThreadPool* intra_op_pool = nullptr;
   /// Set by the caller to stop a run early; checked between nodes and loop iterations.
   const std::atomic<bool>* terminate = nullptr;
+  /// Records node events when this run is profiled; null otherwise, which keeps the executor on
+  /// its untimed path.
+  Profiler* profiler = nullptr;
 
   bool Terminated() const { return terminate != nullptr && terminate->load(); }
 };

@@ -19,30 +19,50 @@ std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
 }
 
 Status OptimizeGraph(Model& model, OptimizationLevel level,
-                     std::span<IExecutionProvider* const> providers) {
+                     std::span<IExecutionProvider* const> providers,
+                     const OptimizerObserver& observer) {
   if (level == OptimizationLevel::kDisable) return Status::OK();
+  using Clock = std::chrono::steady_clock;
+  const auto now = [&observer] { return observer ? Clock::now() : Clock::time_point(); };
   const auto passes = BuiltInPasses();
   OptimizerContext context{providers};
   for (OptimizationLevel current :
        {OptimizationLevel::kBasic, OptimizationLevel::kExtended, OptimizationLevel::kAll}) {
     if (static_cast<int>(current) > static_cast<int>(level)) break;
+    OptimizerStep level_step;
+    level_step.kind = OptimizerStep::Kind::kLevel;
+    level_step.name = OptimizationLevelName(current);
+    level_step.level = current;
+    level_step.start = now();
     for (int iteration = 0; iteration < kMaxIterationsPerLevel; ++iteration) {
+      level_step.iteration = iteration + 1;
       bool level_changed = false;
       for (const auto& pass : passes) {
         if (pass->level() != current) continue;
         bool changed = false;
+        const Clock::time_point start = now();
         Status status = pass->Apply(model.graph(), context, changed);
         if (!status.ok()) return status.WithContext("optimizer pass '" + pass->name() + "'");
-        if (!changed) continue;
-        level_changed = true;
-        model.graph().ResolveOuterScope();
-        status = ValidateGraph(model.graph());
-        if (!status.ok()) {
-          return status.WithContext("graph invalid after optimizer pass '" + pass->name() + "'");
+        if (changed) {
+          level_changed = true;
+          model.graph().ResolveOuterScope();
+          status = ValidateGraph(model.graph());
+          if (!status.ok()) {
+            return status.WithContext("graph invalid after optimizer pass '" + pass->name() + "'");
+          }
+          ORT_LOG_VERBOSE("optimizer pass '{}' changed the graph", pass->name());
         }
-        ORT_LOG_VERBOSE("optimizer pass '{}' changed the graph", pass->name());
+        if (observer) {
+          observer({OptimizerStep::Kind::kPass, pass->name(), current, iteration, changed, start,
+                    Clock::now()});
+        }
       }
+      level_step.changed = level_step.changed || level_changed;
       if (!level_changed) break;
+    }
+    if (observer) {
+      level_step.end = Clock::now();
+      observer(level_step);
     }
   }
   return Status::OK();

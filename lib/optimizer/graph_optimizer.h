@@ -2,8 +2,11 @@
 // repeating a level until nothing changes (bounded), validating the graph after every pass.
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "lib/ir/model.h"
@@ -14,8 +17,28 @@ namespace ort {
 /// Every built-in pass, in the order they run within their level.
 std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses();
 
-/// Optimizes `model` in place up to `level`; errors name the failing pass.
+/// One timed step of the driver: a whole level, or one application of one pass.
+struct OptimizerStep {
+  enum class Kind { kLevel, kPass };
+  Kind kind = Kind::kPass;
+  /// The pass's name, or the level's name ("basic", "extended", "all").
+  std::string_view name;
+  OptimizationLevel level = OptimizationLevel::kBasic;
+  /// Passes: which repetition of the level this was (0-based). Levels: how many ran.
+  int iteration = 0;
+  bool changed = false;
+  std::chrono::steady_clock::time_point start;
+  std::chrono::steady_clock::time_point end;
+};
+
+/// Told about every pass application and every level after it succeeds, so the session can
+/// profile the optimizer without the optimizer knowing about profiling.
+using OptimizerObserver = std::function<void(const OptimizerStep&)>;
+
+/// Optimizes `model` in place up to `level`; errors name the failing pass. `observer`, when
+/// set, is called after each pass application and each level (the clock is read only then).
 Status OptimizeGraph(Model& model, OptimizationLevel level,
-                     std::span<IExecutionProvider* const> providers);
+                     std::span<IExecutionProvider* const> providers,
+                     const OptimizerObserver& observer = {});
 
 }  // namespace ort

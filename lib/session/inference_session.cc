@@ -1,6 +1,7 @@
 #include "lib/session/inference_session.h"
 
 #include <algorithm>
+#include <ctime>
 #include <thread>
 
 #include "lib/common/logging.h"
@@ -23,6 +24,7 @@ std::string ShapeText(const TensorShape& shape) { return shape.ToString(); }
 
 InferenceSession::InferenceSession(SessionOptions options) : options_(std::move(options)) {
   SetLogSeverity(options_.log_severity);
+  if (options_.enable_profiling) profiler_ = std::make_unique<Profiler>();
 }
 
 InferenceSession::~InferenceSession() = default;
@@ -40,11 +42,15 @@ Status InferenceSession::RegisterProvider(std::unique_ptr<IExecutionProvider> pr
 }
 
 Status InferenceSession::Load(const std::string& path) {
+  ScopedProfileEvent event(ActiveProfiler(), "model_loading");
+  event.AddArg("path", JsonString(path));
   ORT_ASSIGN_OR_RETURN(auto model, LoadModel(path));
   return Load(std::move(model));
 }
 
 Status InferenceSession::LoadFromBytes(const void* data, size_t size) {
+  ScopedProfileEvent event(ActiveProfiler(), "model_loading");
+  event.AddArg("bytes", std::to_string(size));
   ORT_ASSIGN_OR_RETURN(auto model, LoadModelFromBytes(data, size, "."));
   return Load(std::move(model));
 }
@@ -84,9 +90,19 @@ Status InferenceSession::ApplyFreeDimensionOverrides() {
 Status InferenceSession::Initialize() {
   if (initialized_) return ORT_ERROR(kInvalidArgument, "the session is already initialized");
   if (!model_) return ORT_ERROR(kInvalidArgument, "no model is loaded");
-  const std::string& label = model_->path;
-  ORT_RETURN_IF_ERROR(ApplyFreeDimensionOverrides());
+  Profiler* profiler = ActiveProfiler();
+  ScopedProfileEvent total(profiler, "session_initialization");
+  Status status = InitializeSteps(profiler);
+  if (!status.ok()) return status.WithContext(model_->path);
+  initialized_ = true;
+  return Status::OK();
+}
 
+Status InferenceSession::InitializeSteps(Profiler* profiler) {
+  {
+    ScopedProfileEvent event(profiler, "free_dimension_overrides");
+    ORT_RETURN_IF_ERROR(ApplyFreeDimensionOverrides());
+  }
   std::vector<IExecutionProvider*> providers;
   std::unordered_map<std::string, IExecutionProvider*> by_type;
   for (const auto& provider : providers_) {
@@ -100,23 +116,48 @@ Status InferenceSession::Initialize() {
     }
     return false;
   };
-  Status status = ExpandFunctionNodes(*model_, has_kernel);
-  if (!status.ok()) return status.WithContext(label);
-  status = OptimizeGraph(*model_, options_.optimization_level, providers);
-  if (!status.ok()) return status.WithContext(label);
-  status = PartitionGraph(model_->graph(), providers);
-  if (!status.ok()) return status.WithContext(label);
-  auto state = SessionState::Create(model_->graph(), by_type);
-  if (!state.ok()) return state.status().WithContext(label);
-  state_ = std::move(state).value();
+  {
+    ScopedProfileEvent event(profiler, "function_expansion");
+    ORT_RETURN_IF_ERROR(ExpandFunctionNodes(*model_, has_kernel));
+  }
+  {
+    ScopedProfileEvent event(profiler, "graph_optimization");
+    event.AddArg("level", JsonString(OptimizationLevelName(options_.optimization_level)));
+    OptimizerObserver observer;
+    if (profiler != nullptr)
+      observer = [profiler](const OptimizerStep& step) {
+        const bool pass = step.kind == OptimizerStep::Kind::kPass;
+        profiler->Record(ProfileCategory::kSession,
+                         (pass ? "optimizer_pass_" : "optimizer_level_") + std::string(step.name),
+                         step.start, step.end,
+                         {{"level", JsonString(OptimizationLevelName(step.level))},
+                          {pass ? "iteration" : "iterations", std::to_string(step.iteration)},
+                          {"changed", step.changed ? "true" : "false"}});
+      };
+    ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, options_.optimization_level, providers, observer));
+  }
+  {
+    ScopedProfileEvent event(profiler, "graph_partitioning");
+    ORT_RETURN_IF_ERROR(PartitionGraph(model_->graph(), providers));
+  }
+  {
+    // Kernels pre-pack their constant weights in Init, so prepacking is timed in here too.
+    ScopedProfileEvent event(profiler, "planning_and_kernel_creation");
+    ORT_ASSIGN_OR_RETURN(state_, SessionState::Create(model_->graph(), by_type));
+    event.AddArg("nodes", std::to_string(state_->execution_order().size()));
+  }
 
   const int threads =
       options_.intra_op_threads > 0 ? options_.intra_op_threads : DefaultThreadCount();
-  intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
-  if (options_.execution_mode == ExecutionMode::kParallel) {
-    ORT_LOG_INFO("{}: parallel execution is not available yet; running nodes sequentially", label);
+  {
+    ScopedProfileEvent event(profiler, "thread_pool_creation");
+    event.AddArg("intra_op_threads", std::to_string(threads));
+    intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
   }
-  initialized_ = true;
+  if (options_.execution_mode == ExecutionMode::kParallel) {
+    ORT_LOG_INFO("{}: parallel execution is not available yet; running nodes sequentially",
+                 model_->path);
+  }
   return Status::OK();
 }
 
@@ -208,8 +249,14 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
   RunContext run;
   run.intra_op_pool = intra_op_pool_.get();
   run.terminate = run_options.terminate;
+  run.profiler = ActiveProfiler();
   std::vector<Value> all_outputs;
+  const auto start = run.profiler ? Profiler::Clock::now() : Profiler::Clock::time_point();
   Status status = state_->Run(run, inputs, {}, all_outputs);
+  if (run.profiler != nullptr) {
+    run.profiler->Record(ProfileCategory::kSession, "model_run", start, Profiler::Clock::now(),
+                         {{"ok", status.ok() ? "true" : "false"}});
+  }
   if (!status.ok()) return status.WithContext(model_->path);
 
   outputs->clear();
@@ -227,6 +274,31 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
     outputs->push_back(all_outputs[static_cast<size_t>(it - graph_outputs.begin())]);
   }
   return Status::OK();
+}
+
+Result<std::string> InferenceSession::EndProfiling() {
+  if (!profiler_) {
+    return ORT_ERROR(kInvalidArgument,
+                     "profiling is not enabled (SessionOptions::enable_profiling)");
+  }
+  if (!profiler_->enabled()) return ORT_ERROR(kInvalidArgument, "profiling has already ended");
+  profiler_->Stop();
+  if (intra_op_pool_) profiler_->NamePoolThreads(*intra_op_pool_);
+  std::string path = options_.profile_file_path;
+  if (path.empty()) {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof(stamp), "%Y-%m-%d_%H-%M-%S", &local);
+    path = options_.profile_file_prefix + "_" + stamp + ".json";
+  }
+  ORT_RETURN_IF_ERROR(profiler_->WriteTrace(path));
+  return path;
+}
+
+std::vector<ProfileEvent> InferenceSession::ProfilingEvents() const {
+  return profiler_ ? profiler_->Events() : std::vector<ProfileEvent>{};
 }
 
 }  // namespace ort

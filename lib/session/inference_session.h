@@ -12,6 +12,7 @@
 
 #include "lib/framework/execution_provider.h"
 #include "lib/ir/model.h"
+#include "lib/profiler/profiler.h"
 #include "lib/session/session_options.h"
 #include "lib/session/session_state.h"
 #include "lib/threading/thread_pool.h"
@@ -52,8 +53,21 @@ class InferenceSession {
   /// The main graph's nodes in execution order (after Initialize).
   const std::vector<const Node*>& ExecutionOrder() const;
 
+  /// With SessionOptions::enable_profiling: stops profiling and writes the Chrome trace to
+  /// profile_file_path, or to "<profile_file_prefix>_<date>_<time>.json"; returns the path.
+  /// Runs after this are not profiled. Errors when profiling is off or already ended.
+  Result<std::string> EndProfiling();
+  /// The events profiled so far (empty without profiling), also after EndProfiling; summarize
+  /// them with SummarizeProfile (lib/profiler/profile_summary.h).
+  std::vector<ProfileEvent> ProfilingEvents() const;
+
  private:
   Status ApplyFreeDimensionOverrides();
+  Status InitializeSteps(Profiler* profiler);
+  /// The profiler while it records, else null.
+  Profiler* ActiveProfiler() const {
+    return profiler_ && profiler_->enabled() ? profiler_.get() : nullptr;
+  }
   Status CheckFeed(const std::string& name, const Value& value) const;
 
   SessionOptions options_;
@@ -61,6 +75,7 @@ class InferenceSession {
   std::unique_ptr<Model> model_;
   std::unique_ptr<SessionState> state_;
   std::unique_ptr<ThreadPool> intra_op_pool_;
+  std::unique_ptr<Profiler> profiler_;  // null unless enable_profiling
   bool initialized_ = false;
 };
 

@@ -32,6 +32,13 @@ struct SessionOptions {
   LogSeverity log_severity = LogSeverity::kWarning;
   /// Symbolic dimension name -> value, applied to the model's inputs before initialization.
   std::map<std::string, int64_t> free_dimension_overrides;
+  /// Profile the session from its construction: loading and initialization steps, and every node
+  /// of every Run until InferenceSession::EndProfiling writes the Chrome trace.
+  bool enable_profiling = false;
+  /// The trace goes to "<prefix>_<YYYY-MM-DD_HH-MM-SS>.json" (as in ONNX Runtime)...
+  std::string profile_file_prefix = "ort_profile";
+  /// ...unless this names the trace file exactly.
+  std::string profile_file_path;
 };
 
 struct RunOptions {

@@ -4,7 +4,42 @@
 #include <new>
 #include <unordered_set>
 
+#include "lib/profiler/node_profile.h"
+
 namespace ort {
+namespace {
+
+// Kernels must not throw, but a throw must not escape the library either.
+Status Compute(const OpKernel& kernel, KernelContext& context) {
+  try {
+    return kernel.Compute(context);
+  } catch (const std::bad_alloc&) {
+    return ORT_ERROR(kOutOfMemory, "out of memory");
+  } catch (const std::exception& error) {
+    return ORT_ERROR(kRuntimeError, "unexpected error: {}", error.what());
+  }
+}
+
+// The profiled path: times Compute and counts the node's parallel work on the intra-op pool.
+Status ComputeProfiled(const OpKernel& kernel, KernelContext& context,
+                       std::span<const Value* const> inputs, std::span<Value* const> outputs) {
+  const RunContext& run = context.run();
+  const ThreadPool* pool = run.intra_op_pool;
+  ParallelStats stats(pool != nullptr ? pool->DegreeOfParallelism() : 1);
+  Status status;
+  const auto start = Profiler::Clock::now();
+  {
+    ScopedParallelStats scope(&stats);
+    status = Compute(kernel, context);
+  }
+  const auto end = Profiler::Clock::now();
+  if (status.ok()) {
+    RecordNodeEvent(*run.profiler, {&context.node(), inputs, outputs, pool, &stats, start, end});
+  }
+  return status;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<SessionState>> SessionState::Create(
     const Graph& graph, const std::unordered_map<std::string, IExecutionProvider*>& providers) {
@@ -123,14 +158,8 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
   for (size_t i = 0; i < plan.outputs.size(); ++i) outputs[i] = &values[plan.outputs[i]];
 
   KernelContext context(node, inputs, implicit, outputs, plan.allocator, run);
-  Status status;
-  try {
-    status = plan.kernel->Compute(context);
-  } catch (const std::bad_alloc&) {
-    status = ORT_ERROR(kOutOfMemory, "out of memory");
-  } catch (const std::exception& error) {
-    status = ORT_ERROR(kRuntimeError, "unexpected error: {}", error.what());
-  }
+  Status status = run.profiler == nullptr ? Compute(*plan.kernel, context)
+                                          : ComputeProfiled(*plan.kernel, context, inputs, outputs);
   if (!status.ok()) {
     if (status.message().find(node.Describe()) != std::string::npos) return status;
     return status.WithContext(node.Describe());

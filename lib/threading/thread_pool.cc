@@ -2,6 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <utility>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -24,10 +31,51 @@ inline void CpuRelax() {
 #endif
 }
 
+// The stats being profiled on this thread; null (the common case) when profiling is off.
+thread_local ParallelStats* tls_stats = nullptr;
+// Which pool this thread is a worker of, and its worker index; read only while profiling.
+thread_local const ThreadPool* tls_pool = nullptr;
+thread_local int tls_worker = -1;
+
 }  // namespace
+
+int64_t CurrentThreadId() {
+  thread_local const int64_t id = [] {
+#if defined(__linux__)
+    return static_cast<int64_t>(::syscall(SYS_gettid));
+#else
+    return static_cast<int64_t>(std::hash<std::thread::id>()(std::this_thread::get_id()));
+#endif
+  }();
+  return id;
+}
+
+ParallelStats::ParallelStats(int thread_slots)
+    : thread_slots_(std::max(thread_slots, 1)),
+      chunks_(std::make_unique<std::atomic<int64_t>[]>(static_cast<size_t>(thread_slots_))) {}
+
+int64_t ParallelStats::total_chunks() const {
+  int64_t total = 0;
+  for (int slot = 0; slot < thread_slots_; ++slot) total += chunks(slot);
+  return total;
+}
+
+void ParallelStats::RecordChunk(int slot) {
+  // A pool larger than the stats were sized for (another pool reached from the node) still
+  // counts its chunks, on the caller's slot.
+  if (slot >= thread_slots_) slot = 0;
+  chunks_[slot].fetch_add(1, std::memory_order_relaxed);
+}
+
+ScopedParallelStats::ScopedParallelStats(ParallelStats* stats) : previous_(tls_stats) {
+  tls_stats = stats;
+}
+
+ScopedParallelStats::~ScopedParallelStats() { tls_stats = previous_; }
 
 struct ThreadPool::Job {
   std::function<void(int64_t, int64_t)> fn;
+  ParallelStats* stats = nullptr;  // the submitting thread's stats, for the workers to fill
   int64_t total = 0;
   int64_t chunk = 1;
   int64_t chunk_count = 0;
@@ -38,9 +86,20 @@ struct ThreadPool::Job {
 ThreadPool::ThreadPool(std::string name, int degree_of_parallelism, bool allow_spinning)
     : name_(std::move(name)), allow_spinning_(allow_spinning) {
   const int workers = std::max(0, degree_of_parallelism - 1);
+  worker_tids_ = std::make_unique<std::atomic<int64_t>[]>(static_cast<size_t>(workers));
   workers_.reserve(workers);
-  for (int i = 0; i < workers; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+  for (int i = 0; i < workers; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
+  // Wait until every worker has published its id, so profiles can always name all of them.
+  for (int i = 0; i < workers; ++i) worker_tids_[i].wait(0, std::memory_order_acquire);
 }
+
+std::vector<int64_t> ThreadPool::WorkerThreadIds() const {
+  std::vector<int64_t> ids(workers_.size());
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = worker_tids_[i].load(std::memory_order_acquire);
+  return ids;
+}
+
+int ThreadPool::CurrentSlot() const { return tls_pool == this ? tls_worker + 1 : 0; }
 
 ThreadPool::~ThreadPool() {
   {
@@ -51,22 +110,35 @@ ThreadPool::~ThreadPool() {
   for (auto& worker : workers_) worker.join();
 }
 
-bool ThreadPool::RunChunks(Job& job) {
-  bool ran = false;
+void ThreadPool::RunChunks(Job& job) {
+  ParallelStats* const stats = job.stats;
+  int slot = 0;
+  ParallelStats* previous = nullptr;
+  if (stats != nullptr) {
+    slot = CurrentSlot();
+    // Parallel-fors nested inside a chunk count towards the same node.
+    previous = std::exchange(tls_stats, stats);
+  }
   for (;;) {
     const int64_t index = job.next.fetch_add(1, std::memory_order_relaxed);
-    if (index >= job.chunk_count) return ran;
+    if (index >= job.chunk_count) break;
     const int64_t begin = index * job.chunk;
     const int64_t end = std::min(job.total, begin + job.chunk);
     job.fn(begin, end);
-    ran = true;
+    // Recorded before `finished` is released, so the caller sees every count once it joins.
+    if (stats != nullptr) stats->RecordChunk(slot);
     if (job.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == job.chunk_count) {
       job.finished.notify_all();
     }
   }
+  if (stats != nullptr) tls_stats = previous;
 }
 
-void ThreadPool::WorkerLoop() {
+void ThreadPool::WorkerLoop(int worker) {
+  tls_pool = this;
+  tls_worker = worker;
+  worker_tids_[worker].store(CurrentThreadId(), std::memory_order_release);
+  worker_tids_[worker].notify_all();
   for (;;) {
     if (allow_spinning_) {
       for (int i = 0; i < kSpinIterations && pending_jobs_.load(std::memory_order_acquire) == 0;
@@ -101,7 +173,12 @@ void ThreadPool::ParallelFor(int64_t total, double cost_per_unit,
   if (total <= 0) return;
   const double total_cost = static_cast<double>(total) * std::max(cost_per_unit, 1.0);
   const int64_t threads = DegreeOfParallelism();
+  ParallelStats* const stats = tls_stats;
   if (threads == 1 || total == 1 || total_cost < kMinParallelCycles) {
+    if (stats != nullptr) {
+      stats->inline_calls_.fetch_add(1, std::memory_order_relaxed);
+      stats->RecordChunk(CurrentSlot());
+    }
     fn(0, total);
     return;
   }
@@ -109,6 +186,8 @@ void ThreadPool::ParallelFor(int64_t total, double cost_per_unit,
   const int64_t chunk_count = std::clamp<int64_t>(by_cost, threads, threads * kChunksPerThread);
   auto job = std::make_shared<Job>();
   job->fn = fn;
+  job->stats = stats;
+  if (stats != nullptr) stats->parallel_calls_.fetch_add(1, std::memory_order_relaxed);
   job->total = total;
   job->chunk = (total + std::min(chunk_count, total) - 1) / std::min(chunk_count, total);
   job->chunk_count = (total + job->chunk - 1) / job->chunk;

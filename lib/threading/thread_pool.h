@@ -1,6 +1,8 @@
 // Intra-op (and inter-op) thread pool: a fixed set of workers plus the calling thread, with a
 // parallel-for that splits a range into chunks sized by cost. Several threads may call
 // ParallelFor on one pool at once (concurrent Run calls on one session share its pool).
+// While a ParallelStats is installed on the calling thread (profiling), the pool counts the
+// parallel-for calls and chunks and which of its threads ran them.
 #pragma once
 
 #include <atomic>
@@ -16,6 +18,50 @@
 
 namespace ort {
 
+/// The OS id of the calling thread (the Linux tid that `top -H` and profilers show).
+int64_t CurrentThreadId();
+
+/// Scheduling counts of one profiled region (one node's Compute) on one pool. Pools record into
+/// it only while ScopedParallelStats installs it, from whichever thread runs the chunks, so the
+/// counters are atomic. Slot 0 is the thread that called ParallelFor; slot i + 1 is worker i.
+class ParallelStats {
+ public:
+  /// `thread_slots`: the pool's degree of parallelism (workers plus the caller).
+  explicit ParallelStats(int thread_slots);
+
+  int thread_slots() const { return thread_slots_; }
+  /// Parallel-for calls that were split into chunks for the workers.
+  int64_t parallel_calls() const { return parallel_calls_.load(std::memory_order_relaxed); }
+  /// Parallel-for calls that ran inline as one chunk (too cheap to split, or no workers).
+  int64_t inline_calls() const { return inline_calls_.load(std::memory_order_relaxed); }
+  /// Chunks run by the thread in `slot`.
+  int64_t chunks(int slot) const { return chunks_[slot].load(std::memory_order_relaxed); }
+  int64_t total_chunks() const;
+
+ private:
+  friend class ThreadPool;
+  void RecordChunk(int slot);
+
+  int thread_slots_;
+  std::atomic<int64_t> parallel_calls_{0};
+  std::atomic<int64_t> inline_calls_{0};
+  std::unique_ptr<std::atomic<int64_t>[]> chunks_;
+};
+
+/// Installs `stats` as the calling thread's parallel stats for the scope's lifetime (restoring
+/// the previous one after). Pools reached from this thread, and chunks they hand to workers,
+/// record into it.
+class ScopedParallelStats {
+ public:
+  explicit ScopedParallelStats(ParallelStats* stats);
+  ~ScopedParallelStats();
+  ScopedParallelStats(const ScopedParallelStats&) = delete;
+  ScopedParallelStats& operator=(const ScopedParallelStats&) = delete;
+
+ private:
+  ParallelStats* previous_;
+};
+
 class ThreadPool {
  public:
   /// `degree_of_parallelism` counts the calling thread: 1 means no worker threads.
@@ -30,6 +76,8 @@ class ThreadPool {
   /// Worker threads plus the caller.
   int DegreeOfParallelism() const { return static_cast<int>(workers_.size()) + 1; }
   bool allow_spinning() const { return allow_spinning_; }
+  /// OS thread ids of the workers, in worker order; 0 for a worker that has not started yet.
+  std::vector<int64_t> WorkerThreadIds() const;
 
   /// Calls fn(begin, end) over disjoint chunks covering [0, total) and returns when all are
   /// done. `cost_per_unit` is the estimated cycles of one unit; cheap ranges run inline.
@@ -45,13 +93,16 @@ class ThreadPool {
 
  private:
   struct Job;
-  void WorkerLoop();
+  void WorkerLoop(int worker);
   void RunJob(const std::shared_ptr<Job>& job);
-  static bool RunChunks(Job& job);
+  void RunChunks(Job& job);
+  /// The stats slot of the calling thread: its worker slot in this pool, else 0 (the caller).
+  int CurrentSlot() const;
 
   std::string name_;
   bool allow_spinning_;
   std::vector<std::thread> workers_;
+  std::unique_ptr<std::atomic<int64_t>[]> worker_tids_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> jobs_;

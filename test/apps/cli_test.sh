@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end tests of the `ort` command line: outputs, comparison, aliases and the one-line
-# errors with exit code 2 for bad input.   cli_test.sh ORT_BINARY TEST_DATA_DIR
+# End-to-end tests of the `ort` command line: outputs, comparison, aliases, `ort perf` reports
+# and the one-line errors with exit code 2 for bad input.   cli_test.sh ORT_BINARY TEST_DATA_DIR
 set -u
 ort=$1
 data=$2
@@ -38,6 +38,37 @@ one_line() {
     failures=$((failures + 1))
   else
     echo "ok   $name: $errors"
+  fi
+}
+
+# matches NAME FILE REGEX...: every extended regex matches some line of FILE.
+matches() {
+  local name=$1 file=$2 pattern
+  shift 2
+  for pattern in "$@"; do
+    if ! grep -qE -- "$pattern" "$file"; then
+      echo "FAIL $name: no line matches '$pattern' in:"
+      sed 's/^/    /' "$file"
+      failures=$((failures + 1))
+      return
+    fi
+  done
+  echo "ok   $name"
+}
+
+# valid_report NAME REPORT [PATH=VALUE]...: REPORT satisfies docs/perf_report.schema.json and
+# holds the given values.
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+valid_report() {
+  local name=$1 output
+  shift
+  if output=$(python3 "$source_dir/test/apps/check_perf_report.py" \
+      "$source_dir/docs/perf_report.schema.json" "$@" 2>&1); then
+    echo "ok   $name"
+  else
+    echo "FAIL $name:"
+    echo "$output" | sed 's/^/    /'
+    failures=$((failures + 1))
   fi
 }
 
@@ -83,6 +114,103 @@ one_line "bad opt level" "$ort" run "$add" -o fastest
 one_line "unknown provider" "$ort" run "$add" -e tpu
 cp "$models/a_2x3.pb" "$work/inputs/input_1.pb"
 one_line "two input files for one input" "$ort" run "$add" --input-dir "$work/inputs"
+
+# ort run --profile: a Chrome trace (JSON array of session and node events, thread names) and
+# the summary tables after the outputs.
+expect "run --profile prints the summary" 0 "operator types by total time" \
+  "$ort" run "$data/demo/tiny_resnet.onnx" --seed 1 -x 2 --profile "$work/trace.json"
+if /usr/bin/python3 - "$work/trace.json" <<'PY'
+import json, sys
+trace = json.load(open(sys.argv[1]))
+assert isinstance(trace, list), "not an array"
+names = {e["name"] for e in trace if e.get("cat") == "Session"}
+missing = {"model_loading", "session_initialization", "model_run"} - names
+assert not missing, f"missing session events {missing}"
+nodes = [e for e in trace if e.get("cat") == "Node"]
+assert nodes and all(e["ph"] == "X" and "op_name" in e["args"] for e in nodes), "bad node events"
+assert any(e["args"]["op_name"] == "Conv" for e in nodes), "no Conv node"
+threads = {e["args"]["name"] for e in trace if e["ph"] == "M" and e["name"] == "thread_name"}
+assert {"main", "intra-op-0"} <= threads, f"thread names {threads}"
+PY
+then
+  echo "ok   run --profile writes a valid trace"
+else
+  echo "FAIL run --profile writes a valid trace"
+  failures=$((failures + 1))
+fi
+one_line "unwritable profile" "$ort" run "$add" --seed 1 --profile "$work/none/trace.json"
+
+# ort perf -p: every node appears once per run (1 warm-up + 3 measured) with its thread stats.
+expect "perf --profile prints the summary" 0 "operator types by total time" \
+  "$ort" perf "$data/demo/tiny_resnet.onnx" --seed 1 -r 3 --warmup 1 -p "$work/perf_trace.json"
+if /usr/bin/python3 - "$work/perf_trace.json" <<'PY'
+import collections, json, sys
+trace = json.load(open(sys.argv[1]))
+nodes = [e for e in trace if e.get("cat") == "Node"]
+runs = [e for e in trace if e.get("name") == "model_run"]
+counts = collections.Counter(e["name"] for e in nodes)
+assert len(runs) == 4, f"{len(runs)} runs"
+assert len(counts) == 14 and set(counts.values()) == {4}, counts
+for e in nodes:
+    args = e["args"]
+    assert args["provider"] == "cpu" and args["op_name"], args
+    assert args["input_type_shape"] and args["output_type_shape"], args
+    assert "pool_size" in args["thread_scheduling_stats"], args
+PY
+then
+  echo "ok   perf --profile records every node once per run"
+else
+  echo "FAIL perf --profile records every node once per run"
+  failures=$((failures + 1))
+fi
+
+# ort perf. Timings vary from run to run, so these check the format of numbers, not their values.
+num='[0-9]+\.[0-9]{3}'
+tiny=$data/demo/tiny_resnet.onnx
+"$ort" perf "$add" -r 7 --warmup 2 --json "$work/perf.json" > "$work/perf.txt" 2>&1
+matches "perf prints its statistics" "$work/perf.txt" \
+  "^model: .*add\.onnx" "warmup 2, repeat 7$" "^session creation: $num ms$" "^first run: $num ms$" \
+  "^latency \(ms\): min $num  mean $num  p50 $num  p90 $num  p95 $num  p99 $num  max $num$" \
+  "^throughput: [0-9]+\.[0-9]{2} inferences/s \(7 runs in $num s, concurrency 1\)$" "^runs: 7$" \
+  "^peak resident memory: [1-9][0-9]* bytes"
+valid_report "perf --json follows the schema" "$work/perf.json" runs=7 warmup_runs=2 \
+  concurrency=1 arena_bytes_in_use=0 'settings.providers=["cpu"]' 'settings.input_shapes.a=[2,3]'
+"$ort" perf "$add" -t 0.2 --warmup 0 --json "$work/duration.json" > "$work/duration.txt" 2>&1
+matches "perf -t measures for a duration" "$work/duration.txt" "duration 0.2 s$" "^runs: [1-9][0-9]*$"
+valid_report "duration report" "$work/duration.json" warmup_runs=0
+"$ort" perf "$add" -c 2 -r 6 --json "$work/concurrent.json" > "$work/concurrent.txt" 2>&1
+matches "perf -c runs concurrently" "$work/concurrent.txt" "concurrency 2, warmup 1, repeat 6$" \
+  "^runs: 6$" "\(6 runs in $num s, concurrency 2\)"
+valid_report "concurrent report" "$work/concurrent.json" concurrency=2 runs=6
+expect "perf -c with -t" 0 "concurrency 2, warmup 1, duration 0.1 s" "$ort" perf "$add" -c 2 -t 0.1
+"$ort" perf "$tiny" -r 2 -x 2 -y 3 -P -o basic --no-spinning --free-dim batch=2 \
+  --json "$work/settings.json" > "$work/settings.txt" 2>&1
+matches "perf settings line" "$work/settings.txt" \
+  "intra-op threads 2, inter-op threads 3, parallel, opt level basic, spinning off"
+valid_report "settings in the report" "$work/settings.json" settings.intra_op_threads=2 \
+  settings.inter_op_threads=3 settings.execution_mode=parallel settings.opt_level=basic \
+  settings.allow_spinning=false 'settings.input_shapes.image=[2,3,32,32]'
+expect "perf reads input files" 0 "a_2x3.npy" "$ort" perf "$add" -r 1 --input "a=$a" --input "b=$a"
+expect "baseline within the limit" 0 "baseline: p50" \
+  "$ort" perf "$add" -r 3 --baseline "$work/perf.json" --max-regression 1000000000
+python3 - "$work/perf.json" "$work/fast.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+report["latency_ms"]["p50"] = 1e-9
+json.dump(report, open(sys.argv[2], "w"))
+PY
+expect "baseline regression exits 1" 1 "REGRESSION" "$ort" perf "$add" -r 3 --baseline "$work/fast.json"
+expect "ort-perf alias" 0 "runs: 3" "$alias_dir/ort-perf" "$add" -r 3
+echo '{"latency_ms": {}}' > "$work/no_p50.json"
+one_line "perf: -r and -t together" "$ort" perf "$add" -r 3 -t 1
+one_line "perf: missing model" "$ort" perf "$work/missing.onnx"
+one_line "perf: missing baseline" "$ort" perf "$add" --baseline "$work/none.json"
+one_line "perf: baseline that is not JSON" "$ort" perf "$add" --baseline "$work/text.onnx"
+one_line "perf: baseline without p50" "$ort" perf "$add" --baseline "$work/no_p50.json"
+one_line "perf: --max-regression without --baseline" "$ort" perf "$add" --max-regression 5
+one_line "perf: zero concurrency" "$ort" perf "$add" -c 0
+one_line "perf: zero repeat" "$ort" perf "$add" -r 0
+one_line "perf: unwritable report" "$ort" perf "$add" -r 1 --json "$work/none/report.json"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures CLI test(s) failed"

@@ -3,7 +3,8 @@
 //   node ort_reference.js MODEL --input NAME=FILE.npy ... [--output-dir DIR]
 //        [--threads N] [--repeat N] [--warmup N] [--opt-level all|extended|basic|disabled]
 // Writes <output name>.npy per output into --output-dir and prints one JSON line with the
-// session creation time and the per-run latencies (ms).
+// session creation time, the per-run latencies (ms) and the resident memory just before session
+// creation and after the runs (bytes), for memory comparisons made the same way in both engines.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -74,6 +75,7 @@ async function main() {
     else if (arg === '--opt-level') options.optLevel = args[++i];
     else model = arg;
   }
+  const rssBeforeBytes = process.memoryUsage().rss;
   const created = process.hrtime.bigint();
   const session = await ort.InferenceSession.create(model, {
     graphOptimizationLevel: options.optLevel,
@@ -96,7 +98,12 @@ async function main() {
       writeNpy(path.join(options.outputDir, name + '.npy'), outputs[name]);
     }
   }
-  console.log(JSON.stringify({ session_create_ms: createMs, latencies_ms: latencies }));
+  const rssAfterBytes = process.memoryUsage().rss;
+  console.log(JSON.stringify({
+    session_create_ms: createMs, latencies_ms: latencies,
+    rss_before_session_bytes: rssBeforeBytes, rss_after_runs_bytes: rssAfterBytes,
+    rss_growth_bytes: rssAfterBytes - rssBeforeBytes,
+  }));
 }
 
 main().catch(error => {

@@ -1,0 +1,342 @@
+#include "apps/ort/perf_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "apps/ort/common_options.h"
+#include "apps/ort/feeds.h"
+#include "apps/ort/perf_report.h"
+#include "lib/common/cpu_info.h"
+#include "lib/profiler/profile_summary.h"
+
+namespace ort::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct PerfArgs {
+  SessionArgs session;
+  FeedArgs feeds;
+  int repeat = 10;
+  double duration_s = 0;
+  bool use_duration = false;  // -t given; then --repeat is ignored (they exclude each other)
+  int warmup = 1;
+  int concurrency = 1;
+  std::string json_path;
+  std::string baseline_path;
+  double max_regression_pct = 10;
+};
+
+double Milliseconds(Clock::duration elapsed) {
+  return std::chrono::duration<double, std::milli>(elapsed).count();
+}
+
+/// Bytes the session's arena allocators hold for live tensors. Sessions do not allocate through
+/// an arena yet (lib/memory/arena.h is not wired into the providers), so nothing is held.
+int64_t ArenaBytesInUse(const InferenceSession&) { return 0; }
+
+/// A one-line progress bar on stderr, redrawn in place.
+class ProgressBar {
+ public:
+  /// `total` is runs in repeat mode or seconds in duration mode.
+  ProgressBar(bool by_time, double total) : by_time_(by_time), total_(total) {}
+
+  void Draw(int64_t runs, double elapsed_s) {
+    const double done = by_time_ ? elapsed_s : static_cast<double>(runs);
+    const double fraction = std::clamp(done / total_, 0.0, 1.0);
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(fraction * kWidth);
+    std::string bar(filled, '#');
+    bar.resize(kWidth, ' ');
+    std::cerr << fmt::format("\r[{}] {:3.0f}%  {} runs, {:.1f} s", bar, fraction * 100, runs,
+                             elapsed_s)
+              << std::flush;
+  }
+
+  /// Erases the bar so the report that follows starts on a clean line.
+  void Clear() { std::cerr << "\r\033[K" << std::flush; }
+
+ private:
+  bool by_time_;
+  double total_;
+};
+
+struct Measurement {
+  std::vector<double> latencies_ms;
+  double wall_s = 0;
+  double first_ms = 0;  // the first run to finish, for --warmup 0
+};
+
+// Runs the measured phase: `args.concurrency` threads call Run on the one session, each doing
+// its share of --repeat or running until --duration has passed.
+Result<Measurement> Measure(const InferenceSession& session, std::span<const NamedValue> feeds,
+                            const PerfArgs& args) {
+  const int threads = args.concurrency;
+  std::vector<std::vector<double>> latencies(threads);
+  std::vector<Clock::time_point> finished_at(threads);
+  std::atomic<int64_t> completed{0};
+  std::atomic<int64_t> first_ns{-1};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // guards error, done_threads
+  std::condition_variable all_done;
+  Status error;
+  int done_threads = 0;
+
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(args.duration_s));
+  auto worker = [&](int index) {
+    const int64_t share = args.repeat / threads + (index < args.repeat % threads ? 1 : 0);
+    std::vector<Value> outputs;
+    // In duration mode every thread runs at least once, so a tiny -t still yields statistics.
+    for (int64_t i = 0; args.use_duration ? (i == 0 || Clock::now() < deadline) : i < share; ++i) {
+      if (stop.load(std::memory_order_relaxed)) break;
+      outputs.clear();
+      const auto begin = Clock::now();
+      Status status = session.Run(RunOptions{}, feeds, {}, &outputs);
+      const auto end = Clock::now();
+      if (!status.ok()) {
+        std::lock_guard lock(mutex);
+        if (error.ok()) error = std::move(status);
+        stop = true;
+        break;
+      }
+      latencies[index].push_back(Milliseconds(end - begin));
+      int64_t none = -1;
+      first_ns.compare_exchange_strong(
+          none, std::chrono::duration_cast<std::chrono::nanoseconds>(end - begin).count());
+      completed.fetch_add(1, std::memory_order_relaxed);
+    }
+    finished_at[index] = Clock::now();
+    std::lock_guard lock(mutex);
+    if (++done_threads == threads) all_done.notify_one();
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < threads; ++i) pool.emplace_back(worker, i);
+
+  // The bar is worth drawing only on a terminal and for a phase longer than a second; the
+  // length of a repeat-mode phase is known only once the first run has been timed.
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  std::unique_ptr<ProgressBar> bar;
+  bool decided = !tty;
+  {
+    std::unique_lock lock(mutex);
+    while (!all_done.wait_for(lock, std::chrono::milliseconds(100),
+                              [&] { return done_threads == threads; })) {
+      const double elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
+      if (!decided && first_ns.load() >= 0) {
+        decided = true;
+        const double expected_s =
+            args.use_duration ? args.duration_s
+                              : static_cast<double>(first_ns.load()) * 1e-9 * args.repeat / threads;
+        if (expected_s > 1.0) {
+          bar = std::make_unique<ProgressBar>(args.use_duration,
+                                              args.use_duration ? args.duration_s : args.repeat);
+        }
+      }
+      if (bar) bar->Draw(completed.load(), elapsed_s);
+    }
+  }
+  for (auto& thread : pool) thread.join();
+  if (bar) bar->Clear();
+  ORT_RETURN_IF_ERROR(error);
+
+  Measurement result;
+  result.wall_s = std::chrono::duration<double>(
+                      *std::max_element(finished_at.begin(), finished_at.end()) - start)
+                      .count();
+  result.first_ms = static_cast<double>(first_ns.load()) * 1e-6;
+  for (auto& samples : latencies) {
+    result.latencies_ms.insert(result.latencies_ms.end(), samples.begin(), samples.end());
+  }
+  return result;
+}
+
+PerfSettings CollectSettings(const InferenceSession& session, const std::vector<Feed>& feeds) {
+  // A request of 0 threads means one per core, as InferenceSession resolves it.
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  PerfSettings s;
+  const SessionOptions& options = session.options();
+  s.intra_op_threads = options.intra_op_threads > 0 ? options.intra_op_threads : cores;
+  s.inter_op_threads = options.inter_op_threads > 0 ? options.inter_op_threads : cores;
+  s.execution_mode = options.execution_mode == ExecutionMode::kParallel ? "parallel" : "sequential";
+  s.opt_level = OptimizationLevelName(options.optimization_level);
+  for (const auto& provider : session.providers()) s.providers.push_back(provider->type());
+  s.allow_spinning = options.allow_spinning;
+  for (const auto& feed : feeds) {
+    const Value& value = feed.value.second;
+    s.input_shapes.emplace_back(feed.value.first, value.IsTensor() ? value.tensor().shape().dims()
+                                                                   : std::vector<int64_t>{});
+  }
+  s.engine_version = ORT_VERSION;
+  s.cpu = CpuModelName();
+  s.isa = CpuFeatureNames(GetCpuFeatures());
+  return s;
+}
+
+std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : std::string(separator)) + part;
+  return text;
+}
+
+void PrintHeader(const InferenceSession& session, const PerfArgs& args, const PerfReport& report,
+                 const std::vector<Feed>& feeds) {
+  const PerfSettings& s = report.settings;
+  std::cout << "model: " << args.session.model << " (" << session.ExecutionOrder().size()
+            << " nodes after optimization)\n";
+  std::cout << fmt::format(
+      "settings: providers {}, intra-op threads {}, inter-op threads {}, {}, opt level {}, "
+      "spinning {}, concurrency {}, warmup {}, {}\n",
+      Join(s.providers, ","), s.intra_op_threads, s.inter_op_threads, s.execution_mode, s.opt_level,
+      s.allow_spinning ? "on" : "off", report.concurrency, report.warmup_runs,
+      args.use_duration ? fmt::format("duration {} s", args.duration_s)
+                        : fmt::format("repeat {}", args.repeat));
+  std::cout << "cpu: " << s.cpu << " [" << Join(s.isa, " ") << "]\n";
+  for (const auto& feed : feeds) {
+    std::cout << fmt::format("input: {:<24} {:<24} {}\n", feed.value.first,
+                             feed.value.second.Describe(), feed.source);
+  }
+}
+
+void PrintResults(const PerfReport& report) {
+  const LatencyStats& l = report.latency_ms;
+  std::cout << fmt::format(
+      "latency (ms): min {:.3f}  mean {:.3f}  p50 {:.3f}  p90 {:.3f}  p95 {:.3f}  p99 {:.3f}  "
+      "max {:.3f}\n",
+      l.min, l.mean, l.p50, l.p90, l.p95, l.p99, l.max);
+  std::cout << fmt::format(
+      "throughput: {:.2f} inferences/s ({} runs in {:.3f} s, concurrency {})\n",
+      report.throughput_per_s, report.runs, report.measured_s, report.concurrency);
+  std::cout << "runs: " << report.runs << "\n";
+  std::cout << fmt::format("peak resident memory: {} bytes ({:.1f} MiB)\n", report.peak_rss_bytes,
+                           static_cast<double>(report.peak_rss_bytes) / (1024.0 * 1024.0));
+}
+
+Status CheckArgs(const PerfArgs& args) {
+  ORT_RETURN_IF_NOT(args.use_duration || args.repeat >= 1, "--repeat must be at least 1, got {}",
+                    args.repeat);
+  ORT_RETURN_IF_NOT(!args.use_duration || args.duration_s > 0,
+                    "--duration must be positive, got {}", args.duration_s);
+  ORT_RETURN_IF_NOT(args.warmup >= 0, "--warmup must not be negative, got {}", args.warmup);
+  ORT_RETURN_IF_NOT(args.concurrency >= 1, "--concurrency must be at least 1, got {}",
+                    args.concurrency);
+  ORT_RETURN_IF_NOT(args.max_regression_pct >= 0, "--max-regression must not be negative, got {}",
+                    args.max_regression_pct);
+  return Status::OK();
+}
+
+Result<int> Execute(const PerfArgs& args) {
+  ORT_RETURN_IF_ERROR(CheckArgs(args));
+  // Read the baseline first: a bad file should fail before minutes of benchmarking.
+  double baseline_p50 = 0;
+  if (!args.baseline_path.empty()) {
+    ORT_ASSIGN_OR_RETURN(baseline_p50, ReadBaselineP50(args.baseline_path));
+  }
+
+  PerfReport report;
+  report.model = args.session.model;
+  report.timestamp = UtcTimestamp();
+  report.concurrency = args.concurrency;
+  report.warmup_runs = args.warmup;
+  const auto create_start = Clock::now();
+  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, CreateSession(args.session));
+  report.session_init_ms = Milliseconds(Clock::now() - create_start);
+  ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(*session, args.feeds));
+  std::vector<NamedValue> named;
+  for (const auto& feed : feeds) named.push_back(feed.value);
+  report.settings = CollectSettings(*session, feeds);
+  PrintHeader(*session, args, report, feeds);
+  std::cout << fmt::format("session creation: {:.3f} ms\n", report.session_init_ms);
+
+  std::vector<Value> outputs;
+  for (int i = 0; i < args.warmup; ++i) {
+    outputs.clear();
+    const auto start = Clock::now();
+    ORT_RETURN_IF_ERROR(session->Run(RunOptions{}, named, {}, &outputs));
+    if (i == 0) report.first_run_ms = Milliseconds(Clock::now() - start);
+  }
+  outputs.clear();
+  if (args.warmup > 0) std::cout << fmt::format("first run: {:.3f} ms\n", report.first_run_ms);
+  // Flushed so these lines come before the progress bar on a terminal.
+  std::cout << std::flush;
+
+  ORT_ASSIGN_OR_RETURN(Measurement measured, Measure(*session, named, args));
+  if (args.warmup == 0) {
+    report.first_run_ms = measured.first_ms;
+    std::cout << fmt::format("first run: {:.3f} ms (measured; --warmup 0)\n", report.first_run_ms);
+  }
+  report.runs = static_cast<int64_t>(measured.latencies_ms.size());
+  report.measured_s = measured.wall_s;
+  report.throughput_per_s =
+      measured.wall_s > 0 ? static_cast<double>(report.runs) / measured.wall_s : 0;
+  report.latency_ms = ComputeLatencyStats(std::move(measured.latencies_ms));
+  report.peak_rss_bytes = PeakResidentBytes();
+  report.arena_bytes_in_use = ArenaBytesInUse(*session);
+  PrintResults(report);
+  if (!args.json_path.empty()) {
+    ORT_RETURN_IF_ERROR(WriteReportJson(report, args.json_path));
+    std::cout << "report: " << args.json_path << "\n";
+  }
+  if (!args.session.profile_file.empty()) {
+    ORT_ASSIGN_OR_RETURN(std::string trace, session->EndProfiling());
+    std::cout << FormatProfileSummary(SummarizeProfile(session->ProfilingEvents()));
+    std::cout << "profile trace written to " << trace << "\n";
+  }
+
+  if (args.baseline_path.empty()) return 0;
+  const double change_pct = (report.latency_ms.p50 - baseline_p50) / baseline_p50 * 100.0;
+  const bool regressed = change_pct > args.max_regression_pct;
+  std::cout << fmt::format(
+      "baseline: p50 {:.3f} ms ({}), this run p50 {:.3f} ms, change {:+.1f}% (limit +{}%): {}\n",
+      baseline_p50, args.baseline_path, report.latency_ms.p50, change_pct, args.max_regression_pct,
+      regressed ? "REGRESSION" : "ok");
+  return regressed ? 1 : 0;
+}
+
+}  // namespace
+
+std::function<int()> AddPerfCommand(CLI::App& app) {
+  auto args = std::make_shared<PerfArgs>();
+  CLI::App* command = app.add_subcommand(
+      "perf", "Benchmark a model: latency percentiles, throughput, memory; JSON reports");
+  AddSessionOptions(*command, args->session);
+  AddFeedOptions(*command, args->feeds);
+  CLI::Option* repeat =
+      command->add_option("-r,--repeat", args->repeat, "measured runs (default 10)");
+  CLI::Option* duration = command->add_option("-t,--duration", args->duration_s,
+                                              "measure for this many seconds instead of -r");
+  repeat->excludes(duration);
+  command->add_option("--warmup", args->warmup, "unmeasured runs before measuring (default 1)");
+  command->add_option("-c,--concurrency", args->concurrency,
+                      "threads calling Run on the one session at once (default 1)");
+  command->add_option("--json", args->json_path, "write a JSON report here");
+  command->add_option("-p,--profile", args->session.profile_file,
+                      "profile the session and every run: write a Chrome trace (Perfetto, "
+                      "chrome://tracing) here and print the hottest operators and nodes");
+  CLI::Option* baseline = command->add_option(
+      "--baseline", args->baseline_path, "compare P50 with this JSON report; exit 1 if slower");
+  command
+      ->add_option("--max-regression", args->max_regression_pct,
+                   "percent P50 may grow over --baseline (default 10)")
+      ->needs(baseline);
+  return [duration, args]() -> int {
+    args->use_duration = duration->count() > 0;
+    auto result = Execute(*args);
+    if (!result.ok()) {
+      std::cerr << "ort perf: " << result.status().message() << "\n";
+      return 2;
+    }
+    return *result;
+  };
+}
+
+}  // namespace ort::cli

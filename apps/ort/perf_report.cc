@@ -1,0 +1,130 @@
+#include "apps/ort/perf_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <sstream>
+
+namespace ort::cli {
+namespace {
+
+// ordered_json keeps the keys in the order written, so reports read top-down like the console.
+using Json = nlohmann::ordered_json;
+
+// Nearest rank: index ceil(p/100 * n) - 1 of the sorted samples.
+double NearestRank(const std::vector<double>& sorted, double percent) {
+  const auto n = static_cast<double>(sorted.size());
+  const auto rank = static_cast<size_t>(std::ceil(percent / 100.0 * n));
+  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+}  // namespace
+
+LatencyStats ComputeLatencyStats(std::vector<double> samples_ms) {
+  LatencyStats stats;
+  if (samples_ms.empty()) return stats;
+  std::sort(samples_ms.begin(), samples_ms.end());
+  stats.min = samples_ms.front();
+  stats.max = samples_ms.back();
+  stats.mean = std::accumulate(samples_ms.begin(), samples_ms.end(), 0.0) /
+               static_cast<double>(samples_ms.size());
+  stats.p50 = NearestRank(samples_ms, 50);
+  stats.p90 = NearestRank(samples_ms, 90);
+  stats.p95 = NearestRank(samples_ms, 95);
+  stats.p99 = NearestRank(samples_ms, 99);
+  return stats;
+}
+
+Status WriteReportJson(const PerfReport& report, const std::string& path) {
+  const PerfSettings& s = report.settings;
+  Json shapes = Json::object();
+  for (const auto& [name, dims] : s.input_shapes) shapes[name] = dims;
+  const LatencyStats& l = report.latency_ms;
+  Json json = {
+      {"model", report.model},
+      {"timestamp", report.timestamp},
+      {"concurrency", report.concurrency},
+      {"warmup_runs", report.warmup_runs},
+      {"runs", report.runs},
+      {"session_init_ms", report.session_init_ms},
+      {"first_run_ms", report.first_run_ms},
+      {"latency_ms",
+       {{"min", l.min},
+        {"mean", l.mean},
+        {"p50", l.p50},
+        {"p90", l.p90},
+        {"p95", l.p95},
+        {"p99", l.p99},
+        {"max", l.max}}},
+      {"throughput_per_s", report.throughput_per_s},
+      {"measured_s", report.measured_s},
+      {"peak_rss_bytes", report.peak_rss_bytes},
+      {"arena_bytes_in_use", report.arena_bytes_in_use},
+      {"settings",
+       {{"intra_op_threads", s.intra_op_threads},
+        {"inter_op_threads", s.inter_op_threads},
+        {"execution_mode", s.execution_mode},
+        {"opt_level", s.opt_level},
+        {"providers", s.providers},
+        {"allow_spinning", s.allow_spinning},
+        {"input_shapes", shapes},
+        {"engine_version", s.engine_version},
+        {"cpu", s.cpu},
+        {"isa", s.isa}}},
+  };
+  std::ofstream file(path);
+  if (!file) return ORT_ERROR(kIoError, "cannot write --json '{}'", path);
+  file << json.dump(2) << "\n";
+  file.close();
+  if (!file) return ORT_ERROR(kIoError, "cannot write --json '{}'", path);
+  return Status::OK();
+}
+
+Result<double> ReadBaselineP50(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return ORT_ERROR(kNotFound, "cannot read --baseline '{}'", path);
+  // Parse without exceptions: a bad baseline is a usage error, reported like any other.
+  const Json json = Json::parse(file, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    return ORT_ERROR(kInvalidArgument, "--baseline '{}' is not valid JSON", path);
+  }
+  const Json* p50 = nullptr;
+  if (json.is_object() && json.contains("latency_ms") && json["latency_ms"].is_object() &&
+      json["latency_ms"].contains("p50")) {
+    p50 = &json["latency_ms"]["p50"];
+  }
+  if (p50 == nullptr || !p50->is_number() || p50->get<double>() <= 0) {
+    return ORT_ERROR(kInvalidArgument,
+                     "--baseline '{}' has no positive latency_ms.p50 (not an `ort perf --json` "
+                     "report?)",
+                     path);
+  }
+  return p50->get<double>();
+}
+
+int64_t PeakResidentBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) != 0) continue;
+    std::istringstream fields(line.substr(6));
+    int64_t kilobytes = 0;
+    fields >> kilobytes;  // the kernel always reports this field in kB
+    return kilobytes * 1024;
+  }
+  return 0;
+}
+
+std::string UtcTimestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace ort::cli

@@ -1,0 +1,75 @@
+// The result of `ort perf`: latency statistics, the report written by --json (schema in
+// docs/perf_report.schema.json) and reading a baseline report back.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lib/common/status.h"
+
+namespace ort::cli {
+
+/// Latency summary in milliseconds.
+struct LatencyStats {
+  double min = 0;
+  double mean = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p95 = 0;
+  double p99 = 0;
+  double max = 0;
+};
+
+/// Summarizes `samples_ms` (any order; must not be empty). Percentiles use the nearest-rank
+/// method: the smallest sample with at least p% of the samples at or below it, so every
+/// percentile is a latency that was actually measured and P99 of few runs is the max.
+LatencyStats ComputeLatencyStats(std::vector<double> samples_ms);
+
+/// How the session and the benchmark were set up, as recorded in the report.
+struct PerfSettings {
+  int intra_op_threads = 0;    // effective count (a request of 0 resolved to one per core)
+  int inter_op_threads = 0;    // likewise
+  std::string execution_mode;  // "sequential" or "parallel"
+  std::string opt_level;       // disable, basic, extended, all
+  std::vector<std::string> providers;
+  bool allow_spinning = true;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> input_shapes;  // in input order
+  std::string engine_version;
+  std::string cpu;
+  std::vector<std::string> isa;
+};
+
+/// Everything `ort perf` measured.
+struct PerfReport {
+  std::string model;
+  std::string timestamp;  // UTC, ISO 8601
+  int concurrency = 1;
+  int warmup_runs = 0;
+  double session_init_ms = 0;
+  double first_run_ms = 0;
+  LatencyStats latency_ms;
+  double throughput_per_s = 0;
+  int64_t runs = 0;
+  double measured_s = 0;  // wall time of the measured phase
+  int64_t peak_rss_bytes = 0;
+  int64_t arena_bytes_in_use = 0;
+  PerfSettings settings;
+};
+
+/// Writes `report` as JSON to `path`.
+Status WriteReportJson(const PerfReport& report, const std::string& path);
+
+/// Reads `latency_ms.p50` from a report written by WriteReportJson; errors (missing file, bad
+/// JSON, missing or non-positive p50) name the file.
+Result<double> ReadBaselineP50(const std::string& path);
+
+/// Peak resident set size of this process (VmHWM in /proc/self/status) in bytes; 0 when the
+/// platform does not report it.
+int64_t PeakResidentBytes();
+
+/// The current time as "YYYY-MM-DDTHH:MM:SSZ".
+std::string UtcTimestamp();
+
+}  // namespace ort::cli

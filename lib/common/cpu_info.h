@@ -1,0 +1,42 @@
+// What the host CPU is and which instruction-set extensions it and the OS let us use; filled
+// once from cpuid (x86) so kernel dispatch and benchmark reports agree on one answer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ort {
+
+/// Instruction-set extensions usable on this machine. An AVX/AVX-512/AMX flag is set only when
+/// the CPU has the feature and the OS saves the matching register state (XCR0), since using it
+/// otherwise faults. AMX additionally needs a per-process arch_prctl(ARCH_REQ_XCOMP_PERM) on
+/// Linux before first use; that request is the user's job, not detection's.
+struct CpuFeatures {
+  bool sse4_2 = false;
+  bool avx = false;
+  bool avx2 = false;
+  bool fma = false;
+  bool avx512f = false;
+  bool avx512bw = false;
+  bool avx512vl = false;
+  bool avx512_vnni = false;
+  bool avx512_bf16 = false;
+  bool avx512_fp16 = false;
+  bool amx_tile = false;
+  bool amx_bf16 = false;
+  bool amx_int8 = false;
+};
+
+/// The host's features, detected on the first call and cached; all false on non-x86 hosts.
+const CpuFeatures& GetCpuFeatures();
+
+/// Names of the set features in a fixed order, spelled as Linux's /proc/cpuinfo does except
+/// for the dot in "sse4.2": sse4.2, avx, avx2, fma, avx512f, avx512bw, avx512vl, avx512_vnni,
+/// avx512_bf16, avx512_fp16, amx_tile, amx_bf16, amx_int8.
+std::vector<std::string> CpuFeatureNames(const CpuFeatures& features);
+
+/// The CPU's model name ("model name" in /proc/cpuinfo, else the cpuid brand string), or
+/// "unknown" when neither is available.
+std::string CpuModelName();
+
+}  // namespace ort
