@@ -9,12 +9,12 @@ namespace ort {
 std::vector<std::string> AvailableProviders() { return {"cpu"}; }
 
 Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
-    const std::vector<std::string>& names) {
+    const std::vector<std::string>& names, const ProviderSettings& settings) {
   std::vector<std::unique_ptr<IExecutionProvider>> providers;
   bool has_cpu = false;
   for (const auto& name : names) {
     if (name == "cpu") {
-      if (!has_cpu) providers.push_back(std::make_unique<CpuExecutionProvider>());
+      if (!has_cpu) providers.push_back(std::make_unique<CpuExecutionProvider>(settings.cpu));
       has_cpu = true;
     } else {
       const auto available = AvailableProviders();
@@ -24,7 +24,7 @@ Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
                        list);
     }
   }
-  if (!has_cpu) providers.push_back(std::make_unique<CpuExecutionProvider>());
+  if (!has_cpu) providers.push_back(std::make_unique<CpuExecutionProvider>(settings.cpu));
   return providers;
 }
 

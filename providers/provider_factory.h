@@ -7,8 +7,14 @@
 
 #include "lib/common/status.h"
 #include "lib/framework/execution_provider.h"
+#include "providers/cpu/cpu_provider.h"
 
 namespace ort {
+
+/// Per-provider settings the applications pass through.
+struct ProviderSettings {
+  CpuProviderOptions cpu;
+};
 
 /// Providers known to this build, in the order they are documented.
 std::vector<std::string> AvailableProviders();
@@ -16,6 +22,6 @@ std::vector<std::string> AvailableProviders();
 /// Creates the providers named in `names` (priority order). The CPU provider is appended as the
 /// fallback when missing. Unknown names are an error listing the available ones.
 Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
-    const std::vector<std::string>& names);
+    const std::vector<std::string>& names, const ProviderSettings& settings = {});
 
 }  // namespace ort

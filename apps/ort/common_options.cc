@@ -20,6 +20,12 @@ void AddSessionOptions(CLI::App& command, SessionArgs& args) {
   command.add_option("--log-level", args.log_level,
                      "log severity: verbose, info, warning, error, fatal");
   command.add_flag("-P,--parallel", args.parallel, "parallel execution mode");
+  command.add_flag("--no-arena", args.no_arena,
+                   "allocate every tensor from the heap instead of the CPU memory arena");
+  command
+      .add_option("--arena-extend-strategy", args.arena_extend_strategy,
+                  "how the arena grows: next-power-of-two or same-as-requested")
+      ->check(CLI::IsMember({"next-power-of-two", "same-as-requested"}));
   command.add_flag("--no-spinning", args.no_spinning,
                    "idle intra-op workers sleep at once instead of spinning (less CPU)");
 }
@@ -92,7 +98,12 @@ Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args)
     options.free_dimension_overrides[assignment.first] = value;
   }
   auto session = std::make_unique<InferenceSession>(options);
-  ORT_ASSIGN_OR_RETURN(auto providers, CreateProviders(SplitList(args.providers)));
+  ProviderSettings settings;
+  settings.cpu.use_arena = !args.no_arena;
+  settings.cpu.arena.extend_strategy = args.arena_extend_strategy == "same-as-requested"
+                                           ? ArenaExtendStrategy::kSameAsRequested
+                                           : ArenaExtendStrategy::kNextPowerOfTwo;
+  ORT_ASSIGN_OR_RETURN(auto providers, CreateProviders(SplitList(args.providers), settings));
   for (auto& provider : providers)
     ORT_RETURN_IF_ERROR(session->RegisterProvider(std::move(provider)));
   ORT_RETURN_IF_ERROR(session->Load(args.model));

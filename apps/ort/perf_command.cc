@@ -33,15 +33,12 @@ struct PerfArgs {
   std::string json_path;
   std::string baseline_path;
   double max_regression_pct = 10;
+  bool shrink_arena = false;
 };
 
 double Milliseconds(Clock::duration elapsed) {
   return std::chrono::duration<double, std::milli>(elapsed).count();
 }
-
-/// Bytes the session's arena allocators hold for live tensors. Sessions do not allocate through
-/// an arena yet (lib/memory/arena.h is not wired into the providers), so nothing is held.
-int64_t ArenaBytesInUse(const InferenceSession&) { return 0; }
 
 /// A one-line progress bar on stderr, redrawn in place.
 class ProgressBar {
@@ -101,7 +98,9 @@ Result<Measurement> Measure(const InferenceSession& session, std::span<const Nam
       if (stop.load(std::memory_order_relaxed)) break;
       outputs.clear();
       const auto begin = Clock::now();
-      Status status = session.Run(RunOptions{}, feeds, {}, &outputs);
+      RunOptions run_options;
+      run_options.shrink_arenas = args.shrink_arena;
+      Status status = session.Run(run_options, feeds, {}, &outputs);
       const auto end = Clock::now();
       if (!status.ok()) {
         std::lock_guard lock(mutex);
@@ -280,7 +279,7 @@ Result<int> Execute(const PerfArgs& args) {
       measured.wall_s > 0 ? static_cast<double>(report.runs) / measured.wall_s : 0;
   report.latency_ms = ComputeLatencyStats(std::move(measured.latencies_ms));
   report.peak_rss_bytes = PeakResidentBytes();
-  report.arena_bytes_in_use = ArenaBytesInUse(*session);
+  report.arena_bytes_in_use = static_cast<int64_t>(session->ArenaBytesInUse());
   PrintResults(report);
   if (!args.json_path.empty()) {
     ORT_RETURN_IF_ERROR(WriteReportJson(report, args.json_path));
@@ -319,6 +318,8 @@ std::function<int()> AddPerfCommand(CLI::App& app) {
   command->add_option("-c,--concurrency", args->concurrency,
                       "threads calling Run on the one session at once (default 1)");
   command->add_option("--json", args->json_path, "write a JSON report here");
+  command->add_flag("--shrink-arena", args->shrink_arena,
+                    "return the arena's free regions to the system after every measured run");
   command->add_option("-p,--profile", args->session.profile_file,
                       "profile the session and every run: write a Chrome trace (Perfetto, "
                       "chrome://tracing) here and print the hottest operators and nodes");

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "lib/common/logging.h"
+#include "lib/memory/arena.h"
 #include "lib/onnx/function_expansion.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/optimizer/graph_optimizer.h"
@@ -253,6 +254,7 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
   std::vector<Value> all_outputs;
   const auto start = run.profiler ? Profiler::Clock::now() : Profiler::Clock::time_point();
   Status status = state_->Run(run, inputs, {}, all_outputs);
+  if (run_options.shrink_arenas) ShrinkArenas();
   if (run.profiler != nullptr) {
     run.profiler->Record(ProfileCategory::kSession, "model_run", start, Profiler::Clock::now(),
                          {{"ok", status.ok() ? "true" : "false"}});
@@ -274,6 +276,22 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
     outputs->push_back(all_outputs[static_cast<size_t>(it - graph_outputs.begin())]);
   }
   return Status::OK();
+}
+
+void InferenceSession::ShrinkArenas() const {
+  for (const auto& provider : providers_) {
+    if (auto* arena = dynamic_cast<ArenaAllocator*>(provider->allocator().get())) arena->Shrink();
+  }
+}
+
+size_t InferenceSession::ArenaBytesInUse() const {
+  size_t bytes = 0;
+  for (const auto& provider : providers_) {
+    if (auto* arena = dynamic_cast<ArenaAllocator*>(provider->allocator().get())) {
+      bytes += arena->GetStats().bytes_in_use;
+    }
+  }
+  return bytes;
 }
 
 Result<std::string> InferenceSession::EndProfiling() {

@@ -50,6 +50,8 @@ class InferenceSession {
   const Model& model() const { return *model_; }
   const SessionOptions& options() const { return options_; }
   const std::vector<std::unique_ptr<IExecutionProvider>>& providers() const { return providers_; }
+  /// Bytes the providers' arena allocators hold for live tensors (0 without arenas).
+  size_t ArenaBytesInUse() const;
   /// The main graph's nodes in execution order (after Initialize).
   const std::vector<const Node*>& ExecutionOrder() const;
 
@@ -69,6 +71,7 @@ class InferenceSession {
     return profiler_ && profiler_->enabled() ? profiler_.get() : nullptr;
   }
   Status CheckFeed(const std::string& name, const Value& value) const;
+  void ShrinkArenas() const;
 
   SessionOptions options_;
   std::vector<std::unique_ptr<IExecutionProvider>> providers_;

@@ -44,6 +44,9 @@ struct SessionOptions {
 struct RunOptions {
   /// Set from another thread to stop the run between nodes.
   const std::atomic<bool>* terminate = nullptr;
+  /// After the run, return the providers' fully free arena regions to the system (ONNX Runtime's
+  /// memory.enable_memory_arena_shrinkage): less resident memory between runs, slower next run.
+  bool shrink_arenas = false;
 };
 
 }  // namespace ort

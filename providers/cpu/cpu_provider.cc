@@ -13,6 +13,12 @@ const KernelRegistry& CpuKernelRegistry() {
   return registry;
 }
 
+CpuExecutionProvider::CpuExecutionProvider(CpuProviderOptions options)
+    : IExecutionProvider("cpu"),
+      allocator_(options.use_arena
+                     ? std::make_shared<ArenaAllocator>(DefaultCpuAllocator(), options.arena)
+                     : DefaultCpuAllocator()) {}
+
 const KernelRegistry& CpuExecutionProvider::kernel_registry() const { return CpuKernelRegistry(); }
 
 }  // namespace ort

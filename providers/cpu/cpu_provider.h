@@ -2,15 +2,26 @@
 #pragma once
 
 #include "lib/framework/execution_provider.h"
+#include "lib/memory/arena.h"
 
 namespace ort {
 
+struct CpuProviderOptions {
+  /// Tensors come from a BFC arena (ONNX Runtime's enable_cpu_mem_arena), which keeps freed
+  /// blocks for the next run; off, every tensor is a separate aligned heap allocation.
+  bool use_arena = true;
+  ArenaOptions arena;
+};
+
 class CpuExecutionProvider final : public IExecutionProvider {
  public:
-  CpuExecutionProvider() : IExecutionProvider("cpu") {}
+  explicit CpuExecutionProvider(CpuProviderOptions options = {});
 
   const KernelRegistry& kernel_registry() const override;
-  std::shared_ptr<IAllocator> allocator() const override { return DefaultCpuAllocator(); }
+  std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
+
+ private:
+  std::shared_ptr<IAllocator> allocator_;
 };
 
 /// Every CPU kernel, registered once per process.

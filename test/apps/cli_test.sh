@@ -190,6 +190,13 @@ matches "perf settings line" "$work/settings.txt" \
 valid_report "settings in the report" "$work/settings.json" settings.intra_op_threads=2 \
   settings.inter_op_threads=3 settings.execution_mode=parallel settings.opt_level=basic \
   settings.allow_spinning=false 'settings.input_shapes.image=[2,3,32,32]'
+# Arena flags: the run succeeds with each allocation setting; outputs released, nothing in use.
+for arena_flags in "--no-arena" "--arena-extend-strategy same-as-requested --shrink-arena"; do
+  # shellcheck disable=SC2086
+  "$ort" perf "$tiny" -r 2 $arena_flags --json "$work/arena.json" > /dev/null 2>&1
+  valid_report "perf $arena_flags" "$work/arena.json" arena_bytes_in_use=0 runs=2
+done
+one_line "unknown arena strategy" "$ort" perf "$tiny" --arena-extend-strategy doubling
 expect "perf reads input files" 0 "a_2x3.npy" "$ort" perf "$add" -r 1 --input "a=$a" --input "b=$a"
 expect "baseline within the limit" 0 "baseline: p50" \
   "$ort" perf "$add" -r 3 --baseline "$work/perf.json" --max-regression 1000000000

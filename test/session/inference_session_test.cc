@@ -108,3 +108,43 @@ TEST_CASE("Initialize requires a model and runs once", "[session]") {
 }
 
 }  // namespace ort
+
+namespace ort {
+
+TEST_CASE("Outputs come from the CPU arena, and shrinking returns its free regions", "[session]") {
+  auto session = MakeSession();
+  auto* arena = dynamic_cast<ArenaAllocator*>(session->providers()[0]->allocator().get());
+  REQUIRE(arena != nullptr);
+  // 2 x 1024 floats: the output occupies one 8 KiB chunk of the arena while the caller holds it.
+  std::vector<float> ones(2 * 1024, 1.0f);
+  SECTION("bytes in use follow the live output") {
+    std::vector<NamedValue> feeds{{"a", Value(Tensor::FromVector<float>(
+                                            {2 * 1024 / 3, 3}, {ones.data(), 2 * 1024 / 3 * 3}))}};
+    std::vector<Value> outputs;
+    REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
+    CHECK(session->ArenaBytesInUse() >= outputs[0].tensor().SizeInBytes());
+    outputs.clear();
+    CHECK(session->ArenaBytesInUse() == 0);
+    CHECK(arena->GetStats().total_reserved_bytes > 0);
+  }
+  SECTION("a shrinking run leaves only what live outputs need") {
+    std::vector<NamedValue> feeds{{"a", Value(Tensor::FromVector<float>({1, 3}, {1, 2, 3}))}};
+    std::vector<Value> outputs;
+    REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
+    outputs.clear();
+    RunOptions shrink;
+    shrink.shrink_arenas = true;
+    REQUIRE(session->Run(shrink, feeds, {}, &outputs).ok());
+    // The output of the shrinking run is still alive, so its region stays; nothing else does.
+    CHECK(arena->GetStats().num_regions == 1);
+  }
+}
+
+TEST_CASE("Without the arena, tensors come from the plain CPU allocator", "[session]") {
+  CpuProviderOptions options;
+  options.use_arena = false;
+  CpuExecutionProvider provider(options);
+  CHECK(dynamic_cast<ArenaAllocator*>(provider.allocator().get()) == nullptr);
+}
+
+}  // namespace ort
