@@ -69,17 +69,8 @@ class Gru final : public OpKernel {
       std::copy_n(problem.initial_h.data() + d * batch * hidden, batch * hidden, h.data());
 
       for (int64_t s = 0; s < problem.max_length; ++s) {
-        for (int64_t b = 0; b < batch; ++b) {
-          const int64_t length = problem.lengths[b];
-          times[b] = s < length ? (reverse ? length - 1 - s : s) : -1;
-          C* g = gates.data() + b * rows;
-          if (times[b] < 0) {
-            std::fill_n(g, rows, C(0));  // finished entries: keep their unused rows finite
-            continue;
-          }
-          const C* xp = projected.data() + (times[b] * batch + b) * rows;
-          for (int64_t j = 0; j < rows; ++j) g[j] = xp[j] + bias[j];
-        }
+        rnn::LoadStepGates(problem, s, reverse, rows, projected.data(), bias.data(), gates.data(),
+                           times.data());
         const double cost = 30.0 * static_cast<double>(rows);
         if (linear_before_reset_) {
           rnn::Gemm(batch, rows, hidden, h.data(), hidden, r, hidden, false, recurrent.data(), rows,

@@ -51,17 +51,8 @@ class Rnn final : public OpKernel {
       std::copy_n(problem.initial_h.data() + d * batch * hidden, batch * hidden, h.data());
 
       for (int64_t s = 0; s < problem.max_length; ++s) {
-        for (int64_t b = 0; b < batch; ++b) {
-          const int64_t length = problem.lengths[b];
-          times[b] = s < length ? (reverse ? length - 1 - s : s) : -1;
-          C* g = gates.data() + b * hidden;
-          if (times[b] < 0) {
-            std::fill_n(g, hidden, C(0));  // finished entries: keep their unused rows finite
-            continue;
-          }
-          const C* xp = projected.data() + (times[b] * batch + b) * hidden;
-          for (int64_t j = 0; j < hidden; ++j) g[j] = xp[j] + bias[j];
-        }
+        rnn::LoadStepGates(problem, s, reverse, hidden, projected.data(), bias.data(), gates.data(),
+                           times.data());
         rnn::Gemm(batch, hidden, hidden, h.data(), hidden, r, hidden, true, gates.data(), hidden,
                   pool);
         rnn::ForBatch(context, batch, 20.0 * static_cast<double>(hidden),

@@ -9,6 +9,7 @@
 // requested layout and element type at the end.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -118,6 +119,25 @@ struct Problem {
 
   std::vector<C> x_storage;
 };
+
+/// Starts step `s` of one direction: for each batch entry, the time it reads (`times[b]`, -1 once
+/// its sequence has ended) and its gate pre-activations `gates[b]` = projected input + `bias`
+/// (`rows` values each); finished entries get zeros so their unused rows stay finite.
+template <typename C>
+void LoadStepGates(const Problem<C>& problem, int64_t s, bool reverse, int64_t rows,
+                   const C* projected, const C* bias, C* gates, int64_t* times) {
+  for (int64_t b = 0; b < problem.batch; ++b) {
+    const int64_t length = problem.lengths[b];
+    times[b] = s < length ? (reverse ? length - 1 - s : s) : -1;
+    C* g = gates + b * rows;
+    if (times[b] < 0) {
+      std::fill_n(g, rows, C(0));
+      continue;
+    }
+    const C* xp = projected + (times[b] * problem.batch + b) * rows;
+    for (int64_t j = 0; j < rows; ++j) g[j] = xp[j] + bias[j];
+  }
+}
 
 /// Reads X, W, R, B, sequence_lens and initial_h (inputs 0-5); `converted` holds W and R when
 /// they are float16 constants.
