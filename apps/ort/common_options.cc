@@ -22,6 +22,8 @@ void AddSessionOptions(CLI::App& command, SessionArgs& args) {
   command.add_flag("-P,--parallel", args.parallel, "parallel execution mode");
   command.add_flag("--no-arena", args.no_arena,
                    "allocate every tensor from the heap instead of the CPU memory arena");
+  command.add_flag("--no-mem-pattern", args.no_mem_pattern,
+                   "allocate each intermediate tensor on its own instead of one planned block");
   command
       .add_option("--arena-extend-strategy", args.arena_extend_strategy,
                   "how the arena grows: next-power-of-two or same-as-requested")
@@ -86,6 +88,7 @@ Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args)
   options.enable_profiling = !args.profile_file.empty();
   options.profile_file_path = args.profile_file;
   options.allow_spinning = !args.no_spinning;
+  options.enable_mem_pattern = !args.no_mem_pattern;
   for (const auto& entry : args.free_dims) {
     ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--free-dim"));
     int64_t value = -1;

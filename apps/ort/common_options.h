@@ -25,6 +25,7 @@ struct SessionArgs {
   bool no_spinning = false;            // idle intra-op workers sleep at once
   std::vector<std::string> free_dims;  // NAME=N
   bool no_arena = false;
+  bool no_mem_pattern = false;
   std::string arena_extend_strategy = "next-power-of-two";
   // Non-empty: profile the session; EndProfiling writes the trace to this path.
   std::string profile_file;

@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/ir/data_type.h"
@@ -51,6 +52,13 @@ class KernelDef {
     return *this;
   }
 
+  /// Output `output` may be written over input `input` when that input dies at this node: the
+  /// kernel reads each input element before writing the output element at the same position.
+  KernelDef& MayInplace(int input, int output) {
+    in_place_.emplace_back(input, output);
+    return *this;
+  }
+
   const std::string& op_type() const { return op_type_; }
   const std::string& domain() const { return domain_; }
   int since() const { return since_; }
@@ -58,6 +66,7 @@ class KernelDef {
   const std::vector<TypeConstraint>& constraints() const { return constraints_; }
   const std::vector<int>& host_inputs() const { return host_inputs_; }
   const std::vector<int>& host_outputs() const { return host_outputs_; }
+  const std::vector<std::pair<int, int>>& in_place() const { return in_place_; }
   bool IsHostInput(int index) const;
   bool IsHostOutput(int index) const;
 
@@ -72,6 +81,7 @@ class KernelDef {
   std::vector<TypeConstraint> constraints_;
   std::vector<int> host_inputs_;
   std::vector<int> host_outputs_;
+  std::vector<std::pair<int, int>> in_place_;
 };
 
 }  // namespace ort

@@ -91,6 +91,13 @@ Result<Tensor*> KernelContext::Output(size_t index, DataType type, TensorShape s
     return ORT_ERROR(kInvalidModel, "{}: output {} does not exist (the node has {})",
                      node_.Describe(), index, outputs_.size());
   }
+  if (planned_ != nullptr) {
+    Tensor placed = planned_->Allocate(index, type, shape);
+    if (placed.IsDefined()) {
+      *outputs_[index] = std::move(placed);
+      return &outputs_[index]->mutable_tensor();
+    }
+  }
   auto tensor = Tensor::Allocate(type, std::move(shape), allocator_);
   if (!tensor.ok()) return tensor.status().WithContext(node_.Describe());
   *outputs_[index] = std::move(tensor).value();

@@ -24,6 +24,8 @@ class Profiler;
 /// Per-Run state visible to kernels.
 struct RunContext {
   ThreadPool* intra_op_pool = nullptr;
+  /// Runs independent nodes at once in parallel execution mode; null in sequential mode.
+  ThreadPool* inter_op_pool = nullptr;
   /// Set by the caller to stop a run early; checked between nodes and loop iterations.
   const std::atomic<bool>* terminate = nullptr;
   /// Records node events when this run is profiled; null otherwise, which keeps the executor on
@@ -97,6 +99,16 @@ class KernelInfo {
   const SubgraphLookup* subgraphs_;
 };
 
+/// Memory for a node's outputs chosen by the session's allocation plan: a slice of the run's
+/// memory-pattern block, or a dying input's buffer reused in place.
+class OutputAllocator {
+ public:
+  virtual ~OutputAllocator() = default;
+  /// A tensor for output `index`, or an undefined tensor when the plan offers nothing (the
+  /// context then allocates from its allocator).
+  virtual Tensor Allocate(size_t index, DataType type, const TensorShape& shape) = 0;
+};
+
 /// What a kernel sees while computing: its inputs, output slots, allocator and thread pool.
 class KernelContext {
  public:
@@ -114,6 +126,8 @@ class KernelContext {
   const RunContext& run() const { return run_; }
   ThreadPool* thread_pool() const { return run_.intra_op_pool; }
   const std::shared_ptr<IAllocator>& allocator() const { return allocator_; }
+  /// Lets the executor place outputs by its allocation plan; null allocates every output anew.
+  void set_output_allocator(OutputAllocator* planned) { planned_ = planned; }
 
   size_t InputCount() const { return inputs_.size(); }
   size_t OutputCount() const { return outputs_.size(); }
@@ -150,6 +164,7 @@ class KernelContext {
   std::span<Value* const> outputs_;
   std::shared_ptr<IAllocator> allocator_;
   const RunContext& run_;
+  OutputAllocator* planned_ = nullptr;
 };
 
 template <>

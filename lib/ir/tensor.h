@@ -104,6 +104,9 @@ class Tensor {
   Result<Tensor> Clone() const;
   /// True when both tensors view the same buffer.
   bool SharesBufferWith(const Tensor& other) const { return buffer_ && buffer_ == other.buffer_; }
+  /// True when no other tensor views this one's buffer, so that a kernel may overwrite it once
+  /// this tensor is dead. Only meaningful while no other thread copies the tensor.
+  bool HasExclusiveBuffer() const { return buffer_ && buffer_.use_count() == 1; }
 
   /// "float[1,3,224,224]".
   std::string Describe() const;

@@ -395,7 +395,18 @@ Result<MemoryPattern> ComputeMemoryPattern(const AllocationPlan& plan,
     pattern.blocks[b].total_bytes = std::max(pattern.blocks[b].total_bytes, offset + bytes);
   }
   for (MemoryPattern::Block& block : pattern.blocks) {
-    std::sort(block.placements.begin(), block.placements.end(),
+    auto& placements = block.placements;
+    std::sort(placements.begin(), placements.end(),
+              [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    for (size_t i = 0; i < placements.size(); ++i) {
+      const size_t end = placements[i].offset + placements[i].bytes;
+      for (size_t j = i + 1; j < placements.size() && placements[j].offset < end; ++j) {
+        if (placements[j].bytes == 0) continue;
+        placements[i].overlaps.push_back(placements[j].buffer);
+        placements[j].overlaps.push_back(placements[i].buffer);
+      }
+    }
+    std::sort(placements.begin(), placements.end(),
               [](const auto& a, const auto& b) { return a.buffer < b.buffer; });
   }
   return pattern;

@@ -134,6 +134,9 @@ struct MemoryPattern {
     int buffer = 0;
     size_t offset = 0;  // multiple of IAllocator::kAlignment
     size_t bytes = 0;   // rounded up to IAllocator::kAlignment
+    /// Buffers of the same block sharing some of these bytes (their lifetimes are disjoint from
+    /// this one's), so an executor can check that an earlier occupant is really gone.
+    std::vector<int> overlaps;
   };
   /// One contiguous allocation on one device.
   struct Block {

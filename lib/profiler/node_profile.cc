@@ -25,7 +25,7 @@ std::string DimsJson(const std::vector<int64_t>& dims) {
 }
 
 // Slot 0 is the thread running the node; slot i + 1 is worker i of the pool.
-std::string ThreadStatsJson(const Profiler& profiler, const NodeExecution& execution) {
+std::string ThreadStatsJson(Profiler& profiler, const NodeExecution& execution) {
   const ThreadPool* pool = execution.pool;
   const ParallelStats* stats = execution.stats;
   std::string out =
@@ -44,7 +44,6 @@ std::string ThreadStatsJson(const Profiler& profiler, const NodeExecution& execu
     std::string name;
     if (slot == 0) {
       name = profiler.ThreadName(tid);
-      if (name.empty()) name = "caller";
     } else {
       const auto worker = static_cast<size_t>(slot - 1);
       tid = worker < worker_tids.size() ? worker_tids[worker] : 0;

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -88,10 +87,7 @@ void Profiler::Record(ProfileCategory category, std::string name, Clock::time_po
 void Profiler::Record(ProfileEvent event) {
   if (!enabled()) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  const int64_t tid = event.tid;
-  const bool named = std::any_of(thread_names_.begin(), thread_names_.end(),
-                                 [tid](const auto& entry) { return entry.first == tid; });
-  if (!named) NameThreadLocked(tid, "caller-" + std::to_string(++unnamed_threads_));
+  ThreadNameLocked(event.tid);
   events_.push_back(std::move(event));
 }
 
@@ -114,12 +110,17 @@ void Profiler::NamePoolThreads(const ThreadPool& pool) {
   }
 }
 
-std::string Profiler::ThreadName(int64_t tid) const {
+std::string Profiler::ThreadName(int64_t tid) {
   std::lock_guard<std::mutex> lock(mutex_);
+  return ThreadNameLocked(tid);
+}
+
+const std::string& Profiler::ThreadNameLocked(int64_t tid) {
   for (const auto& [id, name] : thread_names_) {
     if (id == tid) return name;
   }
-  return "";
+  thread_names_.emplace_back(tid, "caller-" + std::to_string(++unnamed_threads_));
+  return thread_names_.back().second;
 }
 
 std::vector<ProfileEvent> Profiler::Events() const {

@@ -17,6 +17,14 @@
 
 namespace ort {
 
+/// False in a library configured with -DORT_ENABLE_PROFILING=OFF, which has no profiled path
+/// in its executor: the build that shows what profiling costs when it is off.
+#ifdef ORT_PROFILING_DISABLED
+inline constexpr bool kProfilingCompiledIn = false;
+#else
+inline constexpr bool kProfilingCompiledIn = true;
+#endif
+
 class ThreadPool;
 
 enum class ProfileCategory { kSession, kNode };
@@ -68,8 +76,9 @@ class Profiler {
   void NameThread(int64_t tid, std::string name);
   /// Names the workers of `pool` "<pool name>-<i>".
   void NamePoolThreads(const ThreadPool& pool);
-  /// The name given to `tid`, or "" when it has none.
-  std::string ThreadName(int64_t tid) const;
+  /// The name of `tid`; a thread without one is named "caller-<n>" now, so what an event's args
+  /// say of it before the event is recorded matches the trace's metadata.
+  std::string ThreadName(int64_t tid);
 
   /// A copy of the events recorded so far, in recording order.
   std::vector<ProfileEvent> Events() const;
@@ -81,6 +90,7 @@ class Profiler {
 
  private:
   void NameThreadLocked(int64_t tid, std::string name);
+  const std::string& ThreadNameLocked(int64_t tid);
 
   const Clock::time_point start_;
   std::atomic<bool> enabled_{true};

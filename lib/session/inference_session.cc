@@ -25,7 +25,7 @@ std::string ShapeText(const TensorShape& shape) { return shape.ToString(); }
 
 InferenceSession::InferenceSession(SessionOptions options) : options_(std::move(options)) {
   SetLogSeverity(options_.log_severity);
-  if (options_.enable_profiling) profiler_ = std::make_unique<Profiler>();
+  if (options_.enable_profiling && kProfilingCompiledIn) profiler_ = std::make_unique<Profiler>();
 }
 
 InferenceSession::~InferenceSession() = default;
@@ -58,6 +58,10 @@ Status InferenceSession::LoadFromBytes(const void* data, size_t size) {
 
 Status InferenceSession::Load(std::unique_ptr<Model> model) {
   if (model_) return ORT_ERROR(kInvalidArgument, "a model is already loaded");
+  if (options_.enable_profiling && !kProfilingCompiledIn) {
+    return ORT_ERROR(kInvalidArgument,
+                     "profiling was compiled out of this build (ORT_ENABLE_PROFILING=OFF)");
+  }
   model_ = std::move(model);
   return Status::OK();
 }
@@ -141,12 +145,12 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
     ScopedProfileEvent event(profiler, "graph_partitioning");
     ORT_RETURN_IF_ERROR(PartitionGraph(model_->graph(), providers));
   }
-  {
-    // Kernels pre-pack their constant weights in Init, so prepacking is timed in here too.
-    ScopedProfileEvent event(profiler, "planning_and_kernel_creation");
-    ORT_ASSIGN_OR_RETURN(state_, SessionState::Create(model_->graph(), by_type));
-    event.AddArg("nodes", std::to_string(state_->execution_order().size()));
-  }
+  const bool parallel = options_.execution_mode == ExecutionMode::kParallel;
+  ExecutionPlanOptions plan_options;
+  plan_options.memory_pattern = options_.enable_mem_pattern && !parallel;
+  plan_options.parallel = parallel;
+  ORT_ASSIGN_OR_RETURN(state_,
+                       SessionState::Create(model_->graph(), by_type, plan_options, profiler));
 
   const int threads =
       options_.intra_op_threads > 0 ? options_.intra_op_threads : DefaultThreadCount();
@@ -154,10 +158,13 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
     ScopedProfileEvent event(profiler, "thread_pool_creation");
     event.AddArg("intra_op_threads", std::to_string(threads));
     intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
-  }
-  if (options_.execution_mode == ExecutionMode::kParallel) {
-    ORT_LOG_INFO("{}: parallel execution is not available yet; running nodes sequentially",
-                 model_->path);
+    if (parallel) {
+      const int inter_threads =
+          options_.inter_op_threads > 0 ? options_.inter_op_threads : DefaultThreadCount();
+      event.AddArg("inter_op_threads", std::to_string(inter_threads));
+      inter_op_pool_ =
+          std::make_unique<ThreadPool>("inter-op", inter_threads, options_.allow_spinning);
+    }
   }
   return Status::OK();
 }
@@ -249,8 +256,14 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
 
   RunContext run;
   run.intra_op_pool = intra_op_pool_.get();
+  run.inter_op_pool = inter_op_pool_.get();
   run.terminate = run_options.terminate;
   run.profiler = ActiveProfiler();
+  if (run.profiler != nullptr) {
+    // Named before the nodes run, so that thread stats and events use the pools' names.
+    run.profiler->NamePoolThreads(*intra_op_pool_);
+    if (inter_op_pool_) run.profiler->NamePoolThreads(*inter_op_pool_);
+  }
   std::vector<Value> all_outputs;
   const auto start = run.profiler ? Profiler::Clock::now() : Profiler::Clock::time_point();
   Status status = state_->Run(run, inputs, {}, all_outputs);
@@ -302,6 +315,7 @@ Result<std::string> InferenceSession::EndProfiling() {
   if (!profiler_->enabled()) return ORT_ERROR(kInvalidArgument, "profiling has already ended");
   profiler_->Stop();
   if (intra_op_pool_) profiler_->NamePoolThreads(*intra_op_pool_);
+  if (inter_op_pool_) profiler_->NamePoolThreads(*inter_op_pool_);
   std::string path = options_.profile_file_path;
   if (path.empty()) {
     const std::time_t now = std::time(nullptr);

@@ -54,6 +54,9 @@ class InferenceSession {
   size_t ArenaBytesInUse() const;
   /// The main graph's nodes in execution order (after Initialize).
   const std::vector<const Node*>& ExecutionOrder() const;
+  /// The main graph made executable (kernels, allocation plan, memory patterns); null before
+  /// Initialize.
+  const SessionState* state() const { return state_.get(); }
 
   /// With SessionOptions::enable_profiling: stops profiling and writes the Chrome trace to
   /// profile_file_path, or to "<profile_file_prefix>_<date>_<time>.json"; returns the path.
@@ -78,7 +81,8 @@ class InferenceSession {
   std::unique_ptr<Model> model_;
   std::unique_ptr<SessionState> state_;
   std::unique_ptr<ThreadPool> intra_op_pool_;
-  std::unique_ptr<Profiler> profiler_;  // null unless enable_profiling
+  std::unique_ptr<ThreadPool> inter_op_pool_;  // parallel mode only
+  std::unique_ptr<Profiler> profiler_;         // null unless enable_profiling
   bool initialized_ = false;
 };
 

@@ -27,6 +27,9 @@ struct SessionOptions {
   int inter_op_threads = 0;
   ExecutionMode execution_mode = ExecutionMode::kSequential;
   OptimizationLevel optimization_level = OptimizationLevel::kAll;
+  /// Lay out each run's intermediate tensors in one block computed from an earlier run with the
+  /// same input shapes (ONNX Runtime's enable_mem_pattern). Sequential mode only.
+  bool enable_mem_pattern = true;
   /// Idle intra-op workers spin briefly before sleeping (lower latency, more CPU).
   bool allow_spinning = true;
   LogSeverity log_severity = LogSeverity::kWarning;

@@ -2,9 +2,10 @@
 
 #include <exception>
 #include <new>
-#include <unordered_set>
 
+#include "lib/common/logging.h"
 #include "lib/profiler/node_profile.h"
+#include "lib/profiler/profiler.h"
 
 namespace ort {
 namespace {
@@ -42,9 +43,24 @@ Status ComputeProfiled(const OpKernel& kernel, KernelContext& context,
 }  // namespace
 
 Result<std::unique_ptr<SessionState>> SessionState::Create(
-    const Graph& graph, const std::unordered_map<std::string, IExecutionProvider*>& providers) {
-  std::unique_ptr<SessionState> state(new SessionState(graph));
-  ORT_RETURN_IF_ERROR(state->Plan(providers));
+    const Graph& graph, const std::unordered_map<std::string, IExecutionProvider*>& providers,
+    ExecutionPlanOptions options, Profiler* profiler) {
+  std::unique_ptr<SessionState> state(new SessionState(graph, options));
+  {
+    // Kernels pre-pack their constant weights in Init, so this is where prepacking is timed.
+    ScopedProfileEvent event(profiler, "kernel_creation_and_prepacking");
+    ORT_RETURN_IF_ERROR(state->CreateKernels(providers));
+    event.AddArg("nodes", std::to_string(state->plans_.size()));
+  }
+  {
+    ScopedProfileEvent event(profiler, "allocation_planning");
+    ORT_RETURN_IF_ERROR(state->PlanReleases());
+    ORT_RETURN_IF_ERROR(state->PlanMemory());
+    if (options.parallel) state->PlanDependencies();
+    const AllocationPlan& plan = state->allocation_plan_;
+    event.AddArg("buffers", std::to_string(plan.buffers.size()));
+    event.AddArg("in_place", std::to_string(plan.in_place.size()));
+  }
   return state;
 }
 
@@ -54,7 +70,8 @@ int SessionState::SlotFor(const std::string& name) {
   return it->second;
 }
 
-Status SessionState::Plan(const std::unordered_map<std::string, IExecutionProvider*>& providers) {
+Status SessionState::CreateKernels(
+    const std::unordered_map<std::string, IExecutionProvider*>& providers) {
   input_names_ = graph_.inputs();
   output_names_ = graph_.outputs();
   outer_names_ = graph_.outer_scope_values();
@@ -65,7 +82,6 @@ Status SessionState::Plan(const std::unordered_map<std::string, IExecutionProvid
   }
 
   ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph_.TopologicalOrder());
-  std::unordered_map<int, size_t> last_reader;
   for (NodeIndex index : order) {
     const Node& node = *graph_.GetNode(index);
     auto provider_it = providers.find(node.provider());
@@ -76,7 +92,9 @@ Status SessionState::Plan(const std::unordered_map<std::string, IExecutionProvid
     IExecutionProvider& provider = *provider_it->second;
     for (const auto& [name, attribute] : node.attributes()) {
       if (!attribute.g) continue;
-      auto sub = SessionState::Create(*attribute.g, providers);
+      ExecutionPlanOptions sub_options = options_;
+      sub_options.parallel = false;
+      auto sub = SessionState::Create(*attribute.g, providers, sub_options);
       if (!sub.ok()) return sub.status().WithContext(node.Describe() + " attribute '" + name + "'");
       subgraphs_[{index, name}] = std::move(sub).value();
     }
@@ -98,6 +116,7 @@ Status SessionState::Plan(const std::unordered_map<std::string, IExecutionProvid
     plan.node = &node;
     plan.kernel = kernel->get();
     plan.allocator = provider.allocator();
+    plan.in_place_candidates = entry->def.in_place();
     for (const auto& input : node.inputs())
       plan.inputs.push_back(input.empty() ? -1 : SlotFor(input));
     for (const auto& input : node.implicit_inputs()) plan.implicit_inputs.push_back(SlotFor(input));
@@ -105,24 +124,36 @@ Status SessionState::Plan(const std::unordered_map<std::string, IExecutionProvid
       // Omitted optional outputs still get a slot so kernels may write them unconditionally.
       plan.outputs.push_back(output.empty() ? slot_count_++ : SlotFor(output));
     }
-    for (int slot : plan.inputs) {
-      if (slot >= 0) last_reader[slot] = plans_.size();
-    }
-    for (int slot : plan.implicit_inputs) last_reader[slot] = plans_.size();
-    for (int slot : plan.outputs) last_reader.try_emplace(slot, plans_.size());
     kernels_.push_back(std::move(kernel).value());
     order_.push_back(&node);
     plans_.push_back(std::move(plan));
   }
   for (const auto& name : output_names_) output_slots_.push_back(SlotFor(name));
+  return Status::OK();
+}
 
+Status SessionState::PlanReleases() {
   // Values the run must keep (outputs, feeds, outer scope, constants) are never released.
-  std::unordered_set<int> kept(output_slots_.begin(), output_slots_.end());
-  kept.insert(input_slots_.begin(), input_slots_.end());
-  kept.insert(outer_slots_.begin(), outer_slots_.end());
-  for (const auto& [slot, value] : constants_) kept.insert(slot);
-  for (const auto& [slot, reader] : last_reader) {
-    if (!kept.count(slot)) plans_[reader].release.push_back(slot);
+  kept_.assign(slot_count_, false);
+  for (int slot : output_slots_) kept_[slot] = true;
+  for (int slot : input_slots_) kept_[slot] = true;
+  for (int slot : outer_slots_) kept_[slot] = true;
+  for (const auto& [slot, value] : constants_) kept_[slot] = true;
+
+  std::vector<int> last_reader(slot_count_, -1);
+  for (size_t position = 0; position < plans_.size(); ++position) {
+    const NodePlan& plan = plans_[position];
+    const int here = static_cast<int>(position);
+    for (int slot : plan.inputs) {
+      if (slot >= 0) last_reader[slot] = here;
+    }
+    for (int slot : plan.implicit_inputs) last_reader[slot] = here;
+    for (int slot : plan.outputs) {
+      if (last_reader[slot] < 0) last_reader[slot] = here;
+    }
+  }
+  for (int slot = 0; slot < slot_count_; ++slot) {
+    if (last_reader[slot] >= 0 && !kept_[slot]) plans_[last_reader[slot]].release.push_back(slot);
   }
   return Status::OK();
 }
@@ -133,8 +164,8 @@ const SubgraphRunner* SessionState::Find(const Node& node, std::string_view attr
 }
 
 Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
-                                 std::vector<const Value*>& slots,
-                                 std::vector<Value>& values) const {
+                                 std::vector<const Value*>& slots, std::vector<Value>& values,
+                                 RunMemory* memory) const {
   const Node& node = *plan.node;
   std::vector<const Value*> inputs(plan.inputs.size(), nullptr);
   for (size_t i = 0; i < plan.inputs.size(); ++i) {
@@ -158,8 +189,13 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
   for (size_t i = 0; i < plan.outputs.size(); ++i) outputs[i] = &values[plan.outputs[i]];
 
   KernelContext context(node, inputs, implicit, outputs, plan.allocator, run);
-  Status status = run.profiler == nullptr ? Compute(*plan.kernel, context)
-                                          : ComputeProfiled(*plan.kernel, context, inputs, outputs);
+  if (memory != nullptr) {
+    memory->BeginNode(plan.memory, inputs);
+    context.set_output_allocator(memory);
+  }
+  Status status = !kProfilingCompiledIn || run.profiler == nullptr
+                      ? Compute(*plan.kernel, context)
+                      : ComputeProfiled(*plan.kernel, context, inputs, outputs);
   if (!status.ok()) {
     if (status.message().find(node.Describe()) != std::string::npos) return status;
     return status.WithContext(node.Describe());
@@ -172,9 +208,67 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
     }
     slots[slot] = &values[slot];
   }
-  for (int slot : plan.release) {
-    values[slot] = Value();
-    slots[slot] = nullptr;
+  return Status::OK();
+}
+
+namespace {
+
+// The concrete shapes a run starts from, which decide every planned size in the graph.
+MemoryPatternCache::ShapeKey InputShapes(std::span<const Value> inputs,
+                                         std::span<const Value* const> outer_scope) {
+  MemoryPatternCache::ShapeKey key;
+  auto add = [&key](const Value* value) {
+    if (value == nullptr || !value->IsTensor()) {
+      key.push_back({-1});
+      return;
+    }
+    const TensorShape& shape = value->tensor().shape();
+    key.emplace_back(shape.dims().begin(), shape.dims().end());
+  };
+  for (const Value& input : inputs) add(input.IsEmpty() ? nullptr : &input);
+  for (const Value* value : outer_scope) add(value);
+  return key;
+}
+
+}  // namespace
+
+Status SessionState::RunSequential(const RunContext& run, std::span<const Value> inputs,
+                                   std::span<const Value* const> outer_scope,
+                                   std::vector<const Value*>& slots,
+                                   std::vector<Value>& values) const {
+  MemoryPatternCache::ShapeKey shapes;
+  std::shared_ptr<const MemoryPattern> pattern;
+  if (options_.memory_pattern) {
+    shapes = InputShapes(inputs, outer_scope);
+    pattern = patterns_.Find(shapes);
+  }
+  RunMemory memory(allocation_plan_, pattern, allocators_);
+  const bool record_sizes = options_.memory_pattern && !pattern;
+  for (const NodePlan& plan : plans_) {
+    if (run.Terminated()) return ORT_ERROR(kRuntimeError, "the run was terminated");
+    ORT_RETURN_IF_ERROR(ExecuteNode(plan, run, slots, values, &memory));
+    if (record_sizes) {
+      for (size_t i = 0; i < plan.outputs.size(); ++i) {
+        const Value& value = values[plan.outputs[i]];
+        if (plan.memory.output_buffers[i] == AllocationPlan::kNoBuffer || !value.IsTensor()) {
+          continue;
+        }
+        memory.RecordSize(plan.outputs[i], value.tensor().SizeInBytes());
+      }
+    }
+    for (int slot : plan.release) {
+      values[slot] = Value();
+      slots[slot] = nullptr;
+    }
+  }
+  if (options_.memory_pattern && !pattern) {
+    auto computed = ComputeMemoryPattern(allocation_plan_, memory.recorded_sizes());
+    if (computed.ok()) {
+      patterns_.Insert(std::move(shapes), std::move(computed).value());
+    } else {
+      ORT_LOG_WARNING("graph '{}': no memory pattern: {}", graph_.name(),
+                      computed.status().message());
+    }
   }
   return Status::OK();
 }
@@ -200,9 +294,11 @@ Status SessionState::Run(const RunContext& run, std::span<const Value> inputs,
                        input_names_[i]);
     }
   }
-  for (const auto& plan : plans_) {
-    if (run.Terminated()) return ORT_ERROR(kRuntimeError, "the run was terminated");
-    ORT_RETURN_IF_ERROR(ExecuteNode(plan, run, slots, values));
+  const ThreadPool* inter_op = run.inter_op_pool;
+  if (options_.parallel && inter_op != nullptr && inter_op->DegreeOfParallelism() > 1) {
+    ORT_RETURN_IF_ERROR(RunParallel(run, slots, values));
+  } else {
+    ORT_RETURN_IF_ERROR(RunSequential(run, inputs, outer_scope, slots, values));
   }
   outputs.clear();
   outputs.reserve(output_slots_.size());

@@ -407,4 +407,28 @@ TEST_CASE("Memory pattern cache: keyed by input shapes", "[memory][planner]") {
   CHECK(cache.Find({{2, 3}, {3}}) == nullptr);
 }
 
+TEST_CASE("Memory pattern: each placement lists the buffers sharing its bytes",
+          "[memory][planner]") {
+  // p lives A..B, q B..C, r C..D and is too big for p's freed buffer. Largest first, r goes at
+  // offset 0; p, never alive with r, goes there too; q, alive with both, goes after r.
+  Builder b;
+  const int x = b.Kept("x", 64);
+  const int p = b.Value("p", 64), q = b.Value("q", 64), r = b.Value("r", 256);
+  const int out = b.Kept("out", 64);
+  b.Node("A", {x}, {p});
+  b.Node("B", {p}, {q});
+  b.Node("C", {q}, {r});
+  b.Node("D", {r}, {out});
+  const AllocationPlan plan = b.Plan();
+  const int bp = plan.BufferOf(p), bq = plan.BufferOf(q), br = plan.BufferOf(r);
+  REQUIRE(plan.CountBuffers(Kind::kShared) == 3);
+  auto pattern = ComputeMemoryPattern(plan, {}).value();
+  CHECK(pattern.Find(br)->offset == 0);
+  CHECK(pattern.Find(bp)->offset == 0);
+  CHECK(pattern.Find(bq)->offset == 256);
+  CHECK(pattern.Find(bp)->overlaps == Ids{br});
+  CHECK(pattern.Find(br)->overlaps == Ids{bp});
+  CHECK(pattern.Find(bq)->overlaps.empty());
+}
+
 }  // namespace ort

@@ -116,10 +116,10 @@ TEST_CASE("a profiled session writes a Chrome trace with every node of every run
       node_events.push_back(event);
     }
   }
-  for (const char* name :
-       {"session_initialization", "function_expansion", "graph_optimization",
-        "optimizer_level_basic", "optimizer_pass_eliminate_identity", "graph_partitioning",
-        "planning_and_kernel_creation", "thread_pool_creation", "model_run"}) {
+  for (const char* name : {"session_initialization", "function_expansion", "graph_optimization",
+                           "optimizer_level_basic", "optimizer_pass_eliminate_identity",
+                           "graph_partitioning", "kernel_creation_and_prepacking",
+                           "allocation_planning", "thread_pool_creation", "model_run"}) {
     CHECK(session_events.count(name) == 1);
   }
   CHECK(thread_names.count("main") == 1);
@@ -207,11 +207,22 @@ TEST_CASE("concurrent profiled runs each record all their nodes", "[profiler]") 
   std::filesystem::remove(*written);
   // The running threads are not the one that created the session: each gets a name of its own.
   std::set<std::string> names;
+  std::map<int64_t, std::string> names_by_tid;
   for (const json& event : trace) {
-    if (event["ph"] == "M" && event["name"] == "thread_name") names.insert(event["args"]["name"]);
+    if (event["ph"] == "M" && event["name"] == "thread_name") {
+      names.insert(event["args"]["name"]);
+      names_by_tid[event["tid"]] = event["args"]["name"];
+    }
   }
   for (const char* name : {"main", "caller-1", "caller-2", "caller-3", "intra-op-0"}) {
     CHECK(names.count(name) == 1);
+  }
+  // A thread's first node event names it in its thread stats before the event is recorded.
+  for (const json& event : trace) {
+    if (event.value("cat", "") != "Node") continue;
+    for (const json& thread : event["args"]["thread_scheduling_stats"]["threads"]) {
+      CHECK(names_by_tid[thread["tid"]] == thread["name"]);
+    }
   }
 }
 

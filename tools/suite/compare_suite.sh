@@ -2,6 +2,8 @@
 # Checks that every suite model run through `ort run` matches onnxruntime-node 1.30 on the same
 # inputs (rtol 1e-3, atol 1e-4 by default). Run tools/suite/make_suite.sh first.
 #   tools/suite/compare_suite.sh [ORT_BINARY] [SUITE]
+# ORT_FLAGS adds options to every `ort run` (e.g. "-r 2" to check runs placed by a memory
+# pattern, "-P -y 2" for parallel mode).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 ort_bin=${1:-$repo/build/apps/ort/ort}
@@ -27,7 +29,8 @@ for model in $models; do
     failures=$((failures + 1))
     continue
   fi
-  log=$("$ort_bin" run "$suite/models/$model.onnx" "${inputs[@]}" --expected-dir "$reference" \
+  # shellcheck disable=SC2086
+  log=$("$ort_bin" run "$suite/models/$model.onnx" "${inputs[@]}" ${ORT_FLAGS:-} --expected-dir "$reference" \
         --rtol "$rtol" --atol "$atol" 2>&1)
   status=$?
   detail=$(echo "$log" | grep -E "max abs diff" | sed 's/^ *//' | tr -s ' ' | paste -sd ';' -)

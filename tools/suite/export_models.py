@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Exports the torch-made models of the benchmark/correctness suite with random weights.
 
-resnet50, mobilenet_v2, squeezenet1_1 (torchvision, opset 14, dynamic batch) and bert_base: a
+resnet50, mobilenet_v2, squeezenet1_1 (torchvision, opset 14, dynamic batch), bert_base: a
 12-layer, hidden 768, 12-head BERT encoder written the way Hugging Face's BertModel is, so that it
-exports the same graph (decomposed LayerNorm, erf GELU, MatMul+Add, additive attention mask).
+exports the same graph (decomposed LayerNorm, erf GELU, MatMul+Add, additive attention mask), and
+two_branch: two independent conv stacks joined at the end, the shape parallel execution serves.
 Usage: export_models.py OUT_DIR [model ...]
 """
 import math
@@ -100,6 +101,29 @@ class Bert(nn.Module):
         return hidden, pooled
 
 
+class TwoBranches(nn.Module):
+    def __init__(self, channels=64, depth=4):
+        super().__init__()
+
+        def stack():
+            layers = []
+            for _ in range(depth):
+                layers += [nn.Conv2d(channels, channels, 3, padding=1), nn.ReLU()]
+            return nn.Sequential(*layers)
+
+        self.left = stack()
+        self.right = stack()
+
+    def forward(self, x):
+        return torch.cat([self.left(x), self.right(x)], 1)
+
+
+def export_two_branch(out_dir):
+    torch.onnx.export(TwoBranches().eval(), torch.randn(1, 64, 56, 56),
+                      os.path.join(out_dir, "two_branch.onnx"), opset_version=OPSET,
+                      input_names=["input"], output_names=["output"])
+
+
 def export_vision(name, out_dir):
     model = getattr(torchvision.models, name)(weights=None).eval()
     dummy = torch.randn(1, 3, 224, 224)
@@ -123,7 +147,8 @@ def export_bert(out_dir):
 
 def main():
     out_dir = sys.argv[1]
-    wanted = sys.argv[2:] or ["resnet50", "mobilenet_v2", "squeezenet1_1", "bert_base"]
+    wanted = sys.argv[2:] or ["resnet50", "mobilenet_v2", "squeezenet1_1", "bert_base",
+                              "two_branch"]
     os.makedirs(out_dir, exist_ok=True)
     torch.manual_seed(0)
     for name in wanted:
@@ -133,6 +158,8 @@ def main():
         print("exporting", name, flush=True)
         if name == "bert_base":
             export_bert(out_dir)
+        elif name == "two_branch":
+            export_two_branch(out_dir)
         else:
             export_vision(name, out_dir)
 

@@ -9,6 +9,7 @@ INPUTS = {
     "resnet50": lambda rng: {"input": rng.standard_normal((1, 3, 224, 224), dtype=np.float32)},
     "mobilenet_v2": lambda rng: {"input": rng.standard_normal((1, 3, 224, 224), dtype=np.float32)},
     "squeezenet1_1": lambda rng: {"input": rng.standard_normal((1, 3, 224, 224), dtype=np.float32)},
+    "two_branch": lambda rng: {"input": rng.standard_normal((1, 64, 56, 56), dtype=np.float32)},
     "bert_base": lambda rng: {
         "input_ids": rng.integers(0, 30522, (1, 128), dtype=np.int64),
         # The last 28 positions are padding, so the additive mask matters.

@@ -253,7 +253,7 @@ struct MishOp {
 template <typename Op, typename Types = FloatTypes>
 void Register(KernelRegistry& registry, const char* name, int since, int until = INT_MAX) {
   registry.Add<UnaryElementwiseKernel<Op, Types>>(
-      KernelDef(name).Versions(since, until).Input(0, Types::DataTypes()));
+      KernelDef(name).Versions(since, until).Input(0, Types::DataTypes()).MayInplace(0, 0));
 }
 
 }  // namespace

@@ -67,10 +67,18 @@ class BinaryArithmetic final : public OpKernel {
 template <ArithmeticOp kOp>
 void Register(KernelRegistry& registry, const char* name) {
   // Opsets 1-6 allowed fewer types; serving more of them there does no harm.
-  registry.Add<BinaryArithmetic<kOp>>(
-      KernelDef(name).Versions(1, 6).Input(0, NumericTypes::DataTypes()));
-  registry.Add<BinaryArithmetic<kOp>>(
-      KernelDef(name).Versions(7).Input(0, NumericTypes::DataTypes()));
+  // Each output element reads only the input elements at its own position (or broadcast ones,
+  // which are smaller and so never reused), so the output may take over either input.
+  registry.Add<BinaryArithmetic<kOp>>(KernelDef(name)
+                                          .Versions(1, 6)
+                                          .Input(0, NumericTypes::DataTypes())
+                                          .MayInplace(0, 0)
+                                          .MayInplace(1, 0));
+  registry.Add<BinaryArithmetic<kOp>>(KernelDef(name)
+                                          .Versions(7)
+                                          .Input(0, NumericTypes::DataTypes())
+                                          .MayInplace(0, 0)
+                                          .MayInplace(1, 0));
 }
 
 }  // namespace

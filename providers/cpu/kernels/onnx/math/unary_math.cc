@@ -121,7 +121,7 @@ ORT_LIBM_UNARY(AtanhOp, std::atanh, 40.0)
 template <typename Op, typename Types>
 void Register(KernelRegistry& registry, const char* name, int since) {
   registry.Add<UnaryElementwiseKernel<Op, Types>>(
-      KernelDef(name).Versions(since).Input(0, Types::DataTypes()));
+      KernelDef(name).Versions(since).Input(0, Types::DataTypes()).MayInplace(0, 0));
 }
 
 }  // namespace
