@@ -94,6 +94,21 @@ def local_function_model():
                              opset_imports=[helper.make_opsetid("", 14), helper.make_opsetid("custom.fn", 1)])
 
 
+def unnamed_nodes_model():
+    """Unnamed and duplicate-named nodes, which the engine names "<name or op type>_<position>":
+    Relu_0, twin, twin_2, Relu_3 and, since Relu_0 is taken by then, Relu_0_4."""
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("Neg", ["r"], ["n"], name="twin"),
+             helper.make_node("Abs", ["n"], ["a"], name="twin"),
+             helper.make_node("Relu", ["a"], ["r2"]),
+             helper.make_node("Sigmoid", ["r2"], ["y"], name="Relu_0")]
+    graph = helper.make_graph(
+        nodes, "unnamed_nodes", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)],
+                             producer_name="ort-tests")
+
+
 def main():
     directory = sys.argv[1]
     os.makedirs(directory, exist_ok=True)
@@ -103,6 +118,7 @@ def main():
     save(add_model(opset=99), directory, "opset_99.onnx")
     external_data_models(directory)
     save(local_function_model(), directory, "local_functions.onnx")
+    save(unnamed_nodes_model(), directory, "unnamed_nodes.onnx")
     np.save(os.path.join(directory, "a_2x3.npy"), np.arange(6, dtype=np.float32).reshape(2, 3))
     np.save(os.path.join(directory, "a_int_2x3.npy"), np.arange(6, dtype=np.int32).reshape(2, 3))
     np.save(os.path.join(directory, "a_3.npy"), np.arange(3, dtype=np.float32))

@@ -216,8 +216,15 @@ void PrintResults(const PerfReport& report) {
       "throughput: {:.2f} inferences/s ({} runs in {:.3f} s, concurrency {})\n",
       report.throughput_per_s, report.runs, report.measured_s, report.concurrency);
   std::cout << "runs: " << report.runs << "\n";
+  constexpr double kMiB = 1024.0 * 1024.0;
   std::cout << fmt::format("peak resident memory: {} bytes ({:.1f} MiB)\n", report.peak_rss_bytes,
-                           static_cast<double>(report.peak_rss_bytes) / (1024.0 * 1024.0));
+                           static_cast<double>(report.peak_rss_bytes) / kMiB);
+  const int64_t growth = report.RssGrowthBytes();
+  std::cout << fmt::format(
+      "resident memory: {} bytes before session creation, {} bytes after the runs, growth {} "
+      "bytes ({:.1f} MiB)\n",
+      report.rss_before_session_bytes, report.rss_after_runs_bytes, growth,
+      static_cast<double>(growth) / kMiB);
 }
 
 Status CheckArgs(const PerfArgs& args) {
@@ -246,6 +253,7 @@ Result<int> Execute(const PerfArgs& args) {
   report.timestamp = UtcTimestamp();
   report.concurrency = args.concurrency;
   report.warmup_runs = args.warmup;
+  report.rss_before_session_bytes = ResidentBytes();
   const auto create_start = Clock::now();
   ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, CreateSession(args.session));
   report.session_init_ms = Milliseconds(Clock::now() - create_start);
@@ -269,6 +277,7 @@ Result<int> Execute(const PerfArgs& args) {
   std::cout << std::flush;
 
   ORT_ASSIGN_OR_RETURN(Measurement measured, Measure(*session, named, args));
+  report.rss_after_runs_bytes = ResidentBytes();
   if (args.warmup == 0) {
     report.first_run_ms = measured.first_ms;
     std::cout << fmt::format("first run: {:.3f} ms (measured; --warmup 0)\n", report.first_run_ms);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
+#include <string_view>
 
 namespace ort::cli {
 namespace {
@@ -19,6 +20,20 @@ double NearestRank(const std::vector<double>& sorted, double percent) {
   const auto n = static_cast<double>(sorted.size());
   const auto rank = static_cast<size_t>(std::ceil(percent / 100.0 * n));
   return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+// A memory field of /proc/self/status ("VmRSS:") in bytes; 0 when absent.
+int64_t StatusBytes(std::string_view field) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (!line.starts_with(field)) continue;
+    std::istringstream values(line.substr(field.size()));
+    int64_t kilobytes = 0;
+    values >> kilobytes;  // the kernel always reports these fields in kB
+    return kilobytes * 1024;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -62,6 +77,9 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
       {"throughput_per_s", report.throughput_per_s},
       {"measured_s", report.measured_s},
       {"peak_rss_bytes", report.peak_rss_bytes},
+      {"rss_before_session_bytes", report.rss_before_session_bytes},
+      {"rss_after_runs_bytes", report.rss_after_runs_bytes},
+      {"rss_growth_bytes", report.RssGrowthBytes()},
       {"arena_bytes_in_use", report.arena_bytes_in_use},
       {"settings",
        {{"intra_op_threads", s.intra_op_threads},
@@ -105,18 +123,9 @@ Result<double> ReadBaselineP50(const std::string& path) {
   return p50->get<double>();
 }
 
-int64_t PeakResidentBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) != 0) continue;
-    std::istringstream fields(line.substr(6));
-    int64_t kilobytes = 0;
-    fields >> kilobytes;  // the kernel always reports this field in kB
-    return kilobytes * 1024;
-  }
-  return 0;
-}
+int64_t PeakResidentBytes() { return StatusBytes("VmHWM:"); }
+
+int64_t ResidentBytes() { return StatusBytes("VmRSS:"); }
 
 std::string UtcTimestamp() {
   const std::time_t now = std::time(nullptr);

@@ -54,8 +54,16 @@ struct PerfReport {
   int64_t runs = 0;
   double measured_s = 0;  // wall time of the measured phase
   int64_t peak_rss_bytes = 0;
+  // Current (not peak) resident memory just before the session is created and once the runs
+  // are done: the kernel counter onnxruntime-node's process.memoryUsage().rss reads, taken at
+  // the same points as tools/suite/ort_reference.js, so the growth compares with that engine's.
+  int64_t rss_before_session_bytes = 0;
+  int64_t rss_after_runs_bytes = 0;
   int64_t arena_bytes_in_use = 0;
   PerfSettings settings;
+
+  /// Negative when the process gave back more than the session and the runs took.
+  int64_t RssGrowthBytes() const { return rss_after_runs_bytes - rss_before_session_bytes; }
 };
 
 /// Writes `report` as JSON to `path`.
@@ -68,6 +76,10 @@ Result<double> ReadBaselineP50(const std::string& path);
 /// Peak resident set size of this process (VmHWM in /proc/self/status) in bytes; 0 when the
 /// platform does not report it.
 int64_t PeakResidentBytes();
+
+/// Current resident set size of this process (VmRSS in /proc/self/status) in bytes; 0 when the
+/// platform does not report it.
+int64_t ResidentBytes();
 
 /// The current time as "YYYY-MM-DDTHH:MM:SSZ".
 std::string UtcTimestamp();

@@ -120,6 +120,7 @@ Result<bool> CompareOutputs(const RunArgs& args, const std::vector<ValueInfo>& i
 }
 
 Result<int> Execute(const RunArgs& args) {
+  ORT_RETURN_IF_NOT(args.repeat >= 1, "--repeat must be at least 1, got {}", args.repeat);
   if (args.output_format != "pb" && args.output_format != "npy") {
     return ORT_ERROR(kInvalidArgument, "--output-format must be pb or npy, got '{}'",
                      args.output_format);
@@ -140,7 +141,6 @@ Result<int> Execute(const RunArgs& args) {
     named.push_back(feed.value);
   }
 
-  ORT_RETURN_IF_NOT(args.repeat >= 1, "--repeat must be at least 1, got {}", args.repeat);
   std::vector<Value> outputs;
   double milliseconds = 0;
   // Later runs take other paths than the first (memory patterns recorded by it), so checking

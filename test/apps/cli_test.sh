@@ -56,20 +56,35 @@ matches() {
   echo "ok   $name"
 }
 
-# valid_report NAME REPORT [PATH=VALUE]...: REPORT satisfies docs/perf_report.schema.json and
-# holds the given values.
-source_dir=$(cd "$(dirname "$0")/../.." && pwd)
-valid_report() {
+# passes NAME COMMAND...: COMMAND exits 0; its output is shown when it does not.
+passes() {
   local name=$1 output
   shift
-  if output=$(python3 "$source_dir/test/apps/check_perf_report.py" \
-      "$source_dir/docs/perf_report.schema.json" "$@" 2>&1); then
+  if output=$("$@" 2>&1); then
     echo "ok   $name"
   else
     echo "FAIL $name:"
     echo "$output" | sed 's/^/    /'
     failures=$((failures + 1))
   fi
+}
+
+# valid_report NAME REPORT [PATH=VALUE]...: REPORT satisfies docs/perf_report.schema.json and
+# holds the given values.
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+valid_report() {
+  local name=$1
+  shift
+  passes "$name" python3 "$source_dir/test/apps/check_perf_report.py" \
+    "$source_dir/docs/perf_report.schema.json" "$@"
+}
+
+# valid_trace NAME TRACE [--model MODEL] [--runs N]: TRACE is a Chrome trace of a session
+# (test/apps/check_trace.py, which needs the system python's onnx for --model).
+valid_trace() {
+  local name=$1
+  shift
+  passes "$name" /usr/bin/python3 "$source_dir/test/apps/check_trace.py" "$@"
 }
 
 add=$models/add.onnx
@@ -115,54 +130,24 @@ one_line "unknown provider" "$ort" run "$add" -e tpu
 cp "$models/a_2x3.pb" "$work/inputs/input_1.pb"
 one_line "two input files for one input" "$ort" run "$add" --input-dir "$work/inputs"
 
-# ort run --profile: a Chrome trace (JSON array of session and node events, thread names) and
-# the summary tables after the outputs.
+# ort run --profile: a Chrome trace (session and node events, thread names) and the summary
+# tables after the outputs.
 expect "run --profile prints the summary" 0 "operator types by total time" \
   "$ort" run "$data/demo/tiny_resnet.onnx" --seed 1 -x 2 --profile "$work/trace.json"
-if /usr/bin/python3 - "$work/trace.json" <<'PY'
-import json, sys
-trace = json.load(open(sys.argv[1]))
-assert isinstance(trace, list), "not an array"
-names = {e["name"] for e in trace if e.get("cat") == "Session"}
-missing = {"model_loading", "session_initialization", "model_run"} - names
-assert not missing, f"missing session events {missing}"
-nodes = [e for e in trace if e.get("cat") == "Node"]
-assert nodes and all(e["ph"] == "X" and "op_name" in e["args"] for e in nodes), "bad node events"
-assert any(e["args"]["op_name"] == "Conv" for e in nodes), "no Conv node"
-threads = {e["args"]["name"] for e in trace if e["ph"] == "M" and e["name"] == "thread_name"}
-assert {"main", "intra-op-0"} <= threads, f"thread names {threads}"
-PY
-then
-  echo "ok   run --profile writes a valid trace"
-else
-  echo "FAIL run --profile writes a valid trace"
-  failures=$((failures + 1))
-fi
+valid_trace "run --profile writes a valid trace" "$work/trace.json" --runs 1
 one_line "unwritable profile" "$ort" run "$add" --seed 1 --profile "$work/none/trace.json"
 
-# ort perf -p: every node appears once per run (1 warm-up + 3 measured) with its thread stats.
+# ort perf -p: unoptimized, every node of the model appears once per run (1 warm-up + 3
+# measured) with its op type, provider, shapes and thread stats.
 expect "perf --profile prints the summary" 0 "operator types by total time" \
-  "$ort" perf "$data/demo/tiny_resnet.onnx" --seed 1 -r 3 --warmup 1 -p "$work/perf_trace.json"
-if /usr/bin/python3 - "$work/perf_trace.json" <<'PY'
-import collections, json, sys
-trace = json.load(open(sys.argv[1]))
-nodes = [e for e in trace if e.get("cat") == "Node"]
-runs = [e for e in trace if e.get("name") == "model_run"]
-counts = collections.Counter(e["name"] for e in nodes)
-assert len(runs) == 4, f"{len(runs)} runs"
-assert len(counts) == 14 and set(counts.values()) == {4}, counts
-for e in nodes:
-    args = e["args"]
-    assert args["provider"] == "cpu" and args["op_name"], args
-    assert args["input_type_shape"] and args["output_type_shape"], args
-    assert "pool_size" in args["thread_scheduling_stats"], args
-PY
-then
-  echo "ok   perf --profile records every node once per run"
-else
-  echo "FAIL perf --profile records every node once per run"
-  failures=$((failures + 1))
-fi
+  "$ort" perf "$data/demo/tiny_resnet.onnx" --seed 1 -r 3 --warmup 1 -o disable \
+  -p "$work/perf_trace.json"
+valid_trace "perf --profile records every node once per run" "$work/perf_trace.json" \
+  --model "$data/demo/tiny_resnet.onnx" --runs 4
+"$ort" perf "$models/unnamed_nodes.onnx" --seed 1 -r 2 -o disable -p "$work/unnamed.json" \
+  > /dev/null 2>&1
+valid_trace "perf --profile names unnamed and duplicate-named nodes" "$work/unnamed.json" \
+  --model "$models/unnamed_nodes.onnx" --runs 3
 
 # ort perf. Timings vary from run to run, so these check the format of numbers, not their values.
 num='[0-9]+\.[0-9]{3}'
@@ -196,6 +181,14 @@ for arena_flags in "--no-arena" "--arena-extend-strategy same-as-requested --shr
   "$ort" perf "$tiny" -r 2 $arena_flags --json "$work/arena.json" > /dev/null 2>&1
   valid_report "perf $arena_flags" "$work/arena.json" arena_bytes_in_use=0 runs=2
 done
+# Execution settings: later runs (placed by a memory pattern), runs without patterns and parallel
+# runs all give ORT's output for the demo model.
+for exec_flags in "-r 3" "-r 2 --no-mem-pattern" "-r 3 -P -y 2 -x 1" "-r 2 -P -y 2 --no-arena"; do
+  # shellcheck disable=SC2086
+  expect "run $exec_flags matches ORT" 0 "OK" "$ort" run "$tiny" --input "image=$data/demo/image.npy" \
+    $exec_flags --expected-dir "$data/demo/expected" --output-format npy
+done
+one_line "run -r 0" "$ort" run "$tiny" --seed 1 -r 0
 one_line "unknown arena strategy" "$ort" perf "$tiny" --arena-extend-strategy doubling
 expect "perf reads input files" 0 "a_2x3.npy" "$ort" perf "$add" -r 1 --input "a=$a" --input "b=$a"
 expect "baseline within the limit" 0 "baseline: p50" \
