@@ -17,6 +17,8 @@ void AddSessionOptions(CLI::App& command, SessionArgs& args) {
   command.add_option("-o,--opt-level", args.opt_level,
                      "graph optimization level: disable, basic, extended, all");
   command.add_option("--free-dim", args.free_dims, "fix a symbolic dimension: NAME=N (repeatable)");
+  command.add_option("--disable-pass", args.disabled_passes,
+                     "skip an optimizer pass or rewrite rule by name (repeatable)");
   command.add_option("--log-level", args.log_level,
                      "log severity: verbose, info, warning, error, fatal");
   command.add_flag("-P,--parallel", args.parallel, "parallel execution mode");
@@ -89,6 +91,7 @@ Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args)
   options.profile_file_path = args.profile_file;
   options.allow_spinning = !args.no_spinning;
   options.enable_mem_pattern = !args.no_mem_pattern;
+  options.disabled_optimizers.insert(args.disabled_passes.begin(), args.disabled_passes.end());
   for (const auto& entry : args.free_dims) {
     ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--free-dim"));
     int64_t value = -1;

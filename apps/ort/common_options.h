@@ -24,6 +24,7 @@ struct SessionArgs {
   bool parallel = false;
   bool no_spinning = false;            // idle intra-op workers sleep at once
   std::vector<std::string> free_dims;  // NAME=N
+  std::vector<std::string> disabled_passes;
   bool no_arena = false;
   bool no_mem_pattern = false;
   std::string arena_extend_strategy = "next-power-of-two";

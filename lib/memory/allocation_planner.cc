@@ -391,7 +391,7 @@ Result<MemoryPattern> ComputeMemoryPattern(const AllocationPlan& plan,
     }
     offsets[buffer->id] = offset;
     placed[b].push_back(buffer);
-    pattern.blocks[b].placements.push_back({buffer->id, offset, bytes});
+    pattern.blocks[b].placements.push_back({buffer->id, offset, bytes, {}});
     pattern.blocks[b].total_bytes = std::max(pattern.blocks[b].total_bytes, offset + bytes);
   }
   for (MemoryPattern::Block& block : pattern.blocks) {

@@ -1,42 +1,33 @@
-// Removes Identity nodes, and Dropout nodes (inference: an identity whose mask output is unused),
-// by making their consumers read the input directly.
+// Rule eliminate_identity: Identity, and Dropout in inference (its mask unused), are removed and
+// their consumers read the input directly.
 #include "lib/optimizer/passes.h"
 
 namespace ort {
 namespace {
 
-class EliminateIdentity final : public GraphTransformer {
+class EliminateIdentity final : public RewriteRule {
  public:
-  EliminateIdentity() : GraphTransformer("eliminate_identity", OptimizationLevel::kBasic) {}
+  EliminateIdentity() : RewriteRule("eliminate_identity", {"Identity", "Dropout"}) {}
 
-  Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
-    for (Node* node : graph.Nodes()) {
-      if (!IsRemovable(graph, *node)) continue;
-      graph.ReplaceAllUses(node->outputs()[0], node->inputs()[0]);
-      graph.RemoveNode(node->index());
-      changed = true;
-    }
-    return ApplyToSubgraphs(graph, context, changed);
-  }
-
- private:
-  static bool IsRemovable(const Graph& graph, const Node& node) {
-    if (!node.domain().empty() || node.inputs().empty() || !node.HasInput(0)) return false;
-    if (node.op_type() == "Dropout") {
-      // The mask output must be unused, and training_mode (opset 12+) must not be fed.
-      if (node.HasOutput(1) || node.HasInput(2)) return false;
-    } else if (node.op_type() != "Identity") {
-      return false;
-    }
-    if (!node.HasOutput(0)) return false;
+  bool Matches(const Graph& graph, const Node& node) const override {
+    if (node.inputs().empty() || !node.HasInput(0) || !node.HasOutput(0)) return false;
+    // The mask output must be unused, and training_mode (opset 12+) must not be fed.
+    if (node.op_type() == "Dropout" && (node.HasOutput(1) || node.HasInput(2))) return false;
     // A graph output keeps its name: the node stays when it defines one.
     return !graph.IsGraphOutput(node.outputs()[0]);
+  }
+
+  Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
+    graph.ReplaceAllUses(node.outputs()[0], node.inputs()[0]);
+    graph.RemoveNode(node.index());
+    node_removed = true;
+    return Status::OK();
   }
 };
 
 }  // namespace
 
-std::unique_ptr<GraphTransformer> CreateEliminateIdentity() {
+std::unique_ptr<RewriteRule> CreateEliminateIdentityRule() {
   return std::make_unique<EliminateIdentity>();
 }
 

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <set>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +18,15 @@ namespace ort {
 
 /// Every built-in pass, in the order they run within their level.
 std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses();
+
+/// Names users may disable: every built-in pass and every rule inside one, sorted.
+std::vector<std::string> DisablePassNames();
+
+struct OptimizerOptions {
+  OptimizationLevel level = OptimizationLevel::kAll;
+  /// Passes and rules to skip, by name (DisablePassNames); an unknown name is an error.
+  std::set<std::string> disabled_passes;
+};
 
 /// One timed step of the driver: a whole level, or one application of one pass.
 struct OptimizerStep {
@@ -35,9 +46,10 @@ struct OptimizerStep {
 /// profile the optimizer without the optimizer knowing about profiling.
 using OptimizerObserver = std::function<void(const OptimizerStep&)>;
 
-/// Optimizes `model` in place up to `level`; errors name the failing pass. `observer`, when
-/// set, is called after each pass application and each level (the clock is read only then).
-Status OptimizeGraph(Model& model, OptimizationLevel level,
+/// Optimizes `model` in place up to `options.level`, with the passes that serve one of
+/// `providers`; errors name the failing pass. `observer`, when set, is called after each pass
+/// application and each level (the clock is read only then).
+Status OptimizeGraph(Model& model, const OptimizerOptions& options,
                      std::span<IExecutionProvider* const> providers,
                      const OptimizerObserver& observer = {});
 

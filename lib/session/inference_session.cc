@@ -139,7 +139,8 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
                           {pass ? "iteration" : "iterations", std::to_string(step.iteration)},
                           {"changed", step.changed ? "true" : "false"}});
       };
-    ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, options_.optimization_level, providers, observer));
+    OptimizerOptions optimizer_options{options_.optimization_level, options_.disabled_optimizers};
+    ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, optimizer_options, providers, observer));
   }
   {
     ScopedProfileEvent event(profiler, "graph_partitioning");

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "lib/common/logging.h"
@@ -27,6 +28,8 @@ struct SessionOptions {
   int inter_op_threads = 0;
   ExecutionMode execution_mode = ExecutionMode::kSequential;
   OptimizationLevel optimization_level = OptimizationLevel::kAll;
+  /// Optimizer passes and rewrite rules to skip, by name.
+  std::set<std::string> disabled_optimizers;
   /// Lay out each run's intermediate tensors in one block computed from an earlier run with the
   /// same input shapes (ONNX Runtime's enable_mem_pattern). Sequential mode only.
   bool enable_mem_pattern = true;

@@ -188,6 +188,10 @@ for exec_flags in "-r 3" "-r 2 --no-mem-pattern" "-r 3 -P -y 2 -x 1" "-r 2 -P -y
   expect "run $exec_flags matches ORT" 0 "OK" "$ort" run "$tiny" --input "image=$data/demo/image.npy" \
     $exec_flags --expected-dir "$data/demo/expected" --output-format npy
 done
+expect "run --disable-pass matches ORT" 0 "OK" "$ort" run "$tiny" \
+  --input "image=$data/demo/image.npy" --disable-pass constant_folding \
+  --disable-pass basic_rewrites --expected-dir "$data/demo/expected" --output-format npy
+one_line "unknown --disable-pass" "$ort" run "$tiny" --seed 1 --disable-pass no_such_pass
 one_line "run -r 0" "$ort" run "$tiny" --seed 1 -r 0
 one_line "unknown arena strategy" "$ort" perf "$tiny" --arena-extend-strategy doubling
 expect "perf reads input files" 0 "a_2x3.npy" "$ort" perf "$add" -r 1 --input "a=$a" --input "b=$a"

@@ -387,7 +387,7 @@ TEST_CASE("Memory pattern: one block per device", "[memory][planner]") {
 TEST_CASE("Memory pattern cache: keyed by input shapes", "[memory][planner]") {
   MemoryPatternCache cache(2);
   MemoryPattern pattern;
-  pattern.blocks.push_back({kCpu, 320, {{0, 0, 320}}});
+  pattern.blocks.push_back({kCpu, 320, {{0, 0, 320, {}}}});
   const MemoryPatternCache::ShapeKey shapes{{1, 3}, {3}};
 
   CHECK(cache.Find(shapes) == nullptr);

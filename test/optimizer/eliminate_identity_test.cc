@@ -18,7 +18,7 @@ TEST_CASE("Identity and inference Dropout nodes are removed", "[optimizer]") {
   graph.AddNode({"output_id", "Identity", "", {"mask"}, {"kept"}, {}});
   graph.ResolveOuterScope();
 
-  REQUIRE(OptimizeGraph(model, OptimizationLevel::kBasic, {}).ok());
+  REQUIRE(OptimizeGraph(model, {OptimizationLevel::kBasic, {}}, {}).ok());
   std::vector<std::string> ops;
   for (const Node* node : graph.Nodes()) ops.push_back(node->name());
   // The Dropout whose mask is used and the Identity defining a graph output stay.
@@ -31,7 +31,7 @@ TEST_CASE("Identity and inference Dropout nodes are removed", "[optimizer]") {
   untouched.graph().set_outputs({"y"});
   untouched.graph().AddNode({"id", "Identity", "", {"x"}, {"t"}, {}});
   untouched.graph().AddNode({"neg", "Neg", "", {"t"}, {"y"}, {}});
-  REQUIRE(OptimizeGraph(untouched, OptimizationLevel::kDisable, {}).ok());
+  REQUIRE(OptimizeGraph(untouched, {OptimizationLevel::kDisable, {}}, {}).ok());
   CHECK(untouched.graph().NodeCount() == 2);
 }
 

@@ -117,7 +117,7 @@ TEST_CASE("a profiled session writes a Chrome trace with every node of every run
     }
   }
   for (const char* name : {"session_initialization", "function_expansion", "graph_optimization",
-                           "optimizer_level_basic", "optimizer_pass_eliminate_identity",
+                           "optimizer_level_basic", "optimizer_pass_basic_rewrites",
                            "graph_partitioning", "kernel_creation_and_prepacking",
                            "allocation_planning", "thread_pool_creation", "model_run"}) {
     CHECK(session_events.count(name) == 1);

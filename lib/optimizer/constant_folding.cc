@@ -1,0 +1,171 @@
+// Pass constant_folding: evaluates with the CPU provider's kernels every node whose inputs are all
+// constant and replaces it by initializers holding its outputs; Shape and Size of a value whose
+// inferred shape is fully static become constants too (ONNX Runtime's ConstantFolding).
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lib/common/logging.h"
+#include "lib/optimizer/passes.h"
+#include "lib/optimizer/pattern_utils.h"
+
+namespace ort {
+namespace {
+
+// Folded outputs stay in memory for the session's lifetime; a node producing more (an Expand or
+// Tile of a small constant) is cheaper to run than to store.
+constexpr size_t kMaxFoldedBytes = size_t{64} << 20;
+
+// Ops whose outputs differ from run to run, which folding would freeze.
+bool IsNondeterministic(const Node& node) {
+  if (node.domain() != kOnnxDomain) return false;
+  const std::string& op = node.op_type();
+  // A training_mode input may switch random dropout on.
+  if (op == "Dropout") return node.HasInput(2);
+  return op == "RandomNormal" || op == "RandomUniform" || op == "RandomNormalLike" ||
+         op == "RandomUniformLike" || op == "Multinomial" || op == "Bernoulli";
+}
+
+// Checks what can be known before running the node: its inputs, its kind, and its output types
+// where inference fixed them.
+bool IsFoldable(const Graph& graph, const Node& node) {
+  if (!node.Subgraphs().empty() || IsNondeterministic(node)) return false;
+  for (size_t i = 0; i < node.inputs().size(); ++i) {
+    if (node.HasInput(i) && graph.GetConstantInitializer(node.inputs()[i], true) == nullptr) {
+      return false;
+    }
+  }
+  size_t bytes = 0;
+  for (const auto& output : node.outputs()) {
+    if (output.empty()) continue;
+    const ValueType* type = graph.FindTypeInScope(output);
+    if (type != nullptr && type->kind != ValueType::Kind::kUnknown && !type->IsTensor()) {
+      return false;
+    }
+    const auto shape = StaticShapeOf(graph, output);
+    const auto elem_type = ElementTypeOf(graph, output);
+    if (shape && elem_type) {
+      bytes += static_cast<size_t>(shape->NumElements()) * ElementSize(*elem_type);
+    }
+  }
+  return bytes <= kMaxFoldedBytes;
+}
+
+// Shape or Size of a statically shaped value, whatever produces it.
+std::optional<std::vector<Tensor>> FoldShape(const Graph& graph, const Node& node) {
+  const std::string& op = node.op_type();
+  if (node.domain() != kOnnxDomain || (op != "Shape" && op != "Size") || !node.HasInput(0)) {
+    return std::nullopt;
+  }
+  const auto shape = StaticShapeOf(graph, node.inputs()[0]);
+  if (!shape) return std::nullopt;
+  if (op == "Size") return std::vector<Tensor>{Tensor::Scalar<int64_t>(shape->NumElements())};
+  const auto& dims = shape->dims();
+  const auto rank = static_cast<int64_t>(dims.size());
+  const auto clamp = [rank](int64_t axis) {
+    return std::clamp<int64_t>(axis < 0 ? axis + rank : axis, 0, rank);
+  };
+  const Attribute* start_attribute = node.FindAttribute("start");
+  const Attribute* end_attribute = node.FindAttribute("end");
+  const int64_t start = start_attribute != nullptr ? clamp(start_attribute->i) : 0;
+  const int64_t end = end_attribute != nullptr ? clamp(end_attribute->i) : rank;
+  const int64_t count = std::max<int64_t>(end - start, 0);
+  return std::vector<Tensor>{Tensor::FromVector<int64_t>(
+      {count}, std::span<const int64_t>(dims.data() + start, static_cast<size_t>(count)))};
+}
+
+// Creates and runs the node's kernel; kernels must not throw, but a throw must not fail the
+// optimization either.
+Status RunKernel(const KernelEntry& entry, const KernelInfo& info, KernelContext& context) {
+  try {
+    ORT_ASSIGN_OR_RETURN(std::unique_ptr<OpKernel> kernel, entry.factory(info));
+    return kernel->Compute(context);
+  } catch (const std::bad_alloc&) {
+    return ORT_ERROR(kOutOfMemory, "out of memory");
+  } catch (const std::exception& error) {
+    return ORT_ERROR(kRuntimeError, "unexpected error: {}", error.what());
+  }
+}
+
+// The node's outputs computed on the CPU (undefined where omitted), or nullopt when they cannot
+// or should not become initializers.
+std::optional<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node,
+                                            const IExecutionProvider& cpu) {
+  if (!IsFoldable(graph, node)) return std::nullopt;
+  const KernelEntry* entry = cpu.kernel_registry().Find(node);
+  if (entry == nullptr) return std::nullopt;
+
+  std::vector<Value> input_values(node.inputs().size());
+  std::vector<const Value*> inputs(node.inputs().size(), nullptr);
+  for (size_t i = 0; i < node.inputs().size(); ++i) {
+    if (!node.HasInput(i)) continue;
+    input_values[i] = *graph.GetConstantInitializer(node.inputs()[i], true);
+    inputs[i] = &input_values[i];
+  }
+  std::vector<Value> output_values(node.outputs().size());
+  std::vector<Value*> outputs;
+  for (Value& value : output_values) outputs.push_back(&value);
+  // Initializers outlive the session's arena, so they come from the plain heap.
+  const RunContext run;
+  KernelContext context(node, inputs, {}, outputs, DefaultCpuAllocator(), run);
+  const Status status = RunKernel(*entry, KernelInfo(node, cpu), context);
+  if (!status.ok()) {
+    ORT_LOG_VERBOSE("constant_folding: {} left in place: {}", node.Describe(), status.message());
+    return std::nullopt;
+  }
+
+  std::vector<Tensor> tensors(output_values.size());
+  size_t bytes = 0;
+  for (size_t i = 0; i < output_values.size(); ++i) {
+    if (!node.HasOutput(i)) continue;
+    if (!output_values[i].IsTensor()) return std::nullopt;
+    tensors[i] = output_values[i].tensor();
+    bytes += tensors[i].SizeInBytes();
+  }
+  if (bytes > kMaxFoldedBytes) {
+    ORT_LOG_VERBOSE("constant_folding: {} left in place: {} bytes of output", node.Describe(),
+                    bytes);
+    return std::nullopt;
+  }
+  return tensors;
+}
+
+class ConstantFolding final : public GraphTransformer {
+ public:
+  ConstantFolding() : GraphTransformer("constant_folding", OptimizationLevel::kBasic) {}
+
+  Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
+    const auto cpu = std::find_if(context.providers.begin(), context.providers.end(),
+                                  [](const IExecutionProvider* p) { return p->type() == "cpu"; });
+    if (cpu == context.providers.end()) return Status::OK();
+    ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
+    // A folded node's outputs are initializers by the time its consumers come up, so one sweep
+    // folds whole constant chains.
+    for (NodeIndex index : order) {
+      Node& node = *graph.GetNode(index);
+      std::optional<std::vector<Tensor>> outputs = FoldShape(graph, node);
+      if (!outputs) outputs = Evaluate(graph, node, **cpu);
+      if (!outputs) continue;
+      const std::vector<std::string> names = node.outputs();
+      graph.RemoveNode(index);
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (!names[i].empty()) graph.AddInitializer(names[i], std::move((*outputs)[i]));
+      }
+      changed = true;
+    }
+    return ApplyToSubgraphs(graph, context, changed);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<GraphTransformer> CreateConstantFolding() {
+  return std::make_unique<ConstantFolding>();
+}
+
+}  // namespace ort

@@ -1,0 +1,56 @@
+#include "lib/optimizer/rewrite_rule.h"
+
+#include <algorithm>
+
+namespace ort {
+namespace {
+
+// Sweeps over the graph until no rule fires, at most this many; each sweep that fires shrinks
+// or simplifies the graph, so real models settle in a few.
+constexpr int kMaxSweeps = 16;
+
+bool Targets(const RewriteRule& rule, const Node& node) {
+  if (node.domain() != rule.domain()) return false;
+  const auto& ops = rule.op_types();
+  return std::find(ops.begin(), ops.end(), node.op_type()) != ops.end();
+}
+
+}  // namespace
+
+RuleBasedTransformer::RuleBasedTransformer(std::string name, OptimizationLevel level,
+                                           std::vector<std::unique_ptr<RewriteRule>> rules,
+                                           std::vector<std::string> providers)
+    : GraphTransformer(std::move(name), level, std::move(providers)), rules_(std::move(rules)) {}
+
+std::vector<std::string> RuleBasedTransformer::RuleNames() const {
+  std::vector<std::string> names;
+  for (const auto& rule : rules_) names.push_back(rule->name());
+  return names;
+}
+
+Status RuleBasedTransformer::Apply(Graph& graph, const OptimizerContext& context,
+                                   bool& changed) const {
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    bool fired = false;
+    ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
+    for (NodeIndex index : order) {
+      for (const auto& rule : rules_) {
+        Node* node = graph.GetNode(index);
+        if (node == nullptr) break;  // removed by an earlier rule
+        if (!Targets(*rule, *node) || context.IsDisabled(rule->name())) continue;
+        if (!rule->Matches(graph, *node)) continue;
+        const std::string described = node->Describe();
+        bool removed = false;
+        Status status = rule->Rewrite(graph, *node, removed);
+        if (!status.ok()) return status.WithContext("rule '" + rule->name() + "' on " + described);
+        fired = true;
+        if (removed) break;
+      }
+    }
+    if (!fired) break;
+    changed = true;
+  }
+  return ApplyToSubgraphs(graph, context, changed);
+}
+
+}  // namespace ort

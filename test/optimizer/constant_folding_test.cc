@@ -1,0 +1,155 @@
+// constant_folding: which nodes it evaluates on the CPU provider, which it leaves, and a folded
+// graph output read back through a session.
+#include "test/optimizer/optimizer_test_util.h"
+
+#include "lib/session/inference_session.h"
+#include "providers/cpu/cpu_provider.h"
+
+namespace ort::test {
+namespace {
+
+// Runs the basic level with a CPU provider, as a session would.
+void FoldBasic(Model& model, std::set<std::string> disabled = {}) {
+  model.graph().ResolveOuterScope();
+  CpuExecutionProvider cpu;
+  IExecutionProvider* providers[] = {&cpu};
+  const Status status =
+      OptimizeGraph(model, {OptimizationLevel::kBasic, std::move(disabled)}, providers);
+  INFO(status.ToString());
+  REQUIRE(status.ok());
+}
+
+template <typename T>
+std::vector<T> Values(const Tensor* tensor) {
+  REQUIRE(tensor != nullptr);
+  return {tensor->Data<T>(), tensor->Data<T>() + tensor->NumElements()};
+}
+
+}  // namespace
+
+TEST_CASE("constant_folding evaluates a constant chain into one initializer", "[optimizer]") {
+  Model model = MakeModel();
+  Graph& graph = model.graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  graph.AddInitializer("a", Tensor::FromVector<float>({3}, {1, 2, 3}));
+  graph.AddInitializer("b", Tensor::FromVector<float>({3}, {10, 20, 30}));
+  graph.AddInitializer("c", Tensor::Scalar<float>(2));
+  graph.AddNode({"add", "Add", "", {"a", "b"}, {"sum"}, {}});
+  graph.AddNode({"mul", "Mul", "", {"sum", "c"}, {"product"}, {}});
+  graph.AddNode({"use", "Add", "", {"x", "product"}, {"y"}, {}});  // x is fed: kept
+  FoldBasic(model);
+  CHECK(OpTypes(graph) == Ops{"Add"});
+  CHECK(Values<float>(graph.GetInitializer("product")) == std::vector<float>{22, 44, 66});
+  CHECK(graph.GetInitializer("product")->shape() == TensorShape{3});
+  // The folded chain's inputs are read by nothing any more.
+  CHECK(graph.initializers().size() == 1);
+}
+
+TEST_CASE("constant_folding leaves overridable, random, failing and disabled nodes",
+          "[optimizer]") {
+  Model model = MakeModel();
+  Graph& graph = model.graph();
+  graph.set_inputs({"w"});
+  graph.set_outputs({"neg", "random", "reshaped"});
+  graph.AddInitializer("w", Tensor::FromVector<float>({2}, {1, 2}));  // a feed may replace it
+  graph.AddInitializer("bad_shape", Tensor::FromVector<int64_t>({1}, {3}));
+  graph.AddNode({"neg", "Neg", "", {"w"}, {"neg"}, {}});
+  graph.AddNode({"random", "RandomUniform", "", {}, {"random"}, {}})
+      .SetAttribute(Attribute::Ints("shape", {2}));
+  graph.AddInitializer("pair", Tensor::FromVector<float>({2}, {1, 2}));
+  graph.AddNode({"reshape", "Reshape", "", {"pair", "bad_shape"}, {"reshaped"}, {}});
+  FoldBasic(model);
+  CHECK(OpTypes(graph) == Ops{"Neg", "RandomUniform", "Reshape"});
+
+  Model disabled = MakeModel();
+  disabled.graph().set_outputs({"y"});
+  disabled.graph().AddInitializer("a", Tensor::Scalar<float>(1));
+  disabled.graph().AddNode({"neg", "Neg", "", {"a"}, {"y"}, {}});
+  FoldBasic(disabled, {"constant_folding"});
+  CHECK(disabled.graph().NodeCount() == 1);
+  OptimizeBasic(disabled);  // no CPU provider to evaluate with
+  CHECK(disabled.graph().NodeCount() == 1);
+}
+
+TEST_CASE("constant_folding keeps nodes whose outputs would pass the size cap", "[optimizer]") {
+  Model model = MakeModel();
+  Graph& graph = model.graph();
+  graph.set_outputs({"typed", "untyped", "small"});
+  // 4097 x 4096 floats is just over 64 MiB.
+  graph.AddInitializer("big", Tensor::FromVector<int64_t>({2}, {4097, 4096}));
+  graph.AddInitializer("one", Tensor::Scalar<float>(1));
+  graph.AddNode({"typed", "Expand", "", {"one", "big"}, {"typed"}, {}});
+  graph.SetValueType("typed", FloatTensor({4097, 4096}));  // refused before running
+  graph.AddNode({"untyped", "Expand", "", {"one", "big"}, {"untyped"}, {}});  // after running
+  graph.AddInitializer("rows", Tensor::FromVector<int64_t>({2}, {4, 4096}));
+  graph.AddNode({"small", "Expand", "", {"one", "rows"}, {"small"}, {}});
+  FoldBasic(model);
+  CHECK(OpTypes(graph) == Ops{"Expand", "Expand"});
+  CHECK(graph.GetInitializer("small")->shape() == TensorShape{4, 4096});
+}
+
+TEST_CASE("constant_folding turns Shape and Size of static shapes into constants", "[optimizer]") {
+  Model model = MakeModel(15);
+  Graph& graph = model.graph();
+  graph.set_inputs({"x", "dynamic"});
+  graph.set_outputs({"doubled", "middle", "all", "size", "dynamic_shape"});
+  graph.SetValueType("x", FloatTensor({2, 3, 4, 5}));
+  graph.SetValueType(
+      "dynamic", ValueType::Tensor(DataType::kFloat,
+                                   SymbolicShape{Dimension::Symbol("batch"), Dimension::Known(3)}));
+  graph.AddInitializer("two", Tensor::Scalar<int64_t>(2));
+  graph.AddNode({"shape", "Shape", "", {"x"}, {"shape"}, {}});
+  graph.AddNode({"double", "Mul", "", {"shape", "two"}, {"doubled"}, {}});
+  Node& middle = graph.AddNode({"middle", "Shape", "", {"x"}, {"middle"}, {}});
+  middle.SetAttribute(Attribute::Int("start", 1));
+  middle.SetAttribute(Attribute::Int("end", -1));
+  Node& all = graph.AddNode({"all", "Shape", "", {"x"}, {"all"}, {}});
+  all.SetAttribute(Attribute::Int("start", -10));  // clamped to the rank
+  all.SetAttribute(Attribute::Int("end", 10));
+  graph.AddNode({"size", "Size", "", {"x"}, {"size"}, {}});
+  graph.AddNode({"dynamic_shape", "Shape", "", {"dynamic"}, {"dynamic_shape"}, {}});
+  FoldBasic(model);
+  CHECK(OpTypes(graph) == Ops{"Shape"});
+  CHECK(graph.Producer("dynamic_shape") != nullptr);
+  CHECK(Values<int64_t>(graph.GetInitializer("doubled")) == std::vector<int64_t>{4, 6, 8, 10});
+  CHECK(Values<int64_t>(graph.GetInitializer("middle")) == std::vector<int64_t>{3, 4});
+  CHECK(Values<int64_t>(graph.GetInitializer("all")) == std::vector<int64_t>{2, 3, 4, 5});
+  const Tensor* size = graph.GetInitializer("size");
+  REQUIRE(size != nullptr);
+  CHECK(size->shape().rank() == 0);
+  CHECK(Values<int64_t>(size) == std::vector<int64_t>{120});
+}
+
+TEST_CASE("A folded graph output is served from its initializer", "[optimizer]") {
+  auto model = std::make_unique<Model>(MakeModel());
+  model->path = "folded_output";
+  Graph& graph = model->graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y", "constant"});
+  graph.SetValueType("x", FloatTensor({2}));
+  graph.AddInitializer("a", Tensor::FromVector<float>({2}, {1, 2}));
+  graph.AddInitializer("b", Tensor::FromVector<float>({2}, {3, 5}));
+  graph.AddNode({"constant", "Mul", "", {"a", "b"}, {"constant"}, {}});
+  graph.AddNode({"y", "Add", "", {"x", "constant"}, {"y"}, {}});
+  graph.ResolveOuterScope();
+
+  SessionOptions options;
+  options.optimization_level = OptimizationLevel::kBasic;
+  InferenceSession session(options);
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(std::move(model)).ok());
+  const Status initialized = session.Initialize();
+  INFO(initialized.ToString());
+  REQUIRE(initialized.ok());
+  CHECK(session.ExecutionOrder().size() == 1);
+
+  std::vector<NamedValue> feeds{{"x", Value(Tensor::FromVector<float>({2}, {10, 20}))}};
+  std::vector<Value> outputs;
+  REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+  REQUIRE(outputs.size() == 2);
+  CHECK(Values<float>(&outputs[0].tensor()) == std::vector<float>{13, 30});
+  CHECK(Values<float>(&outputs[1].tensor()) == std::vector<float>{3, 10});
+}
+
+}  // namespace ort::test
