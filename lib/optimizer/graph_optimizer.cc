@@ -23,6 +23,11 @@ std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
   basic_rules.push_back(CreateEliminateUnsqueezeSqueezeRule());
   basic_rules.push_back(CreateMergeTransposesRule());
   basic_rules.push_back(CreateMergeReshapesRule());
+  basic_rules.push_back(CreateFuseConvBatchNormRule());
+  basic_rules.push_back(CreateFuseConvAddRule());
+  basic_rules.push_back(CreateFuseConvMulRule());
+  basic_rules.push_back(CreateFuseReluClipRule());
+  basic_rules.push_back(CreateFuseMatMulAddIntoGemmRule());
 
   std::vector<std::unique_ptr<GraphTransformer>> passes;
   passes.push_back(std::make_unique<RuleBasedTransformer>(

@@ -19,5 +19,10 @@ std::unique_ptr<RewriteRule> CreateEliminateNoopRule();
 std::unique_ptr<RewriteRule> CreateEliminateUnsqueezeSqueezeRule();
 std::unique_ptr<RewriteRule> CreateMergeTransposesRule();
 std::unique_ptr<RewriteRule> CreateMergeReshapesRule();
+std::unique_ptr<RewriteRule> CreateFuseConvBatchNormRule();
+std::unique_ptr<RewriteRule> CreateFuseConvAddRule();
+std::unique_ptr<RewriteRule> CreateFuseConvMulRule();
+std::unique_ptr<RewriteRule> CreateFuseReluClipRule();
+std::unique_ptr<RewriteRule> CreateFuseMatMulAddIntoGemmRule();
 
 }  // namespace ort

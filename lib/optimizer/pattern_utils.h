@@ -24,4 +24,24 @@ bool HasSingleConsumer(const Graph& graph, std::string_view value);
 /// not be a graph output.
 void BypassNode(Graph& graph, Node& node);
 
+/// Input `index` of `node` when it is a constant initializer no feed can override; else null.
+const Tensor* ConstantInput(const Graph& graph, const Node& node, size_t index);
+/// The producer of `node`'s input `index` when it is an ai.onnx `op_type` node whose output only
+/// `node` reads (so the pair may become one node); else null.
+const Node* SoleProducer(const Graph& graph, const Node& node, size_t index,
+                         std::string_view op_type);
+/// `producer` takes over `consumer`'s output 0 (its own output, read only by `consumer`, goes
+/// away) and `consumer` is removed.
+void AbsorbConsumer(Graph& graph, Node& producer, Node& consumer);
+
+/// A float Conv whose weights (and bias, when given) are constant initializers: the shape the
+/// Conv fusions fold per-channel constants into.
+bool HasConstantFloatWeights(const Graph& graph, const Node& conv);
+/// Per-channel values of a float constant that broadcasts over a rank-`rank` NC... tensor along
+/// the channel axis only ([C,1,1], [1,C,1,1], a single value); nullopt for any other shape.
+std::optional<std::vector<float>> PerChannelValues(const Tensor& constant, int64_t channels,
+                                                   size_t rank);
+/// Gives `conv` new weight and bias initializers (named after the old weight).
+void SetConvParameters(Graph& graph, Node& conv, Tensor weight, Tensor bias);
+
 }  // namespace ort
