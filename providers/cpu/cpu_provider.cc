@@ -1,5 +1,6 @@
 #include "providers/cpu/cpu_provider.h"
 
+#include "providers/cpu/kernels/contrib/contrib_kernels.h"
 #include "providers/cpu/kernels/onnx/onnx_kernels.h"
 
 namespace ort {
@@ -8,6 +9,7 @@ const KernelRegistry& CpuKernelRegistry() {
   static const KernelRegistry registry = [] {
     KernelRegistry built;
     RegisterOnnxKernels(built);
+    RegisterContribKernels(built);
     return built;
   }();
   return registry;

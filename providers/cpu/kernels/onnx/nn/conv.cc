@@ -1,13 +1,16 @@
 // Conv (1-D to 3-D and beyond, groups, dilations, strides, pads, auto_pad, optional bias):
 // im2col + GEMM per (image, group); 1x1 stride-1 unpadded kernels multiply the image directly,
-// and 2-D convolutions with one input channel per group (depthwise) run a direct loop.
+// and 2-D convolutions with one input channel per group (depthwise) run a direct loop. FusedConv's
+// Z is loaded into the output before accumulation and its activation applied to each finished
+// block while it is still in cache.
+#include "providers/cpu/kernels/onnx/nn/conv.h"
+
 #include <algorithm>
 #include <vector>
 
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/common/im2col.h"
-#include "providers/cpu/kernels/onnx/nn/conv_plan.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
@@ -17,8 +20,8 @@ namespace {
 /// 2-D convolution where every filter reads a single input channel (group == C, any depth
 /// multiplier): accumulates each kernel tap as a scaled row into the output, no im2col.
 template <typename T>
-void RunDepthwise2d(const ConvProblem& p, const T* x, const T* w, const T* bias, T* y,
-                    ThreadPool* pool) {
+void RunDepthwise2d(const ConvProblem& p, const T* x, const T* w, const T* bias, const T* sum,
+                    const FusedActivation& activation, T* y, ThreadPool* pool) {
   const WindowGeometry& g = p.geometry;
   const int64_t multiplier = p.filters / p.group;
   const int64_t in_h = g.input[0], in_w = g.input[1];
@@ -42,8 +45,15 @@ void RunDepthwise2d(const ConvProblem& p, const T* x, const T* w, const T* bias,
       const int64_t filter = plane % p.filters;
       const T* image = x + (plane / p.filters * p.channels + filter / multiplier) * in_h * in_w;
       const T* kernel = w + filter * k_h * k_w;
-      T* out = y + plane * out_h * out_w;
-      std::fill(out, out + out_h * out_w, bias != nullptr ? bias[filter] : T(0));
+      const int64_t plane_size = out_h * out_w;
+      T* out = y + plane * plane_size;
+      const T initial = bias != nullptr ? bias[filter] : T(0);
+      if (sum != nullptr) {
+        const T* z = sum + plane * plane_size;
+        for (int64_t i = 0; i < plane_size; ++i) out[i] = z[i] + initial;
+      } else {
+        std::fill(out, out + plane_size, initial);
+      }
       for (int64_t oh = 0; oh < out_h; ++oh) {
         T* __restrict row = out + oh * out_w;
         for (int64_t kh = 0; kh < k_h; ++kh) {
@@ -61,17 +71,20 @@ void RunDepthwise2d(const ConvProblem& p, const T* x, const T* w, const T* bias,
           }
         }
       }
+      activation.Apply(out, plane_size);
     }
   });
 }
 
-/// Y = conv(X, W) + B on contiguous float or double buffers.
+/// Y = activation(conv(X, W) + B + Z) on contiguous float or double buffers; `bias` and `sum`
+/// (Z) may be null.
 template <typename T>
-void RunConv(const ConvProblem& p, const T* x, const T* w, const T* bias, T* y, ThreadPool* pool) {
+void RunConv(const ConvProblem& p, const T* x, const T* w, const T* bias, const T* sum,
+             const FusedActivation& activation, T* y, ThreadPool* pool) {
   const WindowGeometry& g = p.geometry;
   const int64_t group_channels = p.channels / p.group;
   if (group_channels == 1 && p.group > 1 && g.rank() == 2) {
-    RunDepthwise2d<T>(p, x, w, bias, y, pool);
+    RunDepthwise2d<T>(p, x, w, bias, sum, activation, y, pool);
     return;
   }
   const int64_t group_filters = p.filters / p.group;
@@ -86,20 +99,33 @@ void RunConv(const ConvProblem& p, const T* x, const T* w, const T* bias, T* y, 
     const int64_t n = task / p.group;
     const int64_t grp = task % p.group;
     const T* image = x + (n * p.channels + grp * group_channels) * in_size;
-    T* out = y + (n * p.filters + grp * group_filters) * out_size;
+    const int64_t out_offset = (n * p.filters + grp * group_filters) * out_size;
+    T* out = y + out_offset;
     const T* b = image;
     if (!pointwise) {
       Im2Col<T>(view, image, col, T(0), inner);
       b = col;
     }
-    if (bias != nullptr) {
+    // The GEMM accumulates onto B + Z when either is present.
+    if (sum != nullptr) {
+      const T* z = sum + out_offset;
+      for (int64_t f = 0; f < group_filters; ++f) {
+        const T initial = bias != nullptr ? bias[grp * group_filters + f] : T(0);
+        for (int64_t i = f * out_size; i < (f + 1) * out_size; ++i) out[i] = z[i] + initial;
+      }
+    } else if (bias != nullptr) {
       for (int64_t f = 0; f < group_filters; ++f) {
         std::fill(out + f * out_size, out + (f + 1) * out_size, bias[grp * group_filters + f]);
       }
     }
+    const bool accumulate = bias != nullptr || sum != nullptr;
     TypedGemm<T>(false, false, group_filters, out_size, depth, 1.0f,
-                 w + grp * group_filters * depth, depth, b, out_size, bias != nullptr ? 1.0f : 0.0f,
-                 out, out_size, inner);
+                 w + grp * group_filters * depth, depth, b, out_size, accumulate ? 1.0f : 0.0f, out,
+                 out_size, inner);
+    if (!activation.enabled()) return;
+    ThreadPool::TryParallelFor(
+        inner, group_filters * out_size, 8.0,
+        [&](int64_t begin, int64_t end) { activation.Apply(out + begin, end - begin); });
   };
   const int64_t tasks = p.batch * p.group;
   const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
@@ -117,50 +143,50 @@ void RunConv(const ConvProblem& p, const T* x, const T* w, const T* bias, T* y, 
   }
 }
 
-class Conv final : public OpKernel {
- public:
-  Status Init(const KernelInfo& info) override { return attributes_.Parse(info, false); }
-
-  Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
-    ORT_ASSIGN_OR_RETURN(const Tensor* w, context.RequiredInput(1));
-    const Tensor* bias = context.Input(2);
-    ORT_ASSIGN_OR_RETURN(ConvProblem problem, Plan(context, *x, *w, bias));
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), problem.OutputShape()));
-    if (y->NumElements() == 0) return Status::OK();
-    ThreadPool* pool = context.thread_pool();
-    return DispatchByType<FloatTypes>(x->dtype(), "Conv", [&]<typename T>() {
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        RunConv<T>(problem, x->Data<T>(), w->Data<T>(), bias ? bias->Data<T>() : nullptr,
-                   y->MutableData<T>(), pool);
-      } else {
-        // Half types compute in float.
-        ComputeInFloat<T, 3>({x, w, bias}, *y, [&](const auto& in, float* out) {
-          RunConv<float>(problem, in[0], in[1], in[2], out, pool);
-        });
-      }
-      return Status::OK();
-    });
-  }
-
- private:
-  Result<ConvProblem> Plan(const KernelContext& context, const Tensor& x, const Tensor& w,
-                           const Tensor* bias) const {
-    if (w.dtype() != x.dtype() || (bias != nullptr && bias->dtype() != x.dtype())) {
-      return context.Error("X, W and B must share one element type");
-    }
-    auto problem = PlanConv(attributes_, x.shape(), w.shape());
-    if (!problem.ok()) return context.Error("{}", problem.status().message());
-    if (bias != nullptr && (bias->shape().rank() != 1 || bias->shape()[0] != problem->filters)) {
-      return context.Error("B {} must be [{}]", bias->shape().ToString(), problem->filters);
-    }
-    return problem;
-  }
-
-  WindowAttributes attributes_;
-};
-
 }  // namespace
+
+Status Conv::Init(const KernelInfo& info) { return attributes_.Parse(info, false); }
+
+Status Conv::Compute(KernelContext& context) const {
+  ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+  ORT_ASSIGN_OR_RETURN(const Tensor* w, context.RequiredInput(1));
+  const Tensor* bias = context.Input(2);
+  const Tensor* sum = sum_input_ ? context.Input(3) : nullptr;
+  ORT_ASSIGN_OR_RETURN(ConvProblem problem, Plan(context, *x, *w, bias, sum));
+  ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), problem.OutputShape()));
+  if (y->NumElements() == 0) return Status::OK();
+  ThreadPool* pool = context.thread_pool();
+  return DispatchByType<FloatTypes>(x->dtype(), "Conv", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      RunConv<T>(problem, x->Data<T>(), w->Data<T>(), bias ? bias->Data<T>() : nullptr,
+                 sum ? sum->Data<T>() : nullptr, activation_, y->MutableData<T>(), pool);
+    } else {
+      // Half types compute in float.
+      ComputeInFloat<T, 4>({x, w, bias, sum}, *y, [&](const auto& in, float* out) {
+        RunConv<float>(problem, in[0], in[1], in[2], in[3], activation_, out, pool);
+      });
+    }
+    return Status::OK();
+  });
+}
+
+Result<ConvProblem> Conv::Plan(const KernelContext& context, const Tensor& x, const Tensor& w,
+                               const Tensor* bias, const Tensor* sum) const {
+  if (w.dtype() != x.dtype() || (bias != nullptr && bias->dtype() != x.dtype()) ||
+      (sum != nullptr && sum->dtype() != x.dtype())) {
+    return context.Error("X, W, B and Z must share one element type");
+  }
+  auto problem = PlanConv(attributes_, x.shape(), w.shape());
+  if (!problem.ok()) return context.Error("{}", problem.status().message());
+  if (bias != nullptr && (bias->shape().rank() != 1 || bias->shape()[0] != problem->filters)) {
+    return context.Error("B {} must be [{}]", bias->shape().ToString(), problem->filters);
+  }
+  if (sum != nullptr && sum->shape() != problem->OutputShape()) {
+    return context.Error("Z {} must have the output's shape {}", sum->shape().ToString(),
+                         problem->OutputShape().ToString());
+  }
+  return problem;
+}
 
 void RegisterConvKernels(KernelRegistry& registry) {
   // bfloat16 is accepted as well (added by opset 22; same computation).

@@ -1,6 +1,9 @@
-// LayerNormalization (opset 17): normalizes over the trailing axes from `axis`, then applies
-// Scale and the optional B (broadcast to those axes). Optional outputs: Mean and InvStdDev
-// with the leading dims kept and the normalized ones set to 1.
+// LayerNormalization (opset 17; ONNX Runtime defines the same op in the ai.onnx domain from
+// opset 1): normalizes over the trailing axes from `axis`, then applies Scale and the optional B
+// (broadcast to those axes). Optional outputs: Mean and InvStdDev with the leading dims kept and
+// the normalized ones set to 1. SimplifiedLayerNormalization (ORT's RMS norm, ai.onnx opset 1)
+// divides by the root mean square instead, has no B, and its only statistic is output 1,
+// inv_std_var.
 #include <cmath>
 
 #include "providers/cpu/kernels/common/elementwise.h"
@@ -10,7 +13,11 @@
 namespace ort {
 namespace {
 
+template <bool kSimplified>
 class LayerNormalization final : public OpKernel {
+  // Output index of each statistic (Mean, InvStdDev); 0 where the op has none.
+  static constexpr size_t kStatisticOutputs[2] = {kSimplified ? 0u : 1u, kSimplified ? 1u : 2u};
+
  public:
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", -1));
@@ -21,10 +28,11 @@ class LayerNormalization final : public OpKernel {
         stash != static_cast<int64_t>(DataType::kBFloat16)) {
       return ORT_ERROR(kInvalidArgument, "unsupported stash_type {}", stash);
     }
-    for (size_t i = 1; i < 3; ++i) {
-      const ValueType* type = info.OutputType(i);
+    for (size_t i = 0; i < 2; ++i) {
+      if (kStatisticOutputs[i] == 0) continue;
+      const ValueType* type = info.OutputType(kStatisticOutputs[i]);
       if (type != nullptr && type->IsTensor() && IsFloatingPoint(type->elem_type)) {
-        statistics_type_[i - 1] = type->elem_type;
+        statistics_type_[i] = type->elem_type;
       }
     }
     return Status::OK();
@@ -33,7 +41,7 @@ class LayerNormalization final : public OpKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* scale, context.RequiredInput(1));
-    const Tensor* bias = context.Input(2);
+    const Tensor* bias = kSimplified ? nullptr : context.Input(2);
     const TensorShape& xs = x->shape();
     auto axis = NormalizeAxis(axis_, xs.rank());
     if (!axis.ok()) return context.Error("{}", axis.status().message());
@@ -63,7 +71,7 @@ class LayerNormalization final : public OpKernel {
               T* dst = out + row * cols;
               C sum = C(0);
               for (int64_t j = 0; j < cols; ++j) sum += C(src[j]);
-              const C mean = cols > 0 ? sum / static_cast<C>(cols) : C(0);
+              const C mean = cols > 0 && !kSimplified ? sum / static_cast<C>(cols) : C(0);
               C squares = C(0);
               for (int64_t j = 0; j < cols; ++j) squares += (C(src[j]) - mean) * (C(src[j]) - mean);
               const C var = cols > 0 ? squares / static_cast<C>(cols) : C(0);
@@ -76,14 +84,16 @@ class LayerNormalization final : public OpKernel {
             }
           });
       const std::vector<C>* stats[] = {&means, &inv_stds};
-      for (size_t i = 1; i < 3; ++i) {
-        if (!context.IsOutputUsed(i)) continue;
-        DataType type = statistics_type_[i - 1];
+      for (size_t i = 0; i < 2; ++i) {
+        const size_t index = kStatisticOutputs[i];
+        if (index == 0 || !context.IsOutputUsed(index)) continue;
+        DataType type = statistics_type_[i];
         if (type == DataType::kUndefined) {
           type = std::is_same_v<T, double> ? DataType::kDouble : DataType::kFloat;
         }
-        ORT_ASSIGN_OR_RETURN(Tensor * out_stats, context.Output(i, type, TensorShape(stats_dims)));
-        ORT_RETURN_IF_ERROR(WriteFloatParams(*stats[i - 1], *out_stats));
+        ORT_ASSIGN_OR_RETURN(Tensor * out_stats,
+                             context.Output(index, type, TensorShape(stats_dims)));
+        ORT_RETURN_IF_ERROR(WriteFloatParams(*stats[i], *out_stats));
       }
       return Status::OK();
     });
@@ -99,8 +109,11 @@ class LayerNormalization final : public OpKernel {
 }  // namespace
 
 void RegisterLayerNormalizationKernels(KernelRegistry& registry) {
-  registry.Add<LayerNormalization>(
-      KernelDef("LayerNormalization").Versions(17).Input(0, FloatTypes::DataTypes()));
+  // Opsets 1-16 serve ONNX Runtime's contrib definition, which onnx adopted unchanged at 17.
+  registry.Add<LayerNormalization<false>>(
+      KernelDef("LayerNormalization").Versions(1).Input(0, FloatTypes::DataTypes()));
+  registry.Add<LayerNormalization<true>>(
+      KernelDef("SimplifiedLayerNormalization").Versions(1).Input(0, FloatTypes::DataTypes()));
 }
 
 }  // namespace ort

@@ -1,0 +1,196 @@
+#include "providers/cpu/kernels/common/fused_activation.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "providers/cpu/kernels/onnx/math/fast_math.h"
+
+namespace ort {
+namespace {
+
+template <typename C>
+C Exp(C x) {
+  if constexpr (std::is_same_v<C, float>) {
+    return FastExp(x);
+  } else {
+    return std::exp(x);
+  }
+}
+
+template <typename C>
+C Tanh(C x) {
+  if constexpr (std::is_same_v<C, float>) {
+    return FastTanh(x);
+  } else {
+    return std::tanh(x);
+  }
+}
+
+// log(1 + e^x) without overflow for large x.
+template <typename C>
+C Softplus(C x) {
+  return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+
+template <typename C, typename F>
+void Transform(C* data, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i) data[i] = f(data[i]);
+}
+
+template <typename C>
+void ApplyActivation(const FusedActivation& act, C* data, int64_t count) {
+  const C alpha = C(act.alpha), beta = C(act.beta), gamma = C(act.gamma);
+  switch (act.kind) {
+    case ActivationKind::kNone:
+      return;
+    case ActivationKind::kRelu:
+      return Transform(data, count, [](C x) { return x < C(0) ? C(0) : x; });
+    case ActivationKind::kLeakyRelu:
+      return Transform(data, count, [=](C x) { return Select(x < C(0), x * alpha, x); });
+    case ActivationKind::kTanh:
+      return Transform(data, count, [](C x) { return Tanh(x); });
+    case ActivationKind::kSigmoid:
+      return Transform(data, count, [](C x) { return C(1) / (C(1) + Exp(-x)); });
+    case ActivationKind::kHardSigmoid:
+      return Transform(data, count, [=](C x) {
+        const C v = alpha * x + beta;
+        const C low = Select(v < C(0), C(0), v);
+        return Select(low > C(1), C(1), low);
+      });
+    case ActivationKind::kClip:
+      return Transform(data, count, [=](C x) {
+        const C low = Select(x < alpha, alpha, x);
+        return Select(low > beta, beta, low);
+      });
+    case ActivationKind::kElu:
+      return Transform(data, count,
+                       [=](C x) { return Select(x < C(0), alpha * (Exp(x) - C(1)), x); });
+    case ActivationKind::kSelu:
+      return Transform(data, count,
+                       [=](C x) { return gamma * Select(x <= C(0), alpha * Exp(x) - alpha, x); });
+    case ActivationKind::kCelu:
+      return Transform(data, count, [=](C x) {
+        const C negative = alpha * (Exp(x / alpha) - C(1));
+        return Select(x > C(0), x, Select(negative < C(0), negative, C(0)));
+      });
+    case ActivationKind::kSoftplus:
+      return Transform(data, count, [](C x) { return Softplus(x); });
+    case ActivationKind::kSoftsign:
+      return Transform(data, count, [](C x) { return x / (C(1) + std::abs(x)); });
+    case ActivationKind::kThresholdedRelu:
+      return Transform(data, count, [=](C x) { return Select(x > alpha, x, C(0)); });
+    case ActivationKind::kScaledTanh:
+      return Transform(data, count, [=](C x) { return alpha * Tanh(beta * x); });
+    case ActivationKind::kParametricSoftplus:
+      return Transform(data, count, [=](C x) { return alpha * Softplus(beta * x); });
+  }
+}
+
+struct ActivationSpec {
+  const char* name;
+  ActivationKind kind;
+  float alpha, beta, gamma;  // ONNX defaults
+};
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// Activations by name with the defaults of the ONNX (or contrib) op of the same name.
+constexpr ActivationSpec kActivations[] = {
+    {"Relu", ActivationKind::kRelu, 0.0f, 0.0f, 0.0f},
+    {"LeakyRelu", ActivationKind::kLeakyRelu, 0.01f, 0.0f, 0.0f},
+    {"Tanh", ActivationKind::kTanh, 0.0f, 0.0f, 0.0f},
+    {"Sigmoid", ActivationKind::kSigmoid, 0.0f, 0.0f, 0.0f},
+    {"HardSigmoid", ActivationKind::kHardSigmoid, 0.2f, 0.5f, 0.0f},
+    {"Clip", ActivationKind::kClip, -kInf, kInf, 0.0f},
+    {"Elu", ActivationKind::kElu, 1.0f, 0.0f, 0.0f},
+    {"Selu", ActivationKind::kSelu, 1.67326319217681884765625f, 0.0f, 1.05070102214813232421875f},
+    {"Celu", ActivationKind::kCelu, 1.0f, 0.0f, 0.0f},
+    {"Softplus", ActivationKind::kSoftplus, 0.0f, 0.0f, 0.0f},
+    {"Softsign", ActivationKind::kSoftsign, 0.0f, 0.0f, 0.0f},
+    {"ThresholdedRelu", ActivationKind::kThresholdedRelu, 1.0f, 0.0f, 0.0f},
+    {"ScaledTanh", ActivationKind::kScaledTanh, 1.0f, 1.0f, 0.0f},
+    {"ParametricSoftplus", ActivationKind::kParametricSoftplus, 1.0f, 1.0f, 0.0f},
+};
+
+const ActivationSpec* FindActivation(const std::string& name) {
+  for (const ActivationSpec& spec : kActivations) {
+    if (name == spec.name) return &spec;
+  }
+  return nullptr;
+}
+
+Result<std::string> ActivationName(const KernelInfo& info) {
+  return info.GetAttributeOr<std::string>("activation", "");
+}
+
+FusedActivation FromSpec(const ActivationSpec& spec) {
+  return FusedActivation{spec.kind, spec.alpha, spec.beta, spec.gamma};
+}
+
+}  // namespace
+
+void FusedActivation::Apply(float* data, int64_t count) const {
+  ApplyActivation(*this, data, count);
+}
+
+void FusedActivation::Apply(double* data, int64_t count) const {
+  ApplyActivation(*this, data, count);
+}
+
+Result<FusedActivation> ParseConvActivation(const KernelInfo& info) {
+  ORT_ASSIGN_OR_RETURN(const std::string name, ActivationName(info));
+  if (name.empty()) return FusedActivation{};
+  const ActivationSpec* spec = FindActivation(name);
+  // The activations MLAS fuses into its convolution, with their parameter counts.
+  size_t wanted = 0;
+  switch (spec == nullptr ? ActivationKind::kNone : spec->kind) {
+    case ActivationKind::kRelu:
+    case ActivationKind::kTanh:
+    case ActivationKind::kSigmoid:
+      break;
+    case ActivationKind::kLeakyRelu:
+      wanted = 1;
+      break;
+    case ActivationKind::kClip:
+    case ActivationKind::kHardSigmoid:
+      wanted = 2;
+      break;
+    default:
+      return ORT_ERROR(kInvalidModel, "{}: unsupported activation '{}'", info.node().Describe(),
+                       name);
+  }
+  FusedActivation activation = FromSpec(*spec);
+  ORT_ASSIGN_OR_RETURN(const std::vector<float> params,
+                       info.GetAttributeOr<std::vector<float>>("activation_params", {}));
+  if (!params.empty() && params.size() != wanted) {
+    return ORT_ERROR(kInvalidModel, "{}: activation {} takes {} activation_params, got {}",
+                     info.node().Describe(), name, wanted, params.size());
+  }
+  if (params.size() > 0) activation.alpha = params[0];
+  if (params.size() > 1) activation.beta = params[1];
+  return activation;
+}
+
+Result<FusedActivation> ParseGemmActivation(const KernelInfo& info) {
+  ORT_ASSIGN_OR_RETURN(const std::string name, ActivationName(info));
+  if (name.empty()) return FusedActivation{};
+  const ActivationSpec* spec = FindActivation(name);
+  if (spec == nullptr || spec->kind == ActivationKind::kClip) {
+    return ORT_ERROR(kInvalidModel, "{}: unsupported activation '{}'", info.node().Describe(),
+                     name);
+  }
+  FusedActivation activation = FromSpec(*spec);
+  ORT_ASSIGN_OR_RETURN(activation.alpha,
+                       info.GetAttributeOr<float>("activation_alpha", spec->alpha));
+  ORT_ASSIGN_OR_RETURN(activation.beta, info.GetAttributeOr<float>("activation_beta", spec->beta));
+  ORT_ASSIGN_OR_RETURN(activation.gamma,
+                       info.GetAttributeOr<float>("activation_gamma", spec->gamma));
+  if (activation.kind == ActivationKind::kCelu && activation.alpha == 0.0f) {
+    return ORT_ERROR(kInvalidModel, "{}: Celu alpha must not be 0", info.node().Describe());
+  }
+  return activation;
+}
+
+}  // namespace ort

@@ -1,0 +1,12 @@
+#include "providers/cpu/kernels/contrib/bert/contrib_bert_kernels.h"
+
+#include "providers/cpu/kernels/contrib/contrib_kernels.h"
+
+namespace ort {
+
+void RegisterContribBertKernels(KernelRegistry& registry) {
+  RegisterAttentionKernels(registry);
+  RegisterEmbedLayerNormalizationKernels(registry);
+}
+
+}  // namespace ort

@@ -1,0 +1,12 @@
+// Per-op registration functions of the contrib math category.
+#pragma once
+
+#include "lib/framework/kernel_registry.h"
+
+namespace ort {
+
+void RegisterBiasAddKernels(KernelRegistry& registry);
+void RegisterFusedGemmKernels(KernelRegistry& registry);
+void RegisterFusedMatMulKernels(KernelRegistry& registry);
+
+}  // namespace ort

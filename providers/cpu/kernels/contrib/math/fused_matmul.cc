@@ -1,0 +1,149 @@
+// com.microsoft FusedMatMul: Y = alpha * matmul(op(A), op(B)) with numpy.matmul batching, where
+// op() may move the leading axis behind the batch axes (transBatchA/B: a tensor stored as
+// [M, batch..., K] is read as [batch..., M, K]) and then swap the last two (transA/B). Both are
+// expressed as strides handed to the shared GEMM; nothing is copied.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "providers/cpu/kernels/common/gemm.h"
+#include "providers/cpu/kernels/contrib/math/contrib_math_kernels.h"
+#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
+
+namespace ort {
+namespace {
+
+using FusedMatMulTypes = TypeList<float, double, Float16, BFloat16>;
+
+/// How one operand's matrices lie in memory: matrix `b` (flattened over the operand's own batch
+/// dims) starts at b * batch_stride and has rows `ld` elements apart.
+struct OperandLayout {
+  std::vector<int64_t> logical;  // shape as matmul sees it, after both transpositions
+  int64_t batch_stride = 0;
+  int64_t ld = 0;
+  bool transpose = false;  // the GEMM reads the stored matrix transposed
+};
+
+/// `right` for B, whose vector form is a column.
+OperandLayout Layout(const TensorShape& shape, bool trans, bool trans_batch, bool right) {
+  OperandLayout layout;
+  const std::vector<int64_t>& dims = shape.dims();
+  const size_t rank = dims.size();
+  if (rank == 1) {  // numpy transposes of a vector are the vector itself
+    layout.logical = dims;
+    layout.ld = right ? 1 : dims[0];
+    return layout;
+  }
+  int64_t rows = dims[rank - 2];
+  const int64_t cols = dims[rank - 1];
+  std::vector<int64_t> batch(dims.begin(), dims.end() - 2);
+  if (trans_batch && rank >= 3) {
+    // Stored [rows, batch..., cols]: logical batch dims are dims[1..rank-2].
+    rows = dims[0];
+    batch.assign(dims.begin() + 1, dims.end() - 1);
+    int64_t batch_size = 1;
+    for (int64_t d : batch) batch_size *= d;
+    layout.ld = batch_size * cols;
+    layout.batch_stride = cols;
+  } else {
+    layout.ld = cols;
+    layout.batch_stride = rows * cols;
+  }
+  layout.transpose = trans;
+  layout.logical = batch;
+  layout.logical.push_back(trans ? cols : rows);
+  layout.logical.push_back(trans ? rows : cols);
+  return layout;
+}
+
+class FusedMatMul final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(alpha_, info.GetAttributeOr<float>("alpha", 1.0f));
+    const char* names[] = {"transA", "transB", "transBatchA", "transBatchB"};
+    bool* flags[] = {&trans_a_, &trans_b_, &trans_batch_a_, &trans_batch_b_};
+    for (size_t i = 0; i < 4; ++i) {
+      ORT_ASSIGN_OR_RETURN(const int64_t value, info.GetAttributeOr<int64_t>(names[i], 0));
+      *flags[i] = value != 0;
+    }
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
+    if (a->dtype() != b->dtype()) {
+      return context.Error("A is {} but B is {}", DataTypeName(a->dtype()),
+                           DataTypeName(b->dtype()));
+    }
+    if (a->shape().rank() == 0 || b->shape().rank() == 0) {
+      return context.Error("operands must have rank >= 1, got {} and {}", a->shape().ToString(),
+                           b->shape().ToString());
+    }
+    const OperandLayout la = Layout(a->shape(), trans_a_, trans_batch_a_, false);
+    const OperandLayout lb = Layout(b->shape(), trans_b_, trans_batch_b_, true);
+    auto plan = PlanMatMul(TensorShape(la.logical), TensorShape(lb.logical));
+    if (!plan.ok()) {
+      return context.Error("{} (stored as {} and {})", plan.status().message(),
+                           a->shape().ToString(), b->shape().ToString());
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, a->dtype(), plan->output_shape));
+    if (y->NumElements() == 0) return Status::OK();
+    return DispatchByType<FusedMatMulTypes>(a->dtype(), "FusedMatMul", [&]<typename T>() {
+      T* out = y->MutableData<T>();
+      if (plan->k == 0) {
+        std::fill(out, out + y->NumElements(), T(0.0f));
+        return Status::OK();
+      }
+      Run<T>(*plan, la, lb, a->Data<T>(), b->Data<T>(), out, context.thread_pool());
+      return Status::OK();
+    });
+  }
+
+ private:
+  template <typename T>
+  void Run(const MatMulPlan& plan, const OperandLayout& la, const OperandLayout& lb, const T* a,
+           const T* b, T* y, ThreadPool* pool) const {
+    const int64_t m = plan.m, n = plan.n, k = plan.k;
+    // The plan's offsets count contiguous logical matrices; turn them into batch indices.
+    const int64_t a_matrix = m * k, b_matrix = k * n;
+    if (plan.single_gemm && !la.transpose && la.batch_stride == a_matrix) {
+      TypedGemm<T>(false, lb.transpose, plan.BatchCount() * m, n, k, alpha_, a, la.ld, b, lb.ld,
+                   0.0f, y, n, pool);
+      return;
+    }
+    auto one = [&](int64_t i, ThreadPool* inner) {
+      const T* pa = a + plan.a_offsets[i] / a_matrix * la.batch_stride;
+      const T* pb = b + plan.b_offsets[i] / b_matrix * lb.batch_stride;
+      TypedGemm<T>(la.transpose, lb.transpose, m, n, k, alpha_, pa, la.ld, pb, lb.ld, 0.0f,
+                   y + i * m * n, n, inner);
+    };
+    const int64_t batches = plan.BatchCount();
+    const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
+    if (batches >= threads) {
+      const double cost =
+          2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+      ThreadPool::TryParallelFor(pool, batches, cost, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) one(i, nullptr);
+      });
+    } else {
+      for (int64_t i = 0; i < batches; ++i) one(i, pool);
+    }
+  }
+
+  float alpha_ = 1.0f;
+  bool trans_a_ = false;
+  bool trans_b_ = false;
+  bool trans_batch_a_ = false;
+  bool trans_batch_b_ = false;
+};
+
+}  // namespace
+
+void RegisterFusedMatMulKernels(KernelRegistry& registry) {
+  registry.Add<FusedMatMul>(KernelDef("FusedMatMul", std::string(kMsDomain))
+                                .Versions(1)
+                                .Input(0, FusedMatMulTypes::DataTypes()));
+}
+
+}  // namespace ort

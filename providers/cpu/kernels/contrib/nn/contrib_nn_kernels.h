@@ -1,0 +1,11 @@
+// Per-op registration functions of the contrib nn category.
+#pragma once
+
+#include "lib/framework/kernel_registry.h"
+
+namespace ort {
+
+void RegisterFusedConvKernels(KernelRegistry& registry);
+void RegisterSkipLayerNormalizationKernels(KernelRegistry& registry);
+
+}  // namespace ort

@@ -1,0 +1,145 @@
+// com.microsoft SkipLayerNormalization and SkipSimplifiedLayerNormalization: s = input + skip
+// (+ bias), then LayerNorm (or RMS norm) of s over the last axis scaled by gamma (+ beta).
+// skip is input-shaped, or the trailing dims of input repeated over the leading ones. Optional
+// outputs: mean and inv_std_var (input's shape with the last dim 1; float, or double for double
+// data) and input_skip_bias_sum (s).
+#include <cmath>
+#include <vector>
+
+#include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/contrib/nn/contrib_nn_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/float_params.h"
+
+namespace ort {
+namespace {
+
+constexpr size_t kMeanOutput = 1;
+constexpr size_t kInvStdOutput = 2;
+constexpr size_t kSumOutput = 3;
+
+/// True when `skip` equals `input` or, leading 1s dropped, its trailing dims.
+bool SkipBroadcasts(const TensorShape& skip, const TensorShape& input) {
+  size_t first = 0;
+  while (first + 1 < skip.rank() && skip[first] == 1) ++first;
+  const size_t rank = skip.rank() - first;
+  if (rank == 0 || rank > input.rank()) return false;
+  for (size_t i = 0; i < rank; ++i) {
+    if (skip[first + i] != input[input.rank() - rank + i]) return false;
+  }
+  return true;
+}
+
+template <bool kSimplified>
+class SkipLayerNorm final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-12f));
+    if (epsilon_ < 0.0f) return ORT_ERROR(kInvalidModel, "{}: epsilon < 0", info.node().Describe());
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* skip, context.RequiredInput(1));
+    ORT_ASSIGN_OR_RETURN(const Tensor* gamma, context.RequiredInput(2));
+    // SkipSimplifiedLayerNormalization has no beta: its bias is input 3.
+    const Tensor* beta = kSimplified ? nullptr : context.Input(3);
+    const Tensor* bias = context.Input(kSimplified ? 3 : 4);
+    const TensorShape& shape = input->shape();
+    if (shape.rank() < 1) return context.Error("input must have rank >= 1");
+    const int64_t hidden = shape[shape.rank() - 1];
+    if (!SkipBroadcasts(skip->shape(), shape)) {
+      return context.Error("skip {} must be input's shape {} or its trailing dims",
+                           skip->shape().ToString(), shape.ToString());
+    }
+    const Tensor* params[] = {gamma, beta, bias};
+    const char* names[] = {"gamma", "beta", "bias"};
+    for (size_t i = 0; i < 3; ++i) {
+      if (params[i] != nullptr && params[i]->shape() != TensorShape{hidden}) {
+        return context.Error("{} {} must be [{}]", names[i], params[i]->shape().ToString(), hidden);
+      }
+    }
+    if (skip->dtype() != input->dtype()) return context.Error("input and skip types differ");
+    ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, input->dtype(), shape));
+    Tensor* sum_output = nullptr;
+    if (context.IsOutputUsed(kSumOutput)) {
+      ORT_ASSIGN_OR_RETURN(sum_output, context.Output(kSumOutput, input->dtype(), shape));
+    }
+    const int64_t rows = hidden == 0 ? 0 : input->NumElements() / hidden;
+    const int64_t skip_size = skip->NumElements();
+    return DispatchByType<FloatTypes>(input->dtype(), context.node().op_type(), [&]<typename T>() {
+      using C = ComputeType<T>;
+      ORT_ASSIGN_OR_RETURN(const std::vector<C> g, ReadFloatParams<C>(*gamma));
+      std::vector<C> b(static_cast<size_t>(hidden), C(0)), bi(static_cast<size_t>(hidden), C(0));
+      if (beta != nullptr) {
+        ORT_ASSIGN_OR_RETURN(b, ReadFloatParams<C>(*beta));
+      }
+      if (bias != nullptr) {
+        ORT_ASSIGN_OR_RETURN(bi, ReadFloatParams<C>(*bias));
+      }
+      std::vector<C> means(static_cast<size_t>(rows)), inv_stds(static_cast<size_t>(rows));
+      const T* in = input->Data<T>();
+      const T* sk = skip->Data<T>();
+      T* out = output->MutableData<T>();
+      T* sums = sum_output != nullptr ? sum_output->MutableData<T>() : nullptr;
+      ThreadPool::TryParallelFor(
+          context.thread_pool(), rows, 8.0 * static_cast<double>(hidden),
+          [&](int64_t begin, int64_t end) {
+            std::vector<C> s(static_cast<size_t>(hidden));
+            for (int64_t row = begin; row < end; ++row) {
+              const int64_t offset = row * hidden;
+              const T* x = in + offset;
+              const T* r = sk + offset % skip_size;
+              C total = C(0);
+              for (int64_t h = 0; h < hidden; ++h) {
+                s[h] = C(x[h]) + C(r[h]) + bi[h];
+                total += s[h];
+              }
+              if (sums != nullptr) {
+                for (int64_t h = 0; h < hidden; ++h) sums[offset + h] = static_cast<T>(s[h]);
+              }
+              const C mean = kSimplified ? C(0) : total / static_cast<C>(hidden);
+              C squares = C(0);
+              for (int64_t h = 0; h < hidden; ++h) squares += (s[h] - mean) * (s[h] - mean);
+              const C inv_std =
+                  C(1) / std::sqrt(squares / static_cast<C>(hidden) + static_cast<C>(epsilon_));
+              T* y = out + offset;
+              for (int64_t h = 0; h < hidden; ++h) {
+                y[h] = static_cast<T>((s[h] - mean) * inv_std * g[h] + b[h]);
+              }
+              means[row] = kSimplified ? total / static_cast<C>(hidden) : mean;
+              inv_stds[row] = inv_std;
+            }
+          });
+      std::vector<int64_t> stats_dims = shape.dims();
+      stats_dims.back() = 1;
+      const std::vector<C>* stats[] = {&means, &inv_stds};
+      const size_t indices[] = {kMeanOutput, kInvStdOutput};
+      for (size_t i = 0; i < 2; ++i) {
+        if (!context.IsOutputUsed(indices[i])) continue;
+        const DataType type = std::is_same_v<T, double> ? DataType::kDouble : DataType::kFloat;
+        ORT_ASSIGN_OR_RETURN(Tensor * stat,
+                             context.Output(indices[i], type, TensorShape(stats_dims)));
+        ORT_RETURN_IF_ERROR(WriteFloatParams(*stats[i], *stat));
+      }
+      return Status::OK();
+    });
+  }
+
+ private:
+  float epsilon_ = 1e-12f;
+};
+
+}  // namespace
+
+void RegisterSkipLayerNormalizationKernels(KernelRegistry& registry) {
+  registry.Add<SkipLayerNorm<false>>(KernelDef("SkipLayerNormalization", std::string(kMsDomain))
+                                         .Versions(1)
+                                         .Input(0, FloatTypes::DataTypes()));
+  registry.Add<SkipLayerNorm<true>>(
+      KernelDef("SkipSimplifiedLayerNormalization", std::string(kMsDomain))
+          .Versions(1)
+          .Input(0, FloatTypes::DataTypes()));
+}
+
+}  // namespace ort

@@ -1,0 +1,30 @@
+// The Gemm kernel, shared with com.microsoft FusedGemm (providers/cpu/kernels/contrib/math),
+// which applies an activation to the result.
+#pragma once
+
+#include "lib/framework/op_kernel.h"
+#include "providers/cpu/kernels/common/fused_activation.h"
+
+namespace ort {
+
+/// Y = activation(alpha * op(A) * op(B) + beta * C); plain Gemm has no activation.
+class Gemm : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override;
+  Status Compute(KernelContext& context) const override;
+
+ protected:
+  /// Set by FusedGemm; applies to float and double outputs.
+  FusedActivation activation_;
+
+ private:
+  Status CheckC(const KernelContext& context, const TensorShape& shape, int64_t m, int64_t n) const;
+
+  bool trans_a_ = false;
+  bool trans_b_ = false;
+  bool exact_c_ = false;
+  float alpha_ = 1.0f;
+  float beta_ = 1.0f;
+};
+
+}  // namespace ort
