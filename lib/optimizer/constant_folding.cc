@@ -1,6 +1,7 @@
 // Pass constant_folding: evaluates with the CPU provider's kernels every node whose inputs are all
 // constant and replaces it by initializers holding its outputs; Shape and Size of a value whose
-// inferred shape is fully static become constants too (ONNX Runtime's ConstantFolding).
+// inferred shape is fully static become constants too, and so do Shape, Gather and Slice of a
+// computed shape when the dimensions they select are known (ONNX Runtime's ConstantFolding).
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "lib/common/logging.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
+#include "lib/optimizer/shape_elements.h"
 
 namespace ort {
 namespace {
@@ -56,27 +58,31 @@ bool IsFoldable(const Graph& graph, const Node& node) {
   return bytes <= kMaxFoldedBytes;
 }
 
-// Shape or Size of a statically shaped value, whatever produces it.
+// Size of a statically shaped value, and Shape, or a Gather or Slice of a computed shape, whose
+// selected dimensions inference knows, even when others are symbolic.
 std::optional<std::vector<Tensor>> FoldShape(const Graph& graph, const Node& node) {
   const std::string& op = node.op_type();
-  if (node.domain() != kOnnxDomain || (op != "Shape" && op != "Size") || !node.HasInput(0)) {
+  if (node.domain() != kOnnxDomain || !node.HasInput(0) || !node.HasOutput(0)) return std::nullopt;
+  if (op == "Size") {
+    const auto shape = StaticShapeOf(graph, node.inputs()[0]);
+    if (!shape) return std::nullopt;
+    return std::vector<Tensor>{Tensor::Scalar<int64_t>(shape->NumElements())};
+  }
+  // Gather and Slice of a constant are evaluated like any other node.
+  if (op != "Shape" && ((op != "Gather" && op != "Slice") ||
+                        graph.GetConstantInitializer(node.inputs()[0], true) != nullptr)) {
     return std::nullopt;
   }
-  const auto shape = StaticShapeOf(graph, node.inputs()[0]);
-  if (!shape) return std::nullopt;
-  if (op == "Size") return std::vector<Tensor>{Tensor::Scalar<int64_t>(shape->NumElements())};
-  const auto& dims = shape->dims();
-  const auto rank = static_cast<int64_t>(dims.size());
-  const auto clamp = [rank](int64_t axis) {
-    return std::clamp<int64_t>(axis < 0 ? axis + rank : axis, 0, rank);
-  };
-  const Attribute* start_attribute = node.FindAttribute("start");
-  const Attribute* end_attribute = node.FindAttribute("end");
-  const int64_t start = start_attribute != nullptr ? clamp(start_attribute->i) : 0;
-  const int64_t end = end_attribute != nullptr ? clamp(end_attribute->i) : rank;
-  const int64_t count = std::max<int64_t>(end - start, 0);
-  return std::vector<Tensor>{Tensor::FromVector<int64_t>(
-      {count}, std::span<const int64_t>(dims.data() + start, static_cast<size_t>(count)))};
+  const auto elements = AnalyzeShapeValue(graph, node.outputs()[0]);
+  if (!elements) return std::nullopt;
+  std::vector<int64_t> values;
+  for (const ShapeElement& element : elements->elements) {
+    if (element.kind != ShapeElement::Kind::kValue) return std::nullopt;
+    values.push_back(element.value);
+  }
+  if (elements->scalar) return std::vector<Tensor>{Tensor::Scalar<int64_t>(values[0])};
+  return std::vector<Tensor>{
+      Tensor::FromVector<int64_t>({static_cast<int64_t>(values.size())}, values)};
 }
 
 // Creates and runs the node's kernel; kernels must not throw, but a throw must not fail the

@@ -26,6 +26,14 @@ struct OptimizerOptions {
   OptimizationLevel level = OptimizationLevel::kAll;
   /// Passes and rules to skip, by name (DisablePassNames); an unknown name is an error.
   std::set<std::string> disabled_passes;
+  /// Levels up to this one were applied before (a model saved by `ort optimize`): skipped.
+  OptimizationLevel applied_level = OptimizationLevel::kDisable;
+};
+
+/// How often one rewrite rule fired during one pass application.
+struct RuleFireCount {
+  std::string_view rule;
+  int count = 0;
 };
 
 /// One timed step of the driver: a whole level, or one application of one pass.
@@ -40,6 +48,9 @@ struct OptimizerStep {
   bool changed = false;
   std::chrono::steady_clock::time_point start;
   std::chrono::steady_clock::time_point end;
+  /// Passes made of rewrite rules: the rules that fired in this application (valid only during
+  /// the observer call).
+  std::span<const RuleFireCount> rule_fires;
 };
 
 /// Told about every pass application and every level after it succeeds, so the session can
@@ -48,7 +59,8 @@ using OptimizerObserver = std::function<void(const OptimizerStep&)>;
 
 /// Optimizes `model` in place up to `options.level`, with the passes that serve one of
 /// `providers`; errors name the failing pass. `observer`, when set, is called after each pass
-/// application and each level (the clock is read only then).
+/// application and each level (the clock is read and rule fires are counted only then). Domains
+/// that fused nodes use are added to the model's opset imports, so the model can be saved.
 Status OptimizeGraph(Model& model, const OptimizerOptions& options,
                      std::span<IExecutionProvider* const> providers,
                      const OptimizerObserver& observer = {});

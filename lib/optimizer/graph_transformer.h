@@ -3,6 +3,7 @@
 // rewrite rules instead (rewrite_rule.h) and grouped in a rule-based transformer.
 #pragma once
 
+#include <map>
 #include <set>
 #include <span>
 #include <string>
@@ -20,6 +21,9 @@ namespace ort {
 struct OptimizerContext {
   std::span<IExecutionProvider* const> providers;
   const std::set<std::string>* disabled = nullptr;
+  /// When set (only while the driver is observed), rule-based passes count each rule's fires
+  /// here by rule name.
+  std::map<std::string, int>* rule_fires = nullptr;
 
   bool IsDisabled(const std::string& name) const {
     return disabled != nullptr && disabled->count(name) > 0;

@@ -12,6 +12,9 @@ namespace ort {
 // Graph transformers.
 std::unique_ptr<GraphTransformer> CreateEliminateDeadNodes();
 std::unique_ptr<GraphTransformer> CreateConstantFolding();
+std::unique_ptr<GraphTransformer> CreateCommonSubexpressionElimination();
+std::unique_ptr<GraphTransformer> CreateReshapeFusion();
+std::unique_ptr<GraphTransformer> CreateNchwcLayout();
 
 // Rewrite rules of the basic level.
 std::unique_ptr<RewriteRule> CreateEliminateIdentityRule();
@@ -24,5 +27,20 @@ std::unique_ptr<RewriteRule> CreateFuseConvAddRule();
 std::unique_ptr<RewriteRule> CreateFuseConvMulRule();
 std::unique_ptr<RewriteRule> CreateFuseReluClipRule();
 std::unique_ptr<RewriteRule> CreateFuseMatMulAddIntoGemmRule();
+
+// Rewrite rules of the extended level: fusions into com.microsoft contrib ops.
+std::unique_ptr<RewriteRule> CreateFuseGeluRule();
+std::unique_ptr<RewriteRule> CreateFuseFastGeluRule();
+std::unique_ptr<RewriteRule> CreateFuseLayerNormRule();
+std::unique_ptr<RewriteRule> CreateFuseConvActivationRule();
+std::unique_ptr<RewriteRule> CreateFuseGemmActivationRule();
+std::unique_ptr<RewriteRule> CreateFuseAttentionRule();
+std::unique_ptr<RewriteRule> CreateFuseEmbedLayerNormRule();
+std::unique_ptr<RewriteRule> CreateFuseBiasGeluRule();
+std::unique_ptr<RewriteRule> CreateFuseSkipLayerNormRule();
+std::unique_ptr<RewriteRule> CreateFuseMatMulScaleTransposeRule();
+
+// Rewrite rules of the all level (layout- and provider-specific fusions).
+std::unique_ptr<RewriteRule> CreateFuseConvAddActivationRule();
 
 }  // namespace ort

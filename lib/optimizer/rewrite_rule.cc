@@ -44,6 +44,7 @@ Status RuleBasedTransformer::Apply(Graph& graph, const OptimizerContext& context
         Status status = rule->Rewrite(graph, *node, removed);
         if (!status.ok()) return status.WithContext("rule '" + rule->name() + "' on " + described);
         fired = true;
+        if (context.rule_fires != nullptr) ++(*context.rule_fires)[rule->name()];
         if (removed) break;
       }
     }

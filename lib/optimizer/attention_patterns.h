@@ -1,0 +1,35 @@
+// Queries and edits shared by the BERT fusions (fuse_attention, fuse_embed_layer_norm): node
+// attributes read the same way in every opset, merged weights, and the int32 casts the
+// com.microsoft BERT ops need for their index and mask inputs.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lib/ir/graph.h"
+
+namespace ort {
+
+/// True when the Transpose `node` has exactly the permutation `perm`.
+bool HasPerm(const Node& node, std::initializer_list<int64_t> perm);
+/// True when `tensor` is a float tensor, of shape `dims` when given.
+bool IsFloatTensor(const Tensor* tensor, std::optional<std::vector<int64_t>> dims = std::nullopt);
+/// The axes of an Unsqueeze (attribute before opset 13, constant input from 13), sorted; nullopt
+/// when they are not constant.
+std::optional<std::vector<int64_t>> UnsqueezeAxes(const Graph& graph, const Node& unsqueeze);
+
+/// Concatenates float tensors along their last axis: [D, a], [D, b], [D, c] -> [D, a+b+c], or
+/// 1-D [a], [b], [c] -> [a+b+c]. All must have the same rank and leading dimensions.
+Tensor ConcatColumns(const std::vector<const Tensor*>& parts);
+
+/// `value` as int32: itself when it already is, else the output of a Cast(to int32) of it, reusing
+/// one that an earlier fusion added.
+std::string CastToInt32(Graph& graph, const std::string& value);
+
+/// Removes initializer `name` when no node, subgraph or graph output reads it any more.
+void RemoveInitializerIfUnused(Graph& graph, const std::string& name);
+
+}  // namespace ort

@@ -1,0 +1,123 @@
+// Rule fuse_skip_layer_norm: LayerNormalization over the last axis of Add(input, skip), 3-D
+// operands of one shape, becomes com.microsoft SkipLayerNormalization(input, skip, gamma, beta);
+// a 1-D constant bias added to either operand first is taken in as its fifth input.
+#include "lib/optimizer/fusion_patterns.h"
+#include "lib/optimizer/passes.h"
+
+namespace ort {
+namespace {
+
+constexpr float kDefaultLayerNormEpsilon = 1e-5f;
+
+const SymbolicShape* ShapeOf(const Graph& graph, std::string_view value) {
+  const ValueType* type = graph.FindTypeInScope(value);
+  return type != nullptr && type->IsTensor() && type->shape ? &*type->shape : nullptr;
+}
+
+bool SameDimension(const Dimension& a, const Dimension& b) {
+  if (a.IsKnown() || b.IsKnown()) return a.value == b.value;
+  return !a.param.empty() && a.param == b.param;
+}
+
+// The residual Add: two float 3-D operands of provably the same shape.
+bool IsResidualAdd(const Graph& graph, const Node& add) {
+  if (add.inputs().size() != 2) return false;
+  const SymbolicShape* a = ShapeOf(graph, add.inputs()[0]);
+  const SymbolicShape* b = ShapeOf(graph, add.inputs()[1]);
+  if (a == nullptr || b == nullptr || a->size() != 3 || b->size() != 3) return false;
+  for (size_t i = 0; i < 3; ++i) {
+    if (!SameDimension((*a)[i], (*b)[i])) return false;
+  }
+  return IsFloatValue(graph, add.inputs()[0]) && IsFloatValue(graph, add.inputs()[1]);
+}
+
+// The bias Add: a 3-D float input plus a constant 1-D bias (input 1) along its last axis.
+bool IsBiasAdd(const Graph& graph, const Node& add) {
+  if (add.inputs().size() != 2 || graph.GetConstantInitializer(add.inputs()[1], true) == nullptr) {
+    return false;
+  }
+  const SymbolicShape* input = ShapeOf(graph, add.inputs()[0]);
+  const SymbolicShape* bias = ShapeOf(graph, add.inputs()[1]);
+  return input != nullptr && bias != nullptr && input->size() == 3 && bias->size() == 1 &&
+         (*input)[2].IsKnown() && (*input)[2] == (*bias)[0] &&
+         IsFloatValue(graph, add.inputs()[0]) && IsFloatValue(graph, add.inputs()[1]);
+}
+
+struct SkipMatch {
+  const Node* residual = nullptr;
+  const Node* bias_add = nullptr;  // null without a bias
+  size_t biased_operand = 0;       // which residual operand the bias Add produces
+};
+
+// True when only output 0 of the LayerNormalization is read and it normalizes the last axis.
+bool NormalizesLastAxisOnly(const Graph& graph, const Node& norm) {
+  for (size_t i = 1; i < norm.outputs().size(); ++i) {
+    if (!norm.HasOutput(i)) continue;
+    if (graph.IsGraphOutput(norm.outputs()[i]) || !graph.Consumers(norm.outputs()[i]).empty()) {
+      return false;
+    }
+  }
+  const Attribute* axis = norm.FindAttribute("axis");
+  return axis == nullptr || axis->i == -1 || axis->i == 2;
+}
+
+std::optional<SkipMatch> FindSkip(const Graph& graph, const Node& norm) {
+  if (!norm.HasInput(0) || !norm.HasInput(1) || !NormalizesLastAxisOnly(graph, norm)) {
+    return std::nullopt;
+  }
+  SkipMatch match;
+  match.residual = IntermediateProducer(graph, norm.inputs()[0], "Add");
+  if (match.residual == nullptr || !IsResidualAdd(graph, *match.residual)) return std::nullopt;
+  for (size_t i = 0; i < 2; ++i) {
+    const Node* bias_add = IntermediateProducer(graph, match.residual->inputs()[i], "Add");
+    if (bias_add != nullptr && IsBiasAdd(graph, *bias_add)) {
+      match.bias_add = bias_add;
+      match.biased_operand = i;
+      break;
+    }
+  }
+  return match;
+}
+
+class FuseSkipLayerNorm final : public RewriteRule {
+ public:
+  FuseSkipLayerNorm() : RewriteRule("fuse_skip_layer_norm", {"LayerNormalization"}) {}
+
+  bool Matches(const Graph& graph, const Node& node) const override {
+    return FindSkip(graph, node).has_value();
+  }
+
+  Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
+    const SkipMatch match = *FindSkip(graph, node);
+    std::vector<std::string> inputs = match.residual->inputs();
+    inputs.push_back(node.inputs()[1]);
+    inputs.push_back(node.HasInput(2) ? node.inputs()[2] : std::string());
+    std::vector<const Node*> nodes{match.residual, &node};
+    if (match.bias_add != nullptr) {
+      inputs[match.biased_operand] = match.bias_add->inputs()[0];
+      inputs.push_back(match.bias_add->inputs()[1]);
+      nodes.push_back(match.bias_add);
+    }
+    const Attribute* epsilon = node.FindAttribute("epsilon");
+    std::vector<Attribute> attributes;
+    attributes.push_back(
+        Attribute::Float("epsilon", epsilon != nullptr ? epsilon->f : kDefaultLayerNormEpsilon));
+    ReplaceByFusedNode(graph, nodes,
+                       {"SkipLayerNormalization",
+                        "SkipLayerNormalization",
+                        std::string(kMsDomain),
+                        std::move(inputs),
+                        {node.outputs()[0]},
+                        std::move(attributes)});
+    node_removed = true;
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RewriteRule> CreateFuseSkipLayerNormRule() {
+  return std::make_unique<FuseSkipLayerNorm>();
+}
+
+}  // namespace ort

@@ -1,0 +1,189 @@
+#include "lib/optimizer/fusion_patterns.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ort {
+
+bool IsFloatValue(const Graph& graph, std::string_view value) {
+  const ValueType* type = graph.FindTypeInScope(value);
+  return type != nullptr && type->IsTensor() && type->elem_type == DataType::kFloat;
+}
+
+std::optional<float> ScalarFloatConstant(const Graph& graph, std::string_view value) {
+  if (value.empty()) return std::nullopt;
+  const Tensor* tensor = graph.GetConstantInitializer(value, true);
+  if (tensor == nullptr || tensor->dtype() != DataType::kFloat || tensor->NumElements() != 1 ||
+      tensor->shape().rank() > 1) {
+    return std::nullopt;
+  }
+  return tensor->Data<float>()[0];
+}
+
+bool IsScalarConstant(const Graph& graph, std::string_view value, float expected) {
+  const std::optional<float> actual = ScalarFloatConstant(graph, value);
+  return actual && std::abs(*actual - expected) <= 1e-8f + 1e-5f * std::abs(expected);
+}
+
+bool IsOnnxOp(const Node* node, std::string_view op_type) {
+  return node != nullptr && node->op_type() == op_type && node->domain().empty();
+}
+
+std::string OtherInput(const Node& node, std::string_view value) {
+  const auto& inputs = node.inputs();
+  if (inputs.size() != 2 || inputs[0].empty() || inputs[1].empty()) return {};
+  if (inputs[0] == value && inputs[1] != value) return inputs[1];
+  if (inputs[1] == value && inputs[0] != value) return inputs[0];
+  return {};
+}
+
+const Node* OnlyConsumer(const Graph& graph, std::string_view value) {
+  if (graph.IsGraphOutput(value)) return nullptr;
+  const std::vector<const Node*> consumers = graph.Consumers(value);
+  if (consumers.size() != 1) return nullptr;
+  int reads = 0;
+  for (const auto& input : consumers[0]->inputs()) reads += input == value ? 1 : 0;
+  return reads == 1 ? consumers[0] : nullptr;
+}
+
+const Node* IntermediateProducer(const Graph& graph, std::string_view value,
+                                 std::string_view op_type) {
+  const Node* producer = graph.Producer(value);
+  if (!IsOnnxOp(producer, op_type) || producer->outputs()[0] != value) return nullptr;
+  return OnlyConsumer(graph, value) != nullptr ? producer : nullptr;
+}
+
+std::optional<size_t> RankOf(const Graph& graph, std::string_view value) {
+  const ValueType* type = graph.FindTypeInScope(value);
+  if (type == nullptr || !type->IsTensor() || !type->shape) return std::nullopt;
+  return type->shape->size();
+}
+
+std::optional<int64_t> LastDimension(const Graph& graph, std::string_view value) {
+  const ValueType* type = graph.FindTypeInScope(value);
+  if (type != nullptr && type->IsTensor() && type->shape && !type->shape->empty()) {
+    const Dimension& last = type->shape->back();
+    if (last.IsKnown()) return last.value;
+  }
+  const Node* matmul = graph.Producer(value);
+  if (!IsOnnxOp(matmul, "MatMul") || matmul->inputs().size() != 2) return std::nullopt;
+  const Tensor* weight = graph.GetConstantInitializer(matmul->inputs()[1], true);
+  if (weight == nullptr || weight->shape().rank() < 2) return std::nullopt;
+  return weight->shape().dims().back();
+}
+
+bool ProvablySameShape(const Graph& graph, std::string_view a, std::string_view b) {
+  const ValueType* type_a = graph.FindTypeInScope(a);
+  const ValueType* type_b = graph.FindTypeInScope(b);
+  if (type_a == nullptr || type_b == nullptr || !type_a->IsTensor() || !type_b->IsTensor() ||
+      !type_a->shape || !type_b->shape || type_a->shape->size() != type_b->shape->size()) {
+    return false;
+  }
+  for (size_t i = 0; i < type_a->shape->size(); ++i) {
+    const Dimension& dim_a = (*type_a->shape)[i];
+    const Dimension& dim_b = (*type_b->shape)[i];
+    const bool same = dim_a.IsKnown() || dim_b.IsKnown()
+                          ? dim_a.value == dim_b.value
+                          : !dim_a.param.empty() && dim_a.param == dim_b.param;
+    if (!same) return false;
+  }
+  return true;
+}
+
+const Node* MatchHalfXTimes(const Graph& graph, const Node& one_plus, std::string_view x,
+                            std::vector<const Node*>& nodes) {
+  const std::string& sum = one_plus.outputs()[0];
+  const Node* mul = OnlyConsumer(graph, sum);
+  if (!IsOnnxOp(mul, "Mul")) return nullptr;
+  const std::string other = OtherInput(*mul, sum);
+  if (other.empty()) return nullptr;
+  const std::string& product = mul->outputs()[0];
+  if (other == x || IsScalarConstant(graph, other, 0.5f)) {
+    // The remaining factor (0.5 or x) comes in a second Mul.
+    const Node* last = OnlyConsumer(graph, product);
+    if (!IsOnnxOp(last, "Mul")) return nullptr;
+    const std::string factor = OtherInput(*last, product);
+    if (other == x ? !IsScalarConstant(graph, factor, 0.5f) : factor != x) return nullptr;
+    nodes.push_back(mul);
+    nodes.push_back(last);
+    return last;
+  }
+  const Node* half = IntermediateProducer(graph, other, "Mul");
+  if (half == nullptr || !IsScalarConstant(graph, OtherInput(*half, x), 0.5f)) return nullptr;
+  nodes.push_back(half);
+  nodes.push_back(mul);
+  return mul;
+}
+
+namespace {
+
+float FloatAttribute(const Node& node, std::string_view name, float fallback) {
+  const Attribute* attribute = node.FindAttribute(name);
+  return attribute != nullptr ? attribute->f : fallback;
+}
+
+// Clip's bounds when they are attributes (before opset 11), absent or float constants.
+std::optional<std::vector<float>> ClipBounds(const Graph& graph, const Node& clip) {
+  std::vector<float> bounds{std::numeric_limits<float>::lowest(),
+                            std::numeric_limits<float>::max()};
+  if (graph.OpsetVersion("") < 11) {
+    return std::vector<float>{FloatAttribute(clip, "min", bounds[0]),
+                              FloatAttribute(clip, "max", bounds[1])};
+  }
+  for (size_t i = 1; i <= 2; ++i) {
+    if (!clip.HasInput(i)) continue;
+    const auto bound = ScalarFloatConstant(graph, clip.inputs()[i]);
+    if (!bound) return std::nullopt;
+    bounds[i - 1] = *bound;
+  }
+  return bounds;
+}
+
+}  // namespace
+
+std::optional<std::vector<float>> FusedConvActivationParams(const Graph& graph,
+                                                            const Node& activation) {
+  if (!activation.domain().empty()) return std::nullopt;
+  const std::string& op = activation.op_type();
+  // onnxruntime fuses the versions its kernels share: LeakyRelu 6 and HardSigmoid 6.
+  const int64_t opset = graph.OpsetVersion("");
+  if (op == "Relu" || op == "Sigmoid" || op == "Tanh") return std::vector<float>{};
+  if (op == "LeakyRelu" && opset < 16)
+    return std::vector<float>{FloatAttribute(activation, "alpha", 0.01f)};
+  if (op == "HardSigmoid" && opset < 22) {
+    return std::vector<float>{FloatAttribute(activation, "alpha", 0.2f),
+                              FloatAttribute(activation, "beta", 0.5f)};
+  }
+  if (op == "Clip") return ClipBounds(graph, activation);
+  return std::nullopt;
+}
+
+Attribute CopyPlainAttribute(const Attribute& attribute, std::string name) {
+  Attribute copy;
+  copy.name = std::move(name);
+  copy.type = attribute.type;
+  copy.f = attribute.f;
+  copy.i = attribute.i;
+  copy.s = attribute.s;
+  copy.floats = attribute.floats;
+  copy.ints = attribute.ints;
+  copy.strings = attribute.strings;
+  return copy;
+}
+
+Node& ReplaceByFusedNode(Graph& graph, const std::vector<const Node*>& nodes, NodeSpec fused) {
+  if (!fused.domain.empty()) graph.mutable_opsets().try_emplace(fused.domain, 1);
+  fused.name = graph.UniqueNodeName(fused.name.empty() ? fused.op_type : fused.name);
+  for (const Node* node : nodes) graph.RemoveNode(node->index());
+  return graph.AddNode(std::move(fused));
+}
+
+void RemoveIfUnused(Graph& graph, const Node& node) {
+  for (const auto& output : node.outputs()) {
+    if (output.empty()) continue;
+    if (graph.IsGraphOutput(output) || !graph.Consumers(output).empty()) return;
+  }
+  graph.RemoveNode(node.index());
+}
+
+}  // namespace ort
