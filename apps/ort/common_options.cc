@@ -6,21 +6,25 @@
 
 namespace ort::cli {
 
-void AddSessionOptions(CLI::App& command, SessionArgs& args) {
+void AddModelOptions(CLI::App& command, SessionArgs& args) {
   command.add_option("model", args.model, "ONNX model file")->required();
-  command.add_option("-x,--intra-op-threads", args.intra_op_threads,
-                     "threads per operator (0 = one per core)");
-  command.add_option("-y,--inter-op-threads", args.inter_op_threads,
-                     "threads running independent operators in parallel mode (0 = one per core)");
   command.add_option("-e,--providers", args.providers,
                      "execution providers in priority order, comma separated (cpu falls back)");
-  command.add_option("-o,--opt-level", args.opt_level,
-                     "graph optimization level: disable, basic, extended, all");
   command.add_option("--free-dim", args.free_dims, "fix a symbolic dimension: NAME=N (repeatable)");
   command.add_option("--disable-pass", args.disabled_passes,
                      "skip an optimizer pass or rewrite rule by name (repeatable)");
   command.add_option("--log-level", args.log_level,
                      "log severity: verbose, info, warning, error, fatal");
+}
+
+void AddSessionOptions(CLI::App& command, SessionArgs& args) {
+  AddModelOptions(command, args);
+  command.add_option("-x,--intra-op-threads", args.intra_op_threads,
+                     "threads per operator (0 = one per core)");
+  command.add_option("-y,--inter-op-threads", args.inter_op_threads,
+                     "threads running independent operators in parallel mode (0 = one per core)");
+  command.add_option("-o,--opt-level", args.opt_level,
+                     "graph optimization level: disable, basic, extended, all");
   command.add_flag("-P,--parallel", args.parallel, "parallel execution mode");
   command.add_flag("--no-arena", args.no_arena,
                    "allocate every tensor from the heap instead of the CPU memory arena");
@@ -78,7 +82,7 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 }  // namespace
 
-Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args) {
+Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args) {
   SessionOptions options;
   ORT_ASSIGN_OR_RETURN(options.log_severity, ParseLogSeverity(args.log_level));
   ORT_ASSIGN_OR_RETURN(options.optimization_level, ParseOptimizationLevel(args.opt_level));
@@ -113,6 +117,11 @@ Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args)
   for (auto& provider : providers)
     ORT_RETURN_IF_ERROR(session->RegisterProvider(std::move(provider)));
   ORT_RETURN_IF_ERROR(session->Load(args.model));
+  return session;
+}
+
+Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args) {
+  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, LoadSession(args));
   ORT_RETURN_IF_ERROR(session->Initialize());
   return session;
 }

@@ -32,8 +32,15 @@ struct SessionArgs {
   std::string profile_file;
 };
 
-/// Adds the shared options to `command`.
+/// Adds the options that decide how the model is rewritten (model, providers, free
+/// dimensions, disabled passes, log level) to `command`; the optimization level is left to it.
+void AddModelOptions(CLI::App& command, SessionArgs& args);
+
+/// Adds the shared options (AddModelOptions, the level and the execution settings) to `command`.
 void AddSessionOptions(CLI::App& command, SessionArgs& args);
+
+/// Builds a session from `args` and loads the model, without initializing it.
+Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args);
 
 /// Builds, loads and initializes a session from `args`.
 Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args);

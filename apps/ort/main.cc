@@ -1,5 +1,5 @@
-// Entry point of the `ort` tool. Invoked as `ort-run` or `ort-perf` (links), it behaves as
-// `ort run` or `ort perf`.
+// Entry point of the `ort` tool. Invoked as `ort-run`, `ort-perf` or `ort-optimize` (links), it
+// behaves as `ort run`, `ort perf` or `ort optimize`.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/ort/optimize_command.h"
 #include "apps/ort/perf_command.h"
 #include "apps/ort/run_command.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   auto run = ort::cli::AddRunCommand(app);
   auto perf = ort::cli::AddPerfCommand(app);
+  auto optimize = ort::cli::AddOptimizeCommand(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -36,5 +38,6 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("perf")) return perf();
+  if (app.got_subcommand("optimize")) return optimize();
   return 2;
 }

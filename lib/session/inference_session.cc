@@ -4,11 +4,13 @@
 #include <ctime>
 #include <thread>
 
+#include "lib/common/cpu_info.h"
 #include "lib/common/logging.h"
 #include "lib/memory/arena.h"
 #include "lib/onnx/function_expansion.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/optimizer/graph_optimizer.h"
+#include "lib/optimizer/optimization_record.h"
 #include "lib/session/partitioner.h"
 
 namespace ort {
@@ -94,6 +96,11 @@ Status InferenceSession::ApplyFreeDimensionOverrides() {
 
 Status InferenceSession::Initialize() {
   if (initialized_) return ORT_ERROR(kInvalidArgument, "the session is already initialized");
+  if (rewritten_) {
+    return ORT_ERROR(kInvalidArgument,
+                     "the session's model was optimized for saving; create a "
+                     "new session to run it");
+  }
   if (!model_) return ORT_ERROR(kInvalidArgument, "no model is loaded");
   Profiler* profiler = ActiveProfiler();
   ScopedProfileEvent total(profiler, "session_initialization");
@@ -103,18 +110,24 @@ Status InferenceSession::Initialize() {
   return Status::OK();
 }
 
-Status InferenceSession::InitializeSteps(Profiler* profiler) {
+Status InferenceSession::OptimizeForSaving(const OptimizerObserver& observer) {
+  if (initialized_ || rewritten_) {
+    return ORT_ERROR(kInvalidArgument, "the session's model was already prepared");
+  }
+  if (!model_) return ORT_ERROR(kInvalidArgument, "no model is loaded");
+  Status status = RewriteModel(ActiveProfiler(), observer);
+  if (!status.ok()) return status.WithContext(model_->path);
+  return Status::OK();
+}
+
+Status InferenceSession::RewriteModel(Profiler* profiler, const OptimizerObserver& observer) {
+  rewritten_ = true;
   {
     ScopedProfileEvent event(profiler, "free_dimension_overrides");
     ORT_RETURN_IF_ERROR(ApplyFreeDimensionOverrides());
   }
   std::vector<IExecutionProvider*> providers;
-  std::unordered_map<std::string, IExecutionProvider*> by_type;
-  for (const auto& provider : providers_) {
-    providers.push_back(provider.get());
-    by_type[provider->type()] = provider.get();
-  }
-
+  for (const auto& provider : providers_) providers.push_back(provider.get());
   auto has_kernel = [&providers](const Node& node) {
     for (const IExecutionProvider* provider : providers) {
       if (provider->kernel_registry().Find(node) != nullptr) return true;
@@ -125,22 +138,78 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
     ScopedProfileEvent event(profiler, "function_expansion");
     ORT_RETURN_IF_ERROR(ExpandFunctionNodes(*model_, has_kernel));
   }
-  {
-    ScopedProfileEvent event(profiler, "graph_optimization");
-    event.AddArg("level", JsonString(OptimizationLevelName(options_.optimization_level)));
-    OptimizerObserver observer;
-    if (profiler != nullptr)
-      observer = [profiler](const OptimizerStep& step) {
-        const bool pass = step.kind == OptimizerStep::Kind::kPass;
-        profiler->Record(ProfileCategory::kSession,
-                         (pass ? "optimizer_pass_" : "optimizer_level_") + std::string(step.name),
-                         step.start, step.end,
-                         {{"level", JsonString(OptimizationLevelName(step.level))},
-                          {pass ? "iteration" : "iterations", std::to_string(step.iteration)},
-                          {"changed", step.changed ? "true" : "false"}});
-      };
-    OptimizerOptions optimizer_options{options_.optimization_level, options_.disabled_optimizers};
-    ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, optimizer_options, providers, observer));
+  return Optimize(profiler, observer);
+}
+
+Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& observer) {
+  ScopedProfileEvent event(profiler, "graph_optimization");
+  event.AddArg("level", JsonString(OptimizationLevelName(options_.optimization_level)));
+  OptimizationRecord record;
+  auto read = ReadOptimizationRecord(*model_);
+  if (read.ok()) {
+    record = std::move(*read);
+  } else {
+    ORT_LOG_WARNING("{}: ignoring the optimization record: {}", model_->path,
+                    read.status().message());
+  }
+  std::vector<IExecutionProvider*> providers;
+  std::vector<std::string> provider_types;
+  for (const auto& provider : providers_) {
+    providers.push_back(provider.get());
+    provider_types.push_back(provider->type());
+  }
+  const ResumePoint resume = FindResumePoint(record, provider_types, options_.disabled_optimizers);
+  const bool runs_levels =
+      static_cast<int>(options_.optimization_level) > static_cast<int>(resume.applied_level);
+  if (runs_levels && !resume.reason.empty()) {
+    ORT_LOG_WARNING("{}: {}", model_->path, resume.reason);
+  } else if (resume.applied_level != OptimizationLevel::kDisable) {
+    ORT_LOG_INFO("{}: optimized offline up to level '{}'; skipping the levels up to it",
+                 model_->path, OptimizationLevelName(resume.applied_level));
+  }
+  event.AddArg("already_applied", JsonString(OptimizationLevelName(resume.applied_level)));
+  OptimizerObserver combined;
+  if (profiler != nullptr || observer) {
+    combined = [profiler, &observer](const OptimizerStep& step) {
+      if (observer) observer(step);
+      if (profiler == nullptr) return;
+      const bool pass = step.kind == OptimizerStep::Kind::kPass;
+      std::vector<std::pair<std::string, std::string>> args{
+          {"level", JsonString(OptimizationLevelName(step.level))},
+          {pass ? "iteration" : "iterations", std::to_string(step.iteration)},
+          {"changed", step.changed ? "true" : "false"}};
+      if (!step.rule_fires.empty()) {
+        std::string rules;
+        for (const RuleFireCount& fired : step.rule_fires) {
+          rules += fmt::format("{}{}={}", rules.empty() ? "" : ",", fired.rule, fired.count);
+        }
+        args.emplace_back("rules_fired", JsonString(rules));
+      }
+      profiler->Record(ProfileCategory::kSession,
+                       (pass ? "optimizer_pass_" : "optimizer_level_") + std::string(step.name),
+                       step.start, step.end, std::move(args));
+    };
+  }
+  ORT_RETURN_IF_ERROR(CheckNchwcBlockSize(*model_, NchwcBlockSize()));
+  OptimizerOptions optimizer_options{options_.optimization_level, options_.disabled_optimizers,
+                                     resume.applied_level};
+  ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, optimizer_options, providers, combined));
+  RecordNchwcBlockSize(*model_, NchwcBlockSize());
+  if (runs_levels) {
+    WriteOptimizationRecord(UpdatedRecord(record, resume, options_.optimization_level,
+                                          provider_types, options_.disabled_optimizers),
+                            *model_);
+  }
+  return Status::OK();
+}
+
+Status InferenceSession::InitializeSteps(Profiler* profiler) {
+  ORT_RETURN_IF_ERROR(RewriteModel(profiler, {}));
+  std::vector<IExecutionProvider*> providers;
+  std::unordered_map<std::string, IExecutionProvider*> by_type;
+  for (const auto& provider : providers_) {
+    providers.push_back(provider.get());
+    by_type[provider->type()] = provider.get();
   }
   {
     ScopedProfileEvent event(profiler, "graph_partitioning");

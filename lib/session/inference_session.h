@@ -12,6 +12,7 @@
 
 #include "lib/framework/execution_provider.h"
 #include "lib/ir/model.h"
+#include "lib/optimizer/graph_optimizer.h"
 #include "lib/profiler/profiler.h"
 #include "lib/session/session_options.h"
 #include "lib/session/session_state.h"
@@ -38,6 +39,12 @@ class InferenceSession {
 
   /// Prepares the loaded model for Run. Call once.
   Status Initialize();
+
+  /// Runs only the steps of Initialize that rewrite the model (free-dimension overrides,
+  /// function expansion, graph optimization, recorded in the model's metadata) so that model()
+  /// can be saved optimized; `observer` also sees every optimizer step. The session cannot be
+  /// initialized or run afterwards.
+  Status OptimizeForSaving(const OptimizerObserver& observer = {});
 
   /// Runs the model. `feeds` name graph inputs; inputs that have an initializer may be left
   /// out. `output_names` empty means every graph output, in graph order.
@@ -68,6 +75,10 @@ class InferenceSession {
 
  private:
   Status ApplyFreeDimensionOverrides();
+  /// The steps of Initialize that rewrite the model, up to and including optimization.
+  Status RewriteModel(Profiler* profiler, const OptimizerObserver& observer);
+  /// Optimizes the model, skipping levels its optimization record says were applied.
+  Status Optimize(Profiler* profiler, const OptimizerObserver& observer);
   Status InitializeSteps(Profiler* profiler);
   /// The profiler while it records, else null.
   Profiler* ActiveProfiler() const {
@@ -84,6 +95,7 @@ class InferenceSession {
   std::unique_ptr<ThreadPool> inter_op_pool_;  // parallel mode only
   std::unique_ptr<Profiler> profiler_;         // null unless enable_profiling
   bool initialized_ = false;
+  bool rewritten_ = false;  // RewriteModel ran (by Initialize or OptimizeForSaving)
 };
 
 }  // namespace ort

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Validates an `ort perf --json` report against docs/perf_report.schema.json.
+"""Validates a JSON report against its schema: `ort perf --json` against
+docs/perf_report.schema.json, `ort optimize --report` against docs/optimize_report.schema.json.
 
     check_perf_report.py SCHEMA REPORT [PATH=VALUE]...
 

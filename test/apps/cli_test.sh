@@ -79,6 +79,14 @@ valid_report() {
     "$source_dir/docs/perf_report.schema.json" "$@"
 }
 
+# valid_optimize_report NAME REPORT [PATH=VALUE]...: likewise for docs/optimize_report.schema.json.
+valid_optimize_report() {
+  local name=$1
+  shift
+  passes "$name" python3 "$source_dir/test/apps/check_perf_report.py" \
+    "$source_dir/docs/optimize_report.schema.json" "$@"
+}
+
 # valid_trace NAME TRACE [--model MODEL] [--runs N]: TRACE is a Chrome trace of a session
 # (test/apps/check_trace.py, which needs the system python's onnx for --model).
 valid_trace() {
@@ -215,6 +223,56 @@ one_line "perf: --max-regression without --baseline" "$ort" perf "$add" --max-re
 one_line "perf: zero concurrency" "$ort" perf "$add" -c 0
 one_line "perf: zero repeat" "$ort" perf "$add" -r 0
 one_line "perf: unwritable report" "$ort" perf "$add" -r 1 --json "$work/none/report.json"
+
+# ort optimize: the saved model (weights of 100 bytes or more in OUT.data) reloads with ORT's
+# outputs, records its level so sessions skip it, and the report follows its schema.
+opt=$work/opt
+mkdir -p "$opt"
+image=$data/demo/image.npy
+"$ort" optimize "$tiny" -o "$opt/tiny.onnx" --external-data-min-bytes 100 \
+  --report "$opt/report.json" > "$opt/report.txt" 2>&1
+matches "optimize prints its tables" "$opt/report.txt" "^model: .*tiny_resnet\.onnx \(14 nodes\) -> " \
+  "^op type +before +after$" "^Conv +4 +[0-9]+" "^pass / rule +level +runs +changed +time ms$" \
+  "^basic_rewrites +basic +[1-9]" "^  eliminate_identity +fired 0$" \
+  "^external data: tiny\.onnx\.data \([1-9][0-9]* initializers"
+valid_optimize_report "optimize --report follows the schema" "$opt/report.json" level=all \
+  input_level=disable nodes_before=14 'providers=["cpu"]' 'disabled_passes=[]' \
+  external_data.file=tiny.onnx.data external_data.min_bytes=100
+passes "optimize writes external data" test -s "$opt/tiny.onnx.data"
+expect "optimized model matches ORT" 0 "OK" "$ort" run "$opt/tiny.onnx" --input "image=$image" \
+  --expected-dir "$data/demo/expected" --output-format npy
+expect "a session skips the levels applied offline" 0 "optimized offline up to level 'all'" \
+  "$ort" run "$opt/tiny.onnx" --seed 1 --log-level info
+expect "ort-optimize alias" 0 "level basic, providers cpu" "$alias_dir/ort-optimize" "$tiny" \
+  -o "$opt/alias.onnx" --level basic
+"$ort" optimize "$tiny" -o "$opt/basic.onnx" --level basic --disable-pass basic_rewrites \
+  --report "$opt/basic.json" > "$opt/basic.txt" 2>&1
+valid_optimize_report "optimize --disable-pass report" "$opt/basic.json" level=basic \
+  'disabled_passes=["basic_rewrites"]' external_data.file=basic.onnx.data \
+  external_data.min_bytes=1024
+if grep -q "^basic_rewrites " "$opt/basic.txt"; then
+  echo "FAIL optimize --disable-pass: basic_rewrites still ran"
+  failures=$((failures + 1))
+else
+  echo "ok   optimize --disable-pass skips the pass"
+fi
+expect "optimized model records level, providers, disabled passes" 0 \
+  "basic cpu basic_rewrites" /usr/bin/python3 -c "import onnx, sys
+meta = {p.key: p.value for p in onnx.load(sys.argv[1]).metadata_props}
+print(meta['ort.optimization_level'], meta['ort.optimization_providers'],
+      meta['ort.optimization_disabled_passes'])" "$opt/basic.onnx"
+expect "basic-optimized model matches ORT" 0 "OK" "$ort" run "$opt/basic.onnx" \
+  --input "image=$image" --expected-dir "$data/demo/expected" --output-format npy
+expect "passes disabled offline run again" 0 "which this session runs; running every level again" \
+  "$ort" run "$opt/basic.onnx" --seed 1
+one_line "optimize: unknown level" "$ort" optimize "$tiny" -o "$opt/x.onnx" --level fastest
+one_line "optimize: unknown provider" "$ort" optimize "$tiny" -o "$opt/x.onnx" -e tpu
+one_line "optimize: missing model" "$ort" optimize "$work/missing.onnx" -o "$opt/x.onnx"
+one_line "optimize: no -o" "$ort" optimize "$tiny"
+one_line "optimize: unknown --disable-pass" "$ort" optimize "$tiny" -o "$opt/x.onnx" \
+  --disable-pass no_such_pass
+one_line "optimize: overwriting the input" "$ort" optimize "$opt/tiny.onnx" -o "$opt/tiny.onnx"
+one_line "optimize: unwritable output" "$ort" optimize "$tiny" -o "$work/none/x.onnx"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures CLI test(s) failed"

@@ -1,0 +1,137 @@
+#include "apps/ort/optimize_command.h"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "apps/ort/common_options.h"
+#include "apps/ort/optimize_report.h"
+#include "lib/onnx/model_proto.h"
+#include "lib/optimizer/optimization_record.h"
+
+namespace ort::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct OptimizeArgs {
+  SessionArgs session;
+  std::string output;
+  // ONNX Runtime's default for optimized models
+  // (session.optimized_model_external_initializers_min_size_in_bytes).
+  size_t external_data_min_bytes = 1024;
+  std::string report_path;
+};
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Initializers of `graph` and its subgraphs that SaveModel puts in the external data file.
+void CountExternal(const Graph& graph, size_t min_bytes, OptimizeReport& report) {
+  for (const auto& [name, tensor] : graph.initializers()) {
+    if (tensor.dtype() == DataType::kString || tensor.SizeInBytes() < min_bytes) continue;
+    ++report.external_initializers;
+    report.external_bytes += static_cast<int64_t>(tensor.SizeInBytes());
+  }
+  for (const Node* node : graph.Nodes()) {
+    for (const Graph* subgraph : node->Subgraphs()) CountExternal(*subgraph, min_bytes, report);
+  }
+}
+
+bool SameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code error;
+  return std::filesystem::equivalent(a, b, error);
+}
+
+Status Execute(const OptimizeArgs& args) {
+  ORT_ASSIGN_OR_RETURN(OptimizationLevel level, ParseOptimizationLevel(args.session.opt_level));
+  const std::filesystem::path output(args.output);
+  const std::filesystem::path data_path = output.string() + ".data";
+  if (SameFile(args.session.model, output) || SameFile(args.session.model, data_path)) {
+    return ORT_ERROR(kInvalidArgument,
+                     "-o '{}' would overwrite the input model, whose weights are read in place",
+                     args.output);
+  }
+
+  OptimizeReport report;
+  report.model = args.session.model;
+  report.output = args.output;
+  report.level = std::string(OptimizationLevelName(level));
+  report.disabled_passes = args.session.disabled_passes;
+  report.external_data_min_bytes = args.external_data_min_bytes;
+
+  Clock::time_point start = Clock::now();
+  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, LoadSession(args.session));
+  report.load_ms = MillisecondsSince(start);
+  for (const auto& provider : session->providers()) report.providers.push_back(provider->type());
+  const Model& model = session->model();
+  // A record that does not parse is ignored (the session warns about it).
+  const auto input_record = ReadOptimizationRecord(model);
+  if (input_record.ok()) report.input_level = OptimizationLevelName(input_record->level);
+  const auto before = CountOpTypes(model.graph());
+
+  OptimizerStatsCollector stats;
+  start = Clock::now();
+  ORT_RETURN_IF_ERROR(
+      session->OptimizeForSaving([&stats](const OptimizerStep& step) { stats.Record(step); }));
+  report.optimize_ms = MillisecondsSince(start);
+  report.levels = stats.levels();
+  report.passes = stats.passes();
+  const auto after = CountOpTypes(model.graph());
+  report.op_types = CompareOpCounts(before, after);
+  for (const OpCount& op : report.op_types) {
+    report.nodes_before += op.before;
+    report.nodes_after += op.after;
+  }
+  CountExternal(model.graph(), args.external_data_min_bytes, report);
+
+  // A data file left by an earlier run would otherwise survive when nothing goes external now;
+  // unlinking it (rather than truncating) also leaves intact an input model's weights mapped
+  // from that same file.
+  std::error_code error;
+  std::filesystem::remove(data_path, error);
+  start = Clock::now();
+  SaveOptions save_options;
+  save_options.external_data_threshold_bytes = args.external_data_min_bytes;
+  ORT_RETURN_IF_ERROR(SaveModel(model, args.output, save_options));
+  report.save_ms = MillisecondsSince(start);
+  if (report.external_initializers > 0) report.external_data_file = data_path.filename().string();
+  report.output_bytes = static_cast<int64_t>(std::filesystem::file_size(output, error));
+
+  std::cout << FormatOptimizeReport(report);
+  if (!args.report_path.empty()) {
+    ORT_RETURN_IF_ERROR(WriteOptimizeReportJson(report, args.report_path));
+    std::cout << "report written to " << args.report_path << "\n";
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::function<int()> AddOptimizeCommand(CLI::App& app) {
+  auto args = std::make_shared<OptimizeArgs>();
+  CLI::App* command = app.add_subcommand(
+      "optimize", "Optimize a model offline and save it (large weights in OUT.data)");
+  AddModelOptions(*command, args->session);
+  command->add_option("-o,--output", args->output, "where to write the optimized model")
+      ->required();
+  command->add_option("--level", args->session.opt_level,
+                      "graph optimization level: disable, basic, extended, all (the session's "
+                      "default, all)");
+  command->add_option("--external-data-min-bytes", args->external_data_min_bytes,
+                      "initializers of at least this many bytes go to OUT.data next to OUT");
+  command->add_option("--report", args->report_path, "also write the report as JSON here");
+  return [command, args]() -> int {
+    (void)command;
+    Status status = Execute(*args);
+    if (!status.ok()) {
+      std::cerr << "ort optimize: " << status.message() << "\n";
+      return 2;
+    }
+    return 0;
+  };
+}
+
+}  // namespace ort::cli

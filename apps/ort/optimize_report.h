@@ -1,0 +1,93 @@
+// The result of `ort optimize`: node counts per op type before and after, what each pass and
+// rule did and how long it took, where the weights went; printed as tables and written by
+// --report as JSON (schema in docs/optimize_report.schema.json).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/common/status.h"
+#include "lib/ir/graph.h"
+#include "lib/optimizer/graph_optimizer.h"
+
+namespace ort::cli {
+
+/// Everything one optimizer pass did over the whole optimization.
+struct PassStats {
+  std::string name;
+  std::string level;
+  int applications = 0;     // times the driver applied it
+  int changed = 0;          // applications that changed the graph
+  double time_ms = 0;       // all applications together
+  bool rule_based = false;  // made of rewrite rules; `rules` lists every one of them
+  std::vector<std::pair<std::string, int>> rules;  // rule -> fires, in the pass's order
+};
+
+/// One optimization level as the driver ran it.
+struct LevelStats {
+  std::string name;
+  int iterations = 0;  // sweeps over the level's passes until none changed the graph
+  bool changed = false;
+  double time_ms = 0;
+};
+
+/// Nodes of one op type ("Conv", "com.microsoft:FusedConv") before and after optimization.
+struct OpCount {
+  std::string op_type;
+  int64_t before = 0;
+  int64_t after = 0;
+};
+
+struct OptimizeReport {
+  std::string model;
+  std::string output;
+  std::string level;
+  std::vector<std::string> providers;
+  std::vector<std::string> disabled_passes;
+  /// Level the input model carried already ("disable" when it carried none).
+  std::string input_level = "disable";
+  int64_t nodes_before = 0;
+  int64_t nodes_after = 0;
+  std::vector<OpCount> op_types;  // sorted by op type
+  std::vector<LevelStats> levels;
+  std::vector<PassStats> passes;   // in first-applied order
+  std::string external_data_file;  // relative to the output's directory; "" when none written
+  size_t external_data_min_bytes = 0;
+  int64_t external_initializers = 0;
+  int64_t external_bytes = 0;
+  int64_t output_bytes = 0;  // the .onnx file alone
+  double load_ms = 0;
+  double optimize_ms = 0;
+  double save_ms = 0;
+};
+
+/// Collects OptimizerSteps into PassStats and LevelStats (an OptimizerObserver).
+class OptimizerStatsCollector {
+ public:
+  OptimizerStatsCollector();
+  void Record(const OptimizerStep& step);
+  std::vector<LevelStats> levels() const { return levels_; }
+  std::vector<PassStats> passes() const { return passes_; }
+
+ private:
+  std::map<std::string, std::vector<std::string>> rules_of_pass_;
+  std::vector<LevelStats> levels_;
+  std::vector<PassStats> passes_;
+};
+
+/// Counts the nodes of `graph` and its subgraphs per op type ("domain:op" outside ai.onnx).
+std::map<std::string, int64_t> CountOpTypes(const Graph& graph);
+
+/// Pairs two CountOpTypes results into a table sorted by op type.
+std::vector<OpCount> CompareOpCounts(const std::map<std::string, int64_t>& before,
+                                     const std::map<std::string, int64_t>& after);
+
+/// The report as console tables.
+std::string FormatOptimizeReport(const OptimizeReport& report);
+
+/// Writes `report` as JSON to `path`.
+Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& path);
+
+}  // namespace ort::cli
