@@ -101,6 +101,8 @@ const CpuFeatures& GetCpuFeatures() {
   return features;
 }
 
+int NchwcBlockSize() { return GetCpuFeatures().avx512f ? 16 : 8; }
+
 std::vector<std::string> CpuFeatureNames(const CpuFeatures& f) {
   const std::pair<bool, const char*> table[] = {
       {f.sse4_2, "sse4.2"},

@@ -30,6 +30,10 @@ struct CpuFeatures {
 /// The host's features, detected on the first call and cached; all false on non-x86 hosts.
 const CpuFeatures& GetCpuFeatures();
 
+/// Channels per block of the NCHWc layout (com.microsoft.nchwc ops): the float vector width, 16
+/// with AVX-512F, else 8. The optimizer and the kernels both ask here so they agree.
+int NchwcBlockSize();
+
 /// Names of the set features in a fixed order, spelled as Linux's /proc/cpuinfo does except
 /// for the dot in "sse4.2": sse4.2, avx, avx2, fma, avx512f, avx512bw, avx512vl, avx512_vnni,
 /// avx512_bf16, avx512_fp16, amx_tile, amx_bf16, amx_int8.

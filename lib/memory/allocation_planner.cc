@@ -36,6 +36,20 @@ bool SameDynamicSize(const PlannerValue& value, size_t element_size, const std::
   return !value.shape_key.empty() && value.element_size == element_size && value.shape_key == key;
 }
 
+// A kernel vouches for the output aliasing only the input positions it declares; a value that
+// also feeds another position (FusedConv's X and Z) may still be read there after the output is
+// first written.
+bool EveryReadMayAlias(const PlannerNode& node, size_t input, size_t output) {
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (node.inputs[i] != node.inputs[input]) continue;
+    const auto& candidates = node.in_place_candidates;
+    if (std::find(candidates.begin(), candidates.end(), std::pair(i, output)) == candidates.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 class Planner {
  public:
   explicit Planner(const PlannerInput& input) : input_(input) {}
@@ -144,12 +158,14 @@ class Planner {
   }
 
   // An output may overwrite an input the node reads for the last time, when the memory is
-  // exclusively that input's and provably large enough.
+  // exclusively that input's and provably large enough, and the kernel tolerates the alias at
+  // every position the input is read.
   bool TryInPlace(const PlannerNode& node, size_t position, size_t output_index,
                   ValueState& output) {
     const PlannerValue& out = *output.value;
     for (const auto& [in, candidate_output] : node.in_place_candidates) {
       if (candidate_output != output_index || node.inputs[in] < 0) continue;
+      if (!EveryReadMayAlias(node, in, output_index)) continue;
       ValueState& input = State(node.inputs[in]);
       const PlannerValue& value = *input.value;
       if (value.kept || !IsPlain(value) || input.buffer == kNoBuffer || input.handed_over) continue;

@@ -54,7 +54,9 @@ struct PlannerNode {
   /// Value ids written by the node; -1 marks an omitted optional output.
   std::vector<int> outputs;
   /// (input index, output index) pairs the kernel may compute in place, i.e. it tolerates the
-  /// output aliasing that input (elementwise ops). The planner uses a pair only when safe.
+  /// output aliasing that input (elementwise ops). The planner uses a pair only when safe, and
+  /// not when the same value also feeds an input position the kernel did not declare for that
+  /// output (read there after the output is written).
   std::vector<std::pair<size_t, size_t>> in_place_candidates;
 };
 

@@ -125,6 +125,40 @@ TEST_CASE("Planner: no in-place while the input is read later or sizes differ",
   CHECK(plan.release_after[2] == Ids{1, 0});
 }
 
+TEST_CASE("Planner: no in-place over a value the node also reads at an undeclared position",
+          "[memory][planner]") {
+  // FusedConv(X, W, B, Z) declares Z -> Y only: it still reads X after writing Y.
+  Builder b;
+  const int x = b.Kept("x"), w = b.Kept("w");
+  const int a = b.Value("a", 400), z = b.Value("z", 400), c = b.Value("c", 400);
+  const int d = b.Value("d", 400), e = b.Value("e", 400);
+  const int y = b.Kept("y");
+  b.Node("n0", {x}, {a});
+  b.Node("conv_same", {a, w, -1, a}, {c}, {{3, 0}});  // Z is X: no alias
+  b.Node("n2", {c}, {z});
+  b.Node("conv_other", {c, w, -1, z}, {d}, {{3, 0}});  // Z differs from X: Y takes its buffer
+  b.Node("square", {d, d}, {e}, {{0, 0}, {1, 0}});     // both reads declared: in place
+  b.Node("n5", {e}, {y});
+  const AllocationPlan plan = b.Plan();
+
+  REQUIRE(plan.in_place.size() == 2);
+  CHECK((plan.in_place[0].input == z && plan.in_place[0].output == d));
+  CHECK(plan.in_place[0].node == 3);
+  CHECK((plan.in_place[1].input == d && plan.in_place[1].output == e));
+  CHECK(plan.BufferOf(c) != plan.BufferOf(a));
+  CHECK(plan.BufferOf(d) == plan.BufferOf(z));
+
+  // A declared pair is still refused when the value is also an undeclared (implicit) input.
+  Builder implicit;
+  const int p = implicit.Kept("p");
+  const int q = implicit.Value("q", 400), r = implicit.Value("r", 400);
+  const int s = implicit.Kept("s");
+  implicit.Node("n0", {p}, {q});
+  implicit.Node("loop", {q, q}, {r}, {{0, 0}});
+  implicit.Node("n2", {r}, {s});
+  CHECK(implicit.Plan().in_place.empty());
+}
+
 TEST_CASE("Planner: a diamond needs three buffers", "[memory][planner]") {
   Builder b;
   const int x = b.Kept("x");

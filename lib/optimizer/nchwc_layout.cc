@@ -1,0 +1,501 @@
+// Pass nchwc_layout: float 2-D Conv/FusedConv with constant weights, the pools, Adds, activations
+// and Concats around them become ONNX Runtime's com.microsoft.nchwc blocked-layout ops.
+//
+// Values of the blocked region get twins named "<value>_nchwc" holding [N, C / B, H, W, B] data
+// (declared [N, C padded, H, W]); ReorderInput makes a twin where the region reads a plain value
+// and ReorderOutput restores a plain value that something outside the region still reads. Filters
+// are rewritten in ORT's layouts so that ORT can run a saved model: OIHWBiBo for blocked input,
+// OIHWBo for a plain input of fewer than B channels and for depthwise convolutions.
+#include <limits>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "lib/common/cpu_info.h"
+#include "lib/optimizer/fusion_patterns.h"
+#include "lib/optimizer/passes.h"
+#include "lib/optimizer/pattern_utils.h"
+
+namespace ort {
+namespace {
+
+constexpr std::string_view kNchwcDomain = "com.microsoft.nchwc";
+
+int64_t RoundUp(int64_t value, int64_t block) { return (value + block - 1) / block * block; }
+
+// Attributes are move-only, so no initializer list can hold one.
+std::vector<Attribute> IntAttribute(std::string name, int64_t value) {
+  std::vector<Attribute> attributes;
+  attributes.push_back(Attribute::Int(std::move(name), value));
+  return attributes;
+}
+
+// The shape of a float 4-D tensor value whose channel count is known; else nullopt.
+std::optional<SymbolicShape> FloatShape4(const Graph& graph, std::string_view value) {
+  const ValueType* type = graph.FindTypeInScope(value);
+  if (type == nullptr || !type->IsTensor() || type->elem_type != DataType::kFloat || !type->shape ||
+      type->shape->size() != 4 || !(*type->shape)[1].IsKnown()) {
+    return std::nullopt;
+  }
+  return *type->shape;
+}
+
+// True when `a` and `b` are float 4-D tensors of one shape: each dimension known and equal or the
+// same named symbol (a batch size fixed only at run time).
+bool SameShape(const Graph& graph, std::string_view a, std::string_view b) {
+  const auto a_shape = FloatShape4(graph, a);
+  const auto b_shape = FloatShape4(graph, b);
+  if (!a_shape || a_shape != b_shape) return false;
+  for (const Dimension& dim : *a_shape) {
+    if (!dim.IsKnown() && dim.param.empty()) return false;
+  }
+  return true;
+}
+
+float FloatAttribute(const Node& node, std::string_view name, float fallback) {
+  const Attribute* attribute = node.FindAttribute(name);
+  return attribute != nullptr ? attribute->f : fallback;
+}
+
+// The `activation` and `activation_params` attributes of a Conv absorbing `node`, or nullopt when
+// the nchwc Conv cannot apply it.
+std::optional<std::vector<Attribute>> ActivationAttributes(const Graph& graph, const Node& node) {
+  const std::string& op = node.op_type();
+  std::vector<float> params;
+  if (op == "LeakyRelu") {
+    params = {FloatAttribute(node, "alpha", 0.01f)};
+  } else if (op == "HardSigmoid") {
+    params = {FloatAttribute(node, "alpha", 0.2f), FloatAttribute(node, "beta", 0.5f)};
+  } else if (op == "Clip") {
+    params = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
+    if (graph.OpsetVersion("") < 11) {
+      params = {FloatAttribute(node, "min", params[0]), FloatAttribute(node, "max", params[1])};
+    } else {
+      for (size_t i = 1; i <= 2; ++i) {
+        if (!node.HasInput(i)) continue;
+        const auto bound = ScalarFloatConstant(graph, node.inputs()[i]);
+        if (!bound) return std::nullopt;
+        params[i - 1] = *bound;
+      }
+    }
+  } else if (op != "Relu" && op != "Sigmoid" && op != "Tanh") {
+    return std::nullopt;
+  }
+  std::vector<Attribute> attributes;
+  attributes.push_back(Attribute::String("activation", op));
+  if (!params.empty()) attributes.push_back(Attribute::Floats("activation_params", params));
+  return attributes;
+}
+
+// Elementwise ops that run unchanged on blocked data: whatever they make of the padding channels
+// stays finite, and the next Conv multiplies those channels by zero filters.
+bool IsUnaryPassThrough(const Node& node) {
+  static const std::unordered_set<std::string> kOps{
+      "Relu", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "Clip",
+      "Elu",  "Abs",     "Neg",  "Erf",       "Softplus",    "HardSwish"};
+  return node.domain().empty() && kOps.count(node.op_type()) > 0 && node.outputs().size() == 1;
+}
+
+// Div passes through only with a constant divisor (TransformBinary): the zero padding channels
+// of two blocked operands would become 0 / 0.
+bool IsBinaryPassThrough(const Node& node) {
+  const std::string& op = node.op_type();
+  return node.domain().empty() && node.inputs().size() == 2 && node.outputs().size() == 1 &&
+         (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Max" || op == "Min");
+}
+
+// One application of the pass to one graph.
+class Rewriter {
+ public:
+  Rewriter(Graph& graph, int64_t block) : graph_(graph), block_(block) {}
+
+  Status Run(bool& changed) {
+    ORT_ASSIGN_OR_RETURN(const std::vector<NodeIndex> order, graph_.TopologicalOrder());
+    for (NodeIndex index : order) {
+      Node* node = graph_.GetNode(index);
+      if (node == nullptr) continue;
+      const std::string& op = node->op_type();
+      if (IsOnnxOp(node, "Conv") || (op == "FusedConv" && node->domain() == kMsDomain)) {
+        TransformConv(*node);
+      } else if (IsOnnxOp(node, "MaxPool") || IsOnnxOp(node, "AveragePool") ||
+                 IsOnnxOp(node, "GlobalMaxPool") || IsOnnxOp(node, "GlobalAveragePool")) {
+        TransformPool(*node);
+      } else if (IsBinaryPassThrough(*node)) {
+        TransformBinary(*node);
+      } else if (IsUnaryPassThrough(*node)) {
+        TransformUnary(*node);
+      } else if (IsOnnxOp(node, "Concat")) {
+        TransformConcat(*node);
+      } else if (IsOnnxOp(node, "Resize") || IsOnnxOp(node, "Upsample")) {
+        TransformResize(*node);
+      }
+    }
+    if (converted_.empty()) return Status::OK();
+    graph_.mutable_opsets().try_emplace(std::string(kNchwcDomain), 1);
+    for (const std::string& value : converted_) {
+      if (graph_.Consumers(value).empty() && !graph_.IsGraphOutput(value)) continue;
+      const Twin& twin = twins_.at(value);
+      graph_.AddNode({graph_.UniqueNodeName("ReorderOutput"),
+                      "ReorderOutput",
+                      std::string(kNchwcDomain),
+                      {twin.name},
+                      {value},
+                      IntAttribute("channels", twin.channels)});
+    }
+    changed = true;
+    return Status::OK();
+  }
+
+ private:
+  // The blocked twin of a plain value.
+  struct Twin {
+    std::string name;
+    int64_t channels = 0;  // of the plain value
+  };
+  // What later fusions need to know of an nchwc Conv this run created.
+  struct ConvState {
+    NodeIndex node = 0;
+    bool fused = false;  // has a Sum or an activation already
+  };
+
+  // The twin of `value`, inserting a ReorderInput when it has none; nullopt when `value` is not a
+  // float 4-D tensor whose channel count is a multiple of 4 (ORT's ReorderInput rejects others).
+  std::optional<std::string> BlockedInput(const std::string& value) {
+    if (auto it = twins_.find(value); it != twins_.end()) return it->second.name;
+    const auto shape = FloatShape4(graph_, value);
+    if (!shape || (*shape)[1].value % 4 != 0) return std::nullopt;
+    const std::string name = NewTwin(value, *shape, (*shape)[1].value);
+    graph_.AddNode({graph_.UniqueNodeName("ReorderInput"),
+                    "ReorderInput",
+                    std::string(kNchwcDomain),
+                    {value},
+                    {name},
+                    IntAttribute("channels_last", 0)});
+    return name;
+  }
+
+  // Names and types the twin of `value` of `channels` channels shaped like `shape` otherwise.
+  std::string NewTwin(const std::string& value, SymbolicShape shape, int64_t channels) {
+    const std::string name = graph_.UniqueValueName(value + "_nchwc");
+    shape[1] = Dimension::Known(RoundUp(channels, block_));
+    graph_.SetValueType(name, ValueType::Tensor(DataType::kFloat, std::move(shape)));
+    twins_[value] = {name, channels};
+    return name;
+  }
+
+  // `node`'s output 0 is now computed blocked: gives it a twin.
+  std::string ConvertOutput(const Node& node, const SymbolicShape& shape, int64_t channels) {
+    const std::string& value = node.outputs()[0];
+    converted_.push_back(value);
+    region_.insert(value);
+    return NewTwin(value, shape, channels);
+  }
+
+  bool HasSingleReader(const std::string& value) const {
+    return !graph_.IsGraphOutput(value) && graph_.Consumers(value).size() == 1;
+  }
+
+  void TransformConv(Node& conv) {
+    if (!conv.HasInput(0) || conv.outputs().size() != 1 || !HasConstantFloatWeights(graph_, conv)) {
+      return;
+    }
+    const std::string x = conv.inputs()[0];
+    const auto x_shape = FloatShape4(graph_, x);
+    const auto y_shape = FloatShape4(graph_, conv.outputs()[0]);
+    const Tensor* weight = ConstantInput(graph_, conv, 1);
+    if (!x_shape || !y_shape || weight->shape().rank() != 4) return;
+    const Attribute* kernel_shape = conv.FindAttribute("kernel_shape");
+    if (kernel_shape != nullptr && kernel_shape->ints.size() != 2) return;
+    const Attribute* group_attribute = conv.FindAttribute("group");
+    const int64_t group = group_attribute != nullptr ? group_attribute->i : 1;
+    const TensorShape& ws = weight->shape();
+    const int64_t filters = ws[0];
+    const int64_t channels = (*x_shape)[1].value;
+    if (filters % 4 != 0 || (*y_shape)[1].value != filters) return;
+    const bool depthwise = group > 1;
+    if (depthwise && !(group == channels && filters == channels && ws[1] == 1)) return;
+    if (!depthwise && (group != 1 || ws[1] != channels)) return;
+    const bool nchw_input = !depthwise && channels < block_ && twins_.count(x) == 0;
+    if (!nchw_input && twins_.count(x) == 0 && channels % 4 != 0) return;
+    const bool has_sum = conv.HasInput(3);
+    if (has_sum && !FloatShape4(graph_, conv.inputs()[3])) return;
+
+    std::string input = x;
+    if (!nchw_input) input = *BlockedInput(x);
+    const int64_t padded_filters = RoundUp(filters, block_);
+    std::vector<std::string> inputs{input, PackWeight(conv, *weight, depthwise, nchw_input)};
+    inputs.push_back(PackBias(conv, padded_filters));
+    if (has_sum) {
+      const auto sum = BlockedInput(conv.inputs()[3]);
+      if (!sum) return;
+      inputs.push_back(*sum);
+    }
+    std::vector<Attribute> attributes;
+    for (const auto& [name, attribute] : conv.attributes()) {
+      if (name == "group") continue;
+      attributes.push_back(CopyPlainAttribute(attribute, name));
+    }
+    if (depthwise) attributes.push_back(Attribute::Int("group", padded_filters));
+    const bool activated = conv.FindAttribute("activation") != nullptr;
+    const std::string output = ConvertOutput(conv, *y_shape, filters);
+    const std::string name = conv.name();
+    graph_.RemoveNode(conv.index());
+    Node& nchwc = graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "NchwcConv" : name),
+                                  "Conv",
+                                  std::string(kNchwcDomain),
+                                  std::move(inputs),
+                                  {output},
+                                  std::move(attributes)});
+    convs_[output] = {nchwc.index(), has_sum || activated};
+  }
+
+  // The filters in the layout the nchwc Conv reads, as a new initializer; padding is zero.
+  std::string PackWeight(const Node& conv, const Tensor& weight, bool depthwise, bool nchw_input) {
+    const TensorShape& ws = weight.shape();
+    const int64_t filters = ws[0], in = ws[1], kernel = ws[2] * ws[3];
+    const int64_t out_blocks = RoundUp(filters, block_) / block_;
+    const int64_t in_channels = depthwise || nchw_input ? in : RoundUp(in, block_);
+    Tensor packed = Tensor::Allocate(DataType::kFloat,
+                                     TensorShape({out_blocks * block_, in_channels, ws[2], ws[3]}))
+                        .value();
+    float* dst = packed.MutableData<float>();
+    std::fill(dst, dst + packed.NumElements(), 0.0f);
+    const float* src = weight.Data<float>();
+    const int64_t in_block = depthwise || nchw_input ? 1 : block_;
+    const int64_t in_blocks = in_channels / in_block;
+    for (int64_t m = 0; m < filters; ++m) {
+      for (int64_t c = 0; c < in; ++c) {
+        for (int64_t k = 0; k < kernel; ++k) {
+          const int64_t ob = m / block_, bo = m % block_, ib = c / in_block, bi = c % in_block;
+          dst[(((ob * in_blocks + ib) * kernel + k) * in_block + bi) * block_ + bo] =
+              src[(m * in + c) * kernel + k];
+        }
+      }
+    }
+    const std::string name = graph_.UniqueValueName(conv.inputs()[1] + "_nchwc");
+    graph_.AddInitializer(name, std::move(packed));
+    return name;
+  }
+
+  // The bias padded to `padded` filters as a new initializer, or "" when the Conv has none.
+  std::string PackBias(const Node& conv, int64_t padded) {
+    const Tensor* bias = ConstantInput(graph_, conv, 2);
+    if (bias == nullptr) return "";
+    std::vector<float> values(static_cast<size_t>(padded), 0.0f);
+    std::copy(bias->Data<float>(), bias->Data<float>() + bias->NumElements(), values.begin());
+    const std::string name = graph_.UniqueValueName(conv.inputs()[2] + "_nchwc");
+    graph_.AddInitializer(
+        name, Tensor::FromVector<float>(TensorShape({padded}), std::span<const float>(values)));
+    return name;
+  }
+
+  // The nchwc Conv this run made that alone computes `value` (read only by `reader`) and has
+  // neither a Sum nor an activation yet; else null.
+  Node* FusableConv(const std::string& value) {
+    const auto twin = twins_.find(value);
+    if (twin == twins_.end() || !HasSingleReader(value)) return nullptr;
+    const auto conv = convs_.find(twin->second.name);
+    if (conv == convs_.end() || conv->second.fused) return nullptr;
+    return graph_.GetNode(conv->second.node);
+  }
+
+  // `node` disappears into the Conv computing its input `value`: the Conv's output becomes the
+  // twin of `node`'s output.
+  void AbsorbIntoConv(Node& node, const std::string& value) {
+    const std::string output = node.outputs()[0];
+    const Twin twin = twins_.at(value);
+    twins_.erase(value);
+    std::erase(converted_, value);
+    region_.erase(value);
+    twins_[output] = twin;
+    converted_.push_back(output);
+    region_.insert(output);
+    convs_[twin.name].fused = true;
+    graph_.RemoveNode(node.index());
+  }
+
+  void TransformUnary(Node& node) {
+    const std::string value = node.inputs()[0];
+    if (region_.count(value) == 0) return;
+    if (Node* conv = FusableConv(value)) {
+      if (auto attributes = ActivationAttributes(graph_, node)) {
+        for (Attribute& attribute : *attributes) conv->SetAttribute(std::move(attribute));
+        AbsorbIntoConv(node, value);
+        return;
+      }
+    }
+    const auto shape = FloatShape4(graph_, node.outputs()[0]);
+    if (!shape) return;
+    const Twin twin = twins_.at(value);
+    graph_.SetNodeInput(node, 0, twin.name);
+    graph_.SetNodeOutput(node, 0, ConvertOutput(node, *shape, twin.channels));
+  }
+
+  void TransformBinary(Node& node) {
+    const std::string a = node.inputs()[0], b = node.inputs()[1];
+    const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
+    if (!y_shape || a == b || (region_.count(a) == 0 && region_.count(b) == 0)) return;
+    // A scalar constant applies to every element alike, padding included; Div only by a
+    // nonzero divisor so that the padding stays zero.
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string& value = node.inputs()[i];
+      const std::string& other = node.inputs()[1 - i];
+      const auto scalar = ScalarFloatConstant(graph_, other);
+      if (region_.count(value) == 0 || !scalar ||
+          (node.op_type() == "Div" && (i == 1 || *scalar == 0.0f))) {
+        continue;
+      }
+      const Twin twin = twins_.at(value);
+      graph_.SetNodeInput(node, i, twin.name);
+      graph_.SetNodeOutput(node, 0, ConvertOutput(node, *y_shape, twin.channels));
+      return;
+    }
+    if (!SameShape(graph_, a, b) || node.op_type() == "Div") return;
+    if (node.op_type() == "Add") {
+      for (const std::string& value : {a, b}) {
+        Node* conv = FusableConv(value);
+        if (conv == nullptr) continue;
+        const auto other = BlockedInput(value == a ? b : a);
+        if (!other) return;
+        graph_.SetNodeInput(*conv, 3, *other);
+        AbsorbIntoConv(node, value);
+        return;
+      }
+    }
+    const auto blocked_a = BlockedInput(a);
+    const auto blocked_b = BlockedInput(b);
+    if (!blocked_a || !blocked_b) return;
+    graph_.SetNodeInput(node, 0, *blocked_a);
+    graph_.SetNodeInput(node, 1, *blocked_b);
+    graph_.SetNodeOutput(node, 0, ConvertOutput(node, *y_shape, (*y_shape)[1].value));
+  }
+
+  // Concat along channels of blocked parts without padding is the concatenation of their blocks.
+  void TransformConcat(Node& node) {
+    const Attribute* axis = node.FindAttribute("axis");
+    const auto shape = FloatShape4(graph_, node.outputs()[0]);
+    if (axis == nullptr || (axis->i != 1 && axis->i != -3) || !shape) return;
+    for (const std::string& input : node.inputs()) {
+      const auto twin = twins_.find(input);
+      if (twin == twins_.end() || twin->second.channels % block_ != 0) return;
+    }
+    for (size_t i = 0; i < node.inputs().size(); ++i) {
+      graph_.SetNodeInput(node, i, twins_.at(node.inputs()[i]).name);
+    }
+    graph_.SetNodeOutput(node, 0, ConvertOutput(node, *shape, (*shape)[1].value));
+  }
+
+  void TransformPool(Node& pool) {
+    if (!pool.HasInput(0) || pool.HasOutput(1)) return;
+    const std::string x = pool.inputs()[0];
+    const auto x_shape = FloatShape4(graph_, x);
+    const auto y_shape = FloatShape4(graph_, pool.outputs()[0]);
+    if (!x_shape || !y_shape) return;
+    if (twins_.count(x) == 0 && (*x_shape)[1].value % block_ != 0) return;
+    const bool global = pool.op_type().starts_with("Global");
+    const Attribute* kernel_shape = pool.FindAttribute("kernel_shape");
+    if (!global && (kernel_shape == nullptr || kernel_shape->ints.size() != 2)) return;
+    std::vector<Attribute> attributes;
+    for (const auto& [name, attribute] : pool.attributes()) {
+      if (name == "storage_order") continue;
+      if (name == "dilations" && pool.op_type() == "AveragePool") {
+        for (int64_t dilation : attribute.ints) {
+          if (dilation != 1) return;
+        }
+        continue;
+      }
+      attributes.push_back(CopyPlainAttribute(attribute, name));
+    }
+    const std::string input = *BlockedInput(x);
+    const std::string output = ConvertOutput(pool, *y_shape, (*y_shape)[1].value);
+    const std::string name = pool.name(), op = pool.op_type();
+    graph_.RemoveNode(pool.index());
+    graph_.AddNode({graph_.UniqueNodeName(name.empty() ? op : name),
+                    op,
+                    std::string(kNchwcDomain),
+                    {input},
+                    {output},
+                    std::move(attributes)});
+  }
+
+  // Resize / Upsample by constant integer factors on H and W, nearest (floor of asymmetric
+  // coordinates) or linear, becomes the nchwc Upsample.
+  void TransformResize(Node& node) {
+    const std::string x = node.inputs()[0];
+    const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
+    if (region_.count(x) == 0 || !y_shape || node.outputs().size() != 1) return;
+    const bool resize = node.op_type() == "Resize";
+    const size_t scales_index = resize && graph_.OpsetVersion("") >= 11 ? 2 : 1;
+    if (node.HasInput(scales_index + 1)) return;
+    const Tensor* scales = ConstantInput(graph_, node, scales_index);
+    if (scales == nullptr || scales->dtype() != DataType::kFloat || scales->NumElements() != 4) {
+      return;
+    }
+    std::vector<int64_t> factors;
+    for (float scale : scales->Span<float>()) {
+      if (scale < 1.0f || scale != static_cast<float>(static_cast<int64_t>(scale))) return;
+      factors.push_back(static_cast<int64_t>(scale));
+    }
+    if (factors[0] != 1 || factors[1] != 1) return;
+    const auto text = [&node](std::string_view name, std::string fallback) {
+      const Attribute* attribute = node.FindAttribute(name);
+      return attribute != nullptr ? attribute->s : fallback;
+    };
+    const std::string mode = text("mode", "nearest");
+    const std::string coordinates =
+        resize ? text("coordinate_transformation_mode", "half_pixel") : "asymmetric";
+    const Attribute* antialias = node.FindAttribute("antialias");
+    if ((antialias != nullptr && antialias->i != 0) || node.FindAttribute("axes") != nullptr) {
+      return;
+    }
+    if (mode == "nearest") {
+      if (coordinates != "asymmetric" ||
+          (resize && text("nearest_mode", "round_prefer_floor") != "floor")) {
+        return;
+      }
+    } else if (mode != "linear" || (coordinates != "asymmetric" && coordinates != "half_pixel" &&
+                                    coordinates != "align_corners")) {
+      return;
+    }
+    std::vector<Attribute> attributes;
+    attributes.push_back(Attribute::Ints("scales", factors));
+    attributes.push_back(Attribute::String("mode", mode));
+    attributes.push_back(Attribute::String("coordinate_transformation_mode", coordinates));
+    const Twin twin = twins_.at(x);
+    const std::string output = ConvertOutput(node, *y_shape, twin.channels);
+    const std::string name = node.name();
+    graph_.RemoveNode(node.index());
+    graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "Upsample" : name),
+                    "Upsample",
+                    std::string(kNchwcDomain),
+                    {twin.name},
+                    {output},
+                    std::move(attributes)});
+  }
+
+  Graph& graph_;
+  int64_t block_;
+  std::unordered_map<std::string, Twin> twins_;
+  // Plain values whose producers now write their twins instead, in the order converted.
+  std::vector<std::string> converted_;
+  std::unordered_set<std::string> region_;            // converted_ as a set
+  std::unordered_map<std::string, ConvState> convs_;  // by output twin
+};
+
+class NchwcLayout final : public GraphTransformer {
+ public:
+  NchwcLayout() : GraphTransformer("nchwc_layout", OptimizationLevel::kAll, {"cpu"}) {}
+
+  Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
+    ORT_RETURN_IF_ERROR(ApplyToSubgraphs(graph, context, changed));
+    return Rewriter(graph, NchwcBlockSize()).Run(changed);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<GraphTransformer> CreateNchwcLayout() { return std::make_unique<NchwcLayout>(); }
+
+}  // namespace ort

@@ -1,0 +1,123 @@
+// com.microsoft.nchwc Conv: a 2-D convolution of blocked tensors with optional bias, Sum (added
+// before the activation) and FusedConv's activation. Three forms, told apart by the shapes as in
+// ONNX Runtime: NCHWc input with OIHWBiBo filters, plain NCHW input of fewer than B channels with
+// OIHWBo filters, and depthwise (group == channels) with OIHWBo filters [M, 1, KH, KW].
+#include <algorithm>
+
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/fused_activation.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+
+namespace ort {
+namespace {
+
+class NchwcConv final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
+    ORT_ASSIGN_OR_RETURN(activation_, ParseConvActivation(info));
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* w, context.RequiredInput(1));
+    const Tensor* bias = context.Input(2);
+    const Tensor* sum = context.Input(3);
+    const NchwcConvKernels& kernels = BestNchwcConvKernels();
+    const int64_t block = kernels.block;
+    const TensorShape& xs = x->shape();
+    const TensorShape& ws = w->shape();
+    if (xs.rank() != 4 || ws.rank() != 4) {
+      return context.Error("X {} and W {} must be 4-D", xs.ToString(), ws.ToString());
+    }
+    const int64_t filters = ws[0];
+    const int64_t group = attributes_.group;
+    const bool depthwise = group > 1;
+    const bool nchw_input = !depthwise && xs[1] < block;
+    const bool shapes_ok =
+        filters % block == 0 &&
+        (depthwise ? group == filters && xs[1] == filters && ws[1] == 1
+                   : group == 1 && ws[1] == xs[1] && (nchw_input || xs[1] % block == 0));
+    if (!shapes_ok) {
+      return context.Error("X {}, W {} and group {} do not form an NCHWc convolution of block {}",
+                           xs.ToString(), ws.ToString(), group, block);
+    }
+    auto geometry =
+        ResolveWindow(attributes_, {xs.dims().data() + 2, 2}, {ws.dims().data() + 2, 2}, false);
+    if (!geometry.ok()) return context.Error("{}", geometry.status().message());
+    const WindowGeometry& g = *geometry;
+    const TensorShape y_shape({xs[0], filters, g.output[0], g.output[1]});
+    if (bias != nullptr && (bias->shape().rank() != 1 || bias->shape()[0] != filters)) {
+      return context.Error("B {} must be [{}]", bias->shape().ToString(), filters);
+    }
+    if (sum != nullptr && sum->shape() != y_shape) {
+      return context.Error("Sum {} must have the output's shape {}", sum->shape().ToString(),
+                           y_shape.ToString());
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, y_shape));
+    if (y->NumElements() == 0) return Status::OK();
+    NchwcConvArgs args;
+    args.x = x->Data<float>();
+    args.w = w->Data<float>();
+    args.bias = bias != nullptr ? bias->Data<float>() : nullptr;
+    args.sum = sum != nullptr ? sum->Data<float>() : nullptr;
+    args.y = y->MutableData<float>();
+    args.in_block = nchw_input ? 1 : block;
+    args.in_blocks = nchw_input ? xs[1] : xs[1] / block;
+    args.out_blocks = filters / block;
+    args.in_h = xs[2];
+    args.in_w = xs[3];
+    args.out_h = g.output[0];
+    args.out_w = g.output[1];
+    args.k_h = g.kernel[0];
+    args.k_w = g.kernel[1];
+    args.stride_h = g.strides[0];
+    args.stride_w = g.strides[1];
+    args.dil_h = g.dilations[0];
+    args.dil_w = g.dilations[1];
+    args.pad_top = g.pads[0];
+    args.pad_left = g.pads[1];
+    // A task is one output row of up to max_filter_blocks filter blocks of one image; rows of
+    // the same blocks are adjacent so a thread keeps reusing their filters from cache.
+    const int64_t per_task = depthwise ? 1 : kernels.max_filter_blocks;
+    const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
+    const int64_t tasks = xs[0] * block_groups * args.out_h;
+    const int64_t depth = depthwise ? 1 : args.in_blocks * args.in_block;
+    const double cost =
+        2.0 * static_cast<double>(per_task * block * args.out_w * depth * args.k_h * args.k_w);
+    const int64_t row = args.out_w * block;
+    ThreadPool::TryParallelFor(context.thread_pool(), tasks, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t task = begin; task < end; ++task) {
+        const int64_t oh = task % args.out_h;
+        const int64_t n = task / args.out_h / block_groups;
+        const int64_t ob = task / args.out_h % block_groups * per_task;
+        const int64_t count = std::min(per_task, args.out_blocks - ob);
+        if (depthwise) {
+          kernels.depthwise_row(args, n, ob, oh);
+        } else {
+          kernels.conv_row(args, n, ob, count, oh);
+        }
+        if (!activation_.enabled()) continue;
+        for (int64_t j = 0; j < count; ++j) {
+          activation_.Apply(args.y + ((n * args.out_blocks + ob + j) * args.out_h + oh) * row, row);
+        }
+      }
+    });
+    return Status::OK();
+  }
+
+ private:
+  WindowAttributes attributes_;
+  FusedActivation activation_;
+};
+
+}  // namespace
+
+void RegisterNchwcConvKernels(KernelRegistry& registry) {
+  registry.Add<NchwcConv>(KernelDef("Conv", kNchwcDomain).Versions(1).Input(0, {DataType::kFloat}));
+}
+
+}  // namespace ort

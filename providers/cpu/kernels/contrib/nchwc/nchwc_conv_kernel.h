@@ -1,0 +1,47 @@
+// The NCHWc convolution microkernels: one set per instruction set (nchwc_conv_avx512.cc,
+// nchwc_conv_avx2.cc, nchwc_conv_portable.cc), each computing whole output rows in registers;
+// the Conv kernel (nchwc_conv.cc) picks the set matching NchwcBlockSize() once and spreads rows
+// over the thread pool.
+#pragma once
+
+#include <cstdint>
+
+namespace ort {
+
+/// One convolution of blocked tensors. Activations are [N, C / B, H, W, B] (B = `block`); the
+/// input may instead be plain NCHW with fewer than B channels (`in_block` == 1). Filters are
+/// [M / B, in_blocks, KH, KW, in_block, B] (ORT's OIHWBiBo, or OIHWBo when `in_block` is 1);
+/// depthwise filters are [M / B, KH, KW, B] and read input block `ob` for output block `ob`.
+struct NchwcConvArgs {
+  const float* x = nullptr;     // image 0 of the input
+  const float* w = nullptr;     // filter block 0
+  const float* bias = nullptr;  // [M] or null
+  const float* sum = nullptr;   // shaped like y, added before the activation, or null
+  float* y = nullptr;           // image 0 of the output
+  int64_t in_blocks = 0;        // input channel blocks (NCHWc) or input channels (NCHW)
+  int64_t in_block = 0;         // B for NCHWc input, 1 for NCHW input
+  int64_t out_blocks = 0;       // M / B
+  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
+  int64_t k_h = 0, k_w = 0, stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
+  int64_t pad_top = 0, pad_left = 0;
+};
+
+/// One instruction set's kernels; `block` is its vector width in floats.
+struct NchwcConvKernels {
+  int64_t block;
+  /// Output filter blocks one `conv_row` call computes at most.
+  int64_t max_filter_blocks;
+  /// Writes output row `oh` of filter blocks [ob, ob + count) of image `n` (bias and sum added).
+  void (*conv_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t count, int64_t oh);
+  /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
+  void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
+};
+
+const NchwcConvKernels& NchwcConvKernelsAvx512();
+const NchwcConvKernels& NchwcConvKernelsAvx2();
+const NchwcConvKernels& NchwcConvKernelsPortable();
+
+/// The kernels of the best instruction set of this CPU; their block is NchwcBlockSize().
+const NchwcConvKernels& BestNchwcConvKernels();
+
+}  // namespace ort

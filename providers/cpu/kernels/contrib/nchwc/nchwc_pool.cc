@@ -1,0 +1,158 @@
+// com.microsoft.nchwc MaxPool, AveragePool (2-D windows with pads / auto_pad, strides, ceil_mode;
+// dilations for MaxPool, count_include_pad for AveragePool), GlobalMaxPool and
+// GlobalAveragePool on blocked tensors: each window reduces whole channel blocks at a time.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+
+namespace ort {
+namespace {
+
+// The widest block any instruction set uses; per-window accumulators live on the stack.
+constexpr int64_t kMaxBlock = 16;
+
+Status CheckBlocked(const KernelContext& context, const TensorShape& xs, int64_t block) {
+  if (xs.rank() != 4 || xs[1] % block != 0) {
+    return context.Error("X {} is not an NCHWc tensor of block {}", xs.ToString(), block);
+  }
+  return Status::OK();
+}
+
+template <bool kMax>
+class NchwcPool final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_RETURN_IF_ERROR(attributes_.Parse(info, true));
+    ORT_ASSIGN_OR_RETURN(const int64_t ceil_mode, info.GetAttributeOr<int64_t>("ceil_mode", 0));
+    ceil_mode_ = ceil_mode != 0;
+    if constexpr (!kMax) {
+      ORT_ASSIGN_OR_RETURN(const int64_t include,
+                           info.GetAttributeOr<int64_t>("count_include_pad", 0));
+      count_include_pad_ = include != 0;
+    }
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    const TensorShape& xs = x->shape();
+    const int64_t block = NchwcBlockSize();
+    ORT_RETURN_IF_ERROR(CheckBlocked(context, xs, block));
+    auto geometry =
+        ResolveWindow(attributes_, {xs.dims().data() + 2, 2}, attributes_.kernel_shape, ceil_mode_);
+    if (!geometry.ok()) return context.Error("{}", geometry.status().message());
+    const WindowGeometry& g = *geometry;
+    const TensorShape y_shape({xs[0], xs[1], g.output[0], g.output[1]});
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, y_shape));
+    const float* in = x->Data<float>();
+    float* out = y->MutableData<float>();
+    const int64_t in_h = xs[2], in_w = xs[3];
+    const int64_t out_h = g.output[0], out_w = g.output[1];
+    const int64_t planes = xs[0] * xs[1] / block;
+    const double cost = static_cast<double>(out_w * block * g.KernelSize());
+    ThreadPool::TryParallelFor(
+        context.thread_pool(), planes * out_h, cost, [&](int64_t begin, int64_t end) {
+          for (int64_t task = begin; task < end; ++task) {
+            const int64_t oh = task % out_h;
+            const float* plane = in + task / out_h * in_h * in_w * block;
+            float* row = out + task * out_w * block;
+            for (int64_t ow = 0; ow < out_w; ++ow) {
+              PoolWindow(g, plane, block, in_h, in_w, oh, ow, row + ow * block);
+            }
+          }
+        });
+    return Status::OK();
+  }
+
+ private:
+  void PoolWindow(const WindowGeometry& g, const float* plane, int64_t block, int64_t in_h,
+                  int64_t in_w, int64_t oh, int64_t ow, float* y) const {
+    float acc[kMaxBlock];
+    std::fill(acc, acc + block, kMax ? std::numeric_limits<float>::lowest() : 0.0f);
+    int64_t count = 0;
+    int64_t padded_count = 0;
+    for (int64_t kh = 0; kh < g.kernel[0]; ++kh) {
+      const int64_t ih = oh * g.strides[0] - g.pads[0] + kh * g.dilations[0];
+      const bool h_in_pad = ih < in_h + g.pads[2];
+      for (int64_t kw = 0; kw < g.kernel[1]; ++kw) {
+        const int64_t iw = ow * g.strides[1] - g.pads[1] + kw * g.dilations[1];
+        padded_count += h_in_pad && iw < in_w + g.pads[3];
+        if (ih < 0 || ih >= in_h || iw < 0 || iw >= in_w) continue;
+        ++count;
+        const float* v = plane + (ih * in_w + iw) * block;
+        for (int64_t b = 0; b < block; ++b) {
+          if constexpr (kMax) {
+            acc[b] = std::max(acc[b], v[b]);
+          } else {
+            acc[b] += v[b];
+          }
+        }
+      }
+    }
+    if constexpr (kMax) {
+      std::copy(acc, acc + block, y);
+    } else {
+      const int64_t divisor = count_include_pad_ ? padded_count : count;
+      const float scale = divisor == 0 ? 0.0f : 1.0f / static_cast<float>(divisor);
+      for (int64_t b = 0; b < block; ++b) y[b] = acc[b] * scale;
+    }
+  }
+
+  WindowAttributes attributes_;
+  bool ceil_mode_ = false;
+  bool count_include_pad_ = false;
+};
+
+template <bool kMax>
+class NchwcGlobalPool final : public OpKernel {
+ public:
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    const TensorShape& xs = x->shape();
+    const int64_t block = NchwcBlockSize();
+    ORT_RETURN_IF_ERROR(CheckBlocked(context, xs, block));
+    ORT_ASSIGN_OR_RETURN(Tensor * y,
+                         context.Output(0, DataType::kFloat, TensorShape({xs[0], xs[1], 1, 1})));
+    const float* in = x->Data<float>();
+    float* out = y->MutableData<float>();
+    const int64_t size = xs[2] * xs[3];
+    const int64_t planes = xs[0] * xs[1] / block;
+    ThreadPool::TryParallelFor(
+        context.thread_pool(), planes, static_cast<double>(size * block),
+        [&](int64_t begin, int64_t end) {
+          for (int64_t p = begin; p < end; ++p) {
+            float acc[kMaxBlock];
+            std::fill(acc, acc + block, kMax ? std::numeric_limits<float>::lowest() : 0.0f);
+            const float* plane = in + p * size * block;
+            for (int64_t s = 0; s < size; ++s) {
+              for (int64_t b = 0; b < block; ++b) {
+                acc[b] =
+                    kMax ? std::max(acc[b], plane[s * block + b]) : acc[b] + plane[s * block + b];
+              }
+            }
+            const float scale = kMax || size == 0 ? 1.0f : 1.0f / static_cast<float>(size);
+            for (int64_t b = 0; b < block; ++b) out[p * block + b] = acc[b] * scale;
+          }
+        });
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+void RegisterNchwcPoolKernels(KernelRegistry& registry) {
+  const std::vector<DataType> types{DataType::kFloat};
+  registry.Add<NchwcPool<true>>(KernelDef("MaxPool", kNchwcDomain).Versions(1).Input(0, types));
+  registry.Add<NchwcPool<false>>(
+      KernelDef("AveragePool", kNchwcDomain).Versions(1).Input(0, types));
+  registry.Add<NchwcGlobalPool<true>>(
+      KernelDef("GlobalMaxPool", kNchwcDomain).Versions(1).Input(0, types));
+  registry.Add<NchwcGlobalPool<false>>(
+      KernelDef("GlobalAveragePool", kNchwcDomain).Versions(1).Input(0, types));
+}
+
+}  // namespace ort

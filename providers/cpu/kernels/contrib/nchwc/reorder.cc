@@ -1,0 +1,137 @@
+// com.microsoft.nchwc ReorderInput (NCHW or NHWC to NCHWc, padding channels with zeros) and
+// ReorderOutput (NCHWc to NCHW or NHWC, dropping the padding channels).
+#include <algorithm>
+
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
+
+namespace ort {
+namespace {
+
+// Spatial positions transposed at a time between the plain and the blocked layout.
+constexpr int64_t kTile = 32;
+
+class ReorderInput final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(channels_last_, info.GetAttributeOr<int64_t>("channels_last", 0));
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    const TensorShape& xs = x->shape();
+    if (xs.rank() != 4) return context.Error("X {} must be 4-D", xs.ToString());
+    const int64_t block = NchwcBlockSize();
+    const int64_t batch = xs[0];
+    const int64_t channels = channels_last_ != 0 ? xs[3] : xs[1];
+    const int64_t spatial = channels_last_ != 0 ? xs[1] * xs[2] : xs[2] * xs[3];
+    const int64_t padded = (channels + block - 1) / block * block;
+    const TensorShape y_shape = channels_last_ != 0 ? TensorShape({batch, padded, xs[1], xs[2]})
+                                                    : TensorShape({batch, padded, xs[2], xs[3]});
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, y_shape));
+    const float* in = x->Data<float>();
+    float* out = y->MutableData<float>();
+    const int64_t blocks = padded / block;
+    ThreadPool::TryParallelFor(
+        context.thread_pool(), batch * blocks, static_cast<double>(spatial * block),
+        [&](int64_t begin, int64_t end) {
+          for (int64_t task = begin; task < end; ++task) {
+            const int64_t n = task / blocks;
+            const int64_t c0 = task % blocks * block;
+            const int64_t valid = std::min(block, channels - c0);
+            float* dst = out + task * spatial * block;
+            if (channels_last_ != 0) {
+              const float* src = in + n * spatial * channels + c0;
+              for (int64_t s = 0; s < spatial; ++s) {
+                std::copy(src + s * channels, src + s * channels + valid, dst + s * block);
+                std::fill(dst + s * block + valid, dst + (s + 1) * block, 0.0f);
+              }
+              continue;
+            }
+            const float* src = in + (n * channels + c0) * spatial;
+            if (valid < block) std::fill(dst, dst + spatial * block, 0.0f);
+            // Tiles of kTile positions keep both the rows read and the blocks written in L1.
+            for (int64_t s0 = 0; s0 < spatial; s0 += kTile) {
+              const int64_t s1 = std::min(spatial, s0 + kTile);
+              for (int64_t c = 0; c < valid; ++c) {
+                for (int64_t s = s0; s < s1; ++s) dst[s * block + c] = src[c * spatial + s];
+              }
+            }
+          }
+        });
+    return Status::OK();
+  }
+
+ private:
+  int64_t channels_last_ = 0;
+};
+
+class ReorderOutput final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(channels_, info.GetAttributeOr<int64_t>("channels", 0));
+    ORT_ASSIGN_OR_RETURN(channels_last_, info.GetAttributeOr<int64_t>("channels_last", 0));
+    if (channels_ <= 0) return ORT_ERROR(kInvalidArgument, "channels must be positive");
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    const TensorShape& xs = x->shape();
+    const int64_t block = NchwcBlockSize();
+    if (xs.rank() != 4 || xs[1] % block != 0 || channels_ > xs[1]) {
+      return context.Error("X {} is not an NCHWc tensor of block {} holding {} channels",
+                           xs.ToString(), block, channels_);
+    }
+    const int64_t batch = xs[0];
+    const int64_t spatial = xs[2] * xs[3];
+    const TensorShape y_shape = channels_last_ != 0 ? TensorShape({batch, xs[2], xs[3], channels_})
+                                                    : TensorShape({batch, channels_, xs[2], xs[3]});
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, y_shape));
+    const float* in = x->Data<float>();
+    float* out = y->MutableData<float>();
+    const int64_t blocks = xs[1] / block;
+    const int64_t used_blocks = (channels_ + block - 1) / block;
+    ThreadPool::TryParallelFor(
+        context.thread_pool(), batch * used_blocks, static_cast<double>(spatial * block),
+        [&](int64_t begin, int64_t end) {
+          for (int64_t task = begin; task < end; ++task) {
+            const int64_t n = task / used_blocks;
+            const int64_t c0 = task % used_blocks * block;
+            const int64_t valid = std::min(block, channels_ - c0);
+            const float* src = in + (n * blocks + c0 / block) * spatial * block;
+            if (channels_last_ != 0) {
+              float* dst = out + n * spatial * channels_ + c0;
+              for (int64_t s = 0; s < spatial; ++s) {
+                std::copy(src + s * block, src + s * block + valid, dst + s * channels_);
+              }
+              continue;
+            }
+            float* dst = out + (n * channels_ + c0) * spatial;
+            for (int64_t s0 = 0; s0 < spatial; s0 += kTile) {
+              const int64_t s1 = std::min(spatial, s0 + kTile);
+              for (int64_t c = 0; c < valid; ++c) {
+                for (int64_t s = s0; s < s1; ++s) dst[c * spatial + s] = src[s * block + c];
+              }
+            }
+          }
+        });
+    return Status::OK();
+  }
+
+ private:
+  int64_t channels_ = 0;
+  int64_t channels_last_ = 0;
+};
+
+}  // namespace
+
+void RegisterNchwcReorderKernels(KernelRegistry& registry) {
+  registry.Add<ReorderInput>(
+      KernelDef("ReorderInput", kNchwcDomain).Versions(1).Input(0, {DataType::kFloat}));
+  registry.Add<ReorderOutput>(
+      KernelDef("ReorderOutput", kNchwcDomain).Versions(1).Input(0, {DataType::kFloat}));
+}
+
+}  // namespace ort

@@ -1,0 +1,215 @@
+// The level-all pass nchwc_layout: CNN graphs built here are rewritten into com.microsoft.nchwc
+// ops (node counts checked) and compute what the unoptimized graph computes; convolutions it must
+// not touch stay as they are.
+#include "lib/onnx/model_loader.h"
+#include "test/optimizer/extended_fusions_test.h"
+
+namespace ort::test {
+namespace {
+
+constexpr std::string_view kNchwc = "com.microsoft.nchwc";
+
+size_t CountNchwc(const Graph& graph, std::string_view op_type) {
+  size_t count = 0;
+  for (const Node* node : graph.Nodes()) {
+    count += node->domain() == kNchwc && node->op_type() == op_type ? 1 : 0;
+  }
+  return count;
+}
+
+size_t CountDomain(const Graph& graph, std::string_view domain) {
+  size_t count = 0;
+  for (const Node* node : graph.Nodes()) count += node->domain() == domain ? 1 : 0;
+  return count;
+}
+
+void OptimizeAll(Model& model) {
+  model.graph().ResolveOuterScope();
+  InferModelTypes(model);
+  CpuExecutionProvider cpu;
+  IExecutionProvider* providers[] = {&cpu};
+  const Status status = OptimizeGraph(model, {OptimizationLevel::kAll, {}}, providers);
+  INFO(status.ToString());
+  REQUIRE(status.ok());
+}
+
+void AddConv(Graph& graph, const std::string& name, const std::string& x, int64_t in, int64_t out,
+             int64_t kernel, int64_t stride, int64_t group, const std::string& y, uint32_t seed) {
+  graph.AddInitializer(name + "_w",
+                       RandomTensor({out, in / group, kernel, kernel}, seed, -0.5f, 0.5f));
+  graph.AddInitializer(name + "_b", RandomTensor({out}, seed + 1));
+  Node& conv = graph.AddNode({name, "Conv", "", {x, name + "_w", name + "_b"}, {y}, {}});
+  const int64_t pad = kernel / 2;
+  conv.SetAttribute(Attribute::Ints("kernel_shape", {kernel, kernel}));
+  conv.SetAttribute(Attribute::Ints("strides", {stride, stride}));
+  conv.SetAttribute(Attribute::Ints("pads", {pad, pad, pad, pad}));
+  if (group != 1) conv.SetAttribute(Attribute::Int("group", group));
+}
+
+// A small residual network: a stem on a 3-channel image, max pooling, a bottleneck whose sum
+// with its input is activated, a depthwise stage, global pooling.
+Model ResidualModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 3, 17, 19}));
+  AddConv(graph, "stem", "x", 3, 32, 3, 2, 1, "s", 1);
+  graph.AddNode({"stem_relu", "Relu", "", {"s"}, {"sr"}, {}});
+  Node& pool = graph.AddNode({"pool", "MaxPool", "", {"sr"}, {"p"}, {}});
+  pool.SetAttribute(Attribute::Ints("kernel_shape", {3, 3}));
+  pool.SetAttribute(Attribute::Ints("strides", {2, 2}));
+  pool.SetAttribute(Attribute::Ints("pads", {1, 1, 1, 1}));
+  AddConv(graph, "reduce", "p", 32, 16, 1, 1, 1, "r", 3);
+  graph.AddNode({"reduce_relu", "Relu", "", {"r"}, {"rr"}, {}});
+  AddConv(graph, "expand", "rr", 16, 32, 3, 1, 1, "e", 5);
+  graph.AddNode({"residual", "Add", "", {"e", "p"}, {"sum"}, {}});
+  graph.AddNode({"residual_relu", "Relu", "", {"sum"}, {"a"}, {}});
+  AddConv(graph, "depthwise", "a", 32, 32, 3, 1, 32, "d", 7);
+  graph.AddNode({"clip", "Clip", "", {"d", "lo", "hi"}, {"dc"}, {}});
+  graph.AddInitializer("lo", Tensor::Scalar<float>(0.0f));
+  graph.AddInitializer("hi", Tensor::Scalar<float>(6.0f));
+  graph.AddNode({"gap", "GlobalAveragePool", "", {"dc"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// Channels that are no multiple of the block (20), a value read inside and outside the region,
+// elementwise ops on blocked data and a Concat of parts that fill whole blocks.
+Model PassThroughModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 20, 9, 11}));
+  AddConv(graph, "c1", "x", 20, 20, 3, 1, 1, "a", 11);
+  graph.AddNode({"sig", "Sigmoid", "", {"a"}, {"g"}, {}});
+  graph.AddNode({"gate", "Mul", "", {"a", "g"}, {"m"}, {}});
+  Node& pool = graph.AddNode({"avg", "AveragePool", "", {"m"}, {"p"}, {}});
+  pool.SetAttribute(Attribute::Ints("kernel_shape", {2, 2}));
+  AddConv(graph, "c2", "p", 20, 32, 1, 1, 1, "b", 13);
+  AddConv(graph, "c3", "p", 20, 32, 3, 1, 1, "c", 15);
+  Node& concat = graph.AddNode({"cat", "Concat", "", {"b", "c"}, {"y"}, {}});
+  concat.SetAttribute(Attribute::Int("axis", 1));
+  graph.AddNode({"tanh", "Tanh", "", {"a"}, {"t"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y", "t"});
+  return model;
+}
+
+// An upsampling neck: nearest Resize by 2 and a scalar affine step between two convolutions.
+Model UpsampleModel() {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 16, 5, 6}));
+  AddConv(graph, "c1", "x", 16, 16, 3, 1, 1, "a", 31);
+  graph.AddInitializer("scales", Tensor::FromVector<float>(TensorShape({4}), {1, 1, 2, 2}));
+  Node& resize = graph.AddNode({"up", "Resize", "", {"a", "", "scales"}, {"u"}, {}});
+  resize.SetAttribute(Attribute::String("coordinate_transformation_mode", "asymmetric"));
+  resize.SetAttribute(Attribute::String("nearest_mode", "floor"));
+  graph.AddInitializer("three", Tensor::Scalar<float>(3.0f));
+  graph.AddInitializer("six", Tensor::Scalar<float>(6.0f));
+  graph.AddNode({"shift", "Add", "", {"u", "three"}, {"s"}, {}});
+  graph.AddNode({"scale", "Div", "", {"s", "six"}, {"d"}, {}});
+  AddConv(graph, "c2", "d", 16, 8, 1, 1, 1, "y", 33);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+void CheckSameOutputsAtAll(const std::function<Model()>& build, std::vector<int64_t> dims) {
+  std::vector<NamedValue> feeds{{"x", Value(RandomTensor(std::move(dims), 21))}};
+  const auto [plain, plain_nodes] = RunAt(build, OptimizationLevel::kDisable, feeds);
+  const auto [blocked, blocked_nodes] = RunAt(build, OptimizationLevel::kAll, feeds);
+  REQUIRE(blocked.size() == plain.size());
+  for (size_t i = 0; i < plain.size(); ++i) {
+    INFO(i);
+    CHECK(blocked[i] == Approx(plain[i]).margin(1e-4).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("nchwc_layout rewrites a residual network into blocked ops", "[optimizer][nchwc]") {
+  Model model = ResidualModel();
+  OptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "Relu") == 0);
+  CHECK(CountOps(graph, "Clip") == 0);
+  CHECK(CountOps(graph, "Add") == 0);
+  CHECK(CountNchwc(graph, "Conv") == 4);
+  CHECK(CountNchwc(graph, "MaxPool") == 1);
+  CHECK(CountNchwc(graph, "GlobalAveragePool") == 1);
+  // The stem reads the 3-channel image directly; only the pooled output leaves the region.
+  CHECK(CountNchwc(graph, "ReorderInput") == 0);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  CHECK(graph.NodeCount() == 7);
+  const Node& expand = *graph.Producer(graph.Producer("y")->inputs()[0]);
+  CHECK(expand.domain() == kNchwc);
+  CHECK(graph.opsets().count(std::string(kNchwc)) == 1);
+  CheckSameOutputsAtAll(ResidualModel, {1, 3, 17, 19});
+}
+
+TEST_CASE("nchwc_layout runs elementwise ops and Concat on blocked data", "[optimizer][nchwc]") {
+  Model model = PassThroughModel();
+  OptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountNchwc(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "AveragePool") == 1);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  // y (after the Concat) and t (Tanh of the first conv) leave the region.
+  CHECK(CountNchwc(graph, "ReorderOutput") == 2);
+  CHECK(graph.Producer(graph.Producer("y")->inputs()[0])->op_type() == "Concat");
+  CheckSameOutputsAtAll(PassThroughModel, {1, 20, 9, 11});
+}
+
+TEST_CASE("nchwc_layout upsamples blocked data and passes scalar arithmetic through",
+          "[optimizer][nchwc]") {
+  Model model = UpsampleModel();
+  OptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountNchwc(graph, "Conv") == 2);
+  CHECK(CountNchwc(graph, "Upsample") == 1);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  CHECK(CountOps(graph, "Resize") == 0);
+  CHECK(graph.NodeCount() == 7);
+  CheckSameOutputsAtAll(UpsampleModel, {1, 16, 5, 6});
+}
+
+TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc]") {
+  SECTION("weights fed at run time") {
+    Model model = MakeModel(14);
+    Graph& graph = model.graph();
+    graph.SetValueType("x", FloatTensor({1, 8, 6, 6}));
+    graph.SetValueType("w", FloatTensor({8, 8, 3, 3}));
+    graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"y"}, {}});
+    graph.set_inputs({"x", "w"});
+    graph.set_outputs({"y"});
+    OptimizeAll(model);
+    CHECK(CountDomain(model.graph(), kNchwc) == 0);
+  }
+  SECTION("output channels no multiple of 4") {
+    Model model = MakeModel(14);
+    Graph& graph = model.graph();
+    graph.SetValueType("x", FloatTensor({1, 8, 6, 6}));
+    AddConv(graph, "conv", "x", 8, 6, 3, 1, 1, "y", 1);
+    graph.set_inputs({"x"});
+    graph.set_outputs({"y"});
+    OptimizeAll(model);
+    CHECK(CountDomain(model.graph(), kNchwc) == 0);
+    CHECK(OpTypes(model.graph()) == Ops{"Conv"});
+  }
+  SECTION("double tensors") {
+    Model model = MakeModel(14);
+    Graph& graph = model.graph();
+    SymbolicShape shape{Dimension::Known(1), Dimension::Known(8), Dimension::Known(6),
+                        Dimension::Known(6)};
+    graph.SetValueType("x", ValueType::Tensor(DataType::kDouble, shape));
+    graph.AddInitializer(
+        "w", Tensor::FromVector<double>(TensorShape({8, 8, 1, 1}), std::vector<double>(64, 0.5)));
+    graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"y"}, {}});
+    graph.set_inputs({"x"});
+    graph.set_outputs({"y"});
+    OptimizeAll(model);
+    CHECK(CountDomain(model.graph(), kNchwc) == 0);
+  }
+}
+
+}  // namespace
+}  // namespace ort::test

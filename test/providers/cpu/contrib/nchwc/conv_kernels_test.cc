@@ -1,0 +1,130 @@
+// Every instruction set's NCHWc convolution microkernels this CPU can run (AVX-512, AVX2 and the
+// portable set, whatever block each uses) against a direct loop over the same blocked tensors:
+// the Conv kernel tests reach only the set matching NchwcBlockSize().
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
+
+namespace ort::test {
+namespace {
+
+std::vector<float> Random(size_t size, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> values(-8, 8);
+  std::vector<float> out(size);
+  for (float& v : out) v = static_cast<float>(values(rng)) / 8.0f;
+  return out;
+}
+
+enum class Form { kBlocked, kPlain, kDepthwise };
+
+// Output element (n, filter m, oh, ow) computed tap by tap from the blocked layouts.
+float Reference(const NchwcConvArgs& a, Form form, int64_t block, int64_t n, int64_t m, int64_t oh,
+                int64_t ow) {
+  const int64_t ob = m / block, bo = m % block;
+  const int64_t channels = form == Form::kDepthwise ? 1 : a.in_blocks * a.in_block;
+  float sum = a.bias != nullptr ? a.bias[m] : 0.0f;
+  for (int64_t c = 0; c < channels; ++c) {
+    for (int64_t kh = 0; kh < a.k_h; ++kh) {
+      for (int64_t kw = 0; kw < a.k_w; ++kw) {
+        const int64_t ih = oh * a.stride_h - a.pad_top + kh * a.dil_h;
+        const int64_t iw = ow * a.stride_w - a.pad_left + kw * a.dil_w;
+        if (ih < 0 || ih >= a.in_h || iw < 0 || iw >= a.in_w) continue;
+        float x = 0.0f, w = 0.0f;
+        if (form == Form::kDepthwise) {
+          x = a.x[(((n * a.out_blocks + ob) * a.in_h + ih) * a.in_w + iw) * block + bo];
+          w = a.w[((ob * a.k_h + kh) * a.k_w + kw) * block + bo];
+        } else {
+          const int64_t ib = c / a.in_block, bi = c % a.in_block;
+          x = a.x[(((n * a.in_blocks + ib) * a.in_h + ih) * a.in_w + iw) * a.in_block + bi];
+          w = a.w[((((ob * a.in_blocks + ib) * a.k_h + kh) * a.k_w + kw) * a.in_block + bi) *
+                      block +
+                  bo];
+        }
+        sum += x * w;
+      }
+    }
+  }
+  const int64_t y = (((n * a.out_blocks + ob) * a.out_h + oh) * a.out_w + ow) * block + bo;
+  return sum + (a.sum != nullptr ? a.sum[y] : 0.0f);
+}
+
+void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum) {
+  const int64_t block = kernels.block;
+  NchwcConvArgs a;
+  const int64_t batch = 2;
+  a.in_block = form == Form::kPlain ? 1 : block;
+  a.in_blocks = form == Form::kPlain ? 3 : 2;
+  a.out_blocks = form == Form::kDepthwise ? a.in_blocks : 5;
+  a.in_h = 7;
+  a.in_w = 19;
+  a.k_h = 3;
+  a.k_w = form == Form::kPlain ? 5 : 3;
+  a.stride_w = form == Form::kPlain ? 2 : 1;
+  a.dil_h = form == Form::kDepthwise ? 2 : 1;
+  a.pad_top = 1;
+  a.pad_left = 2;
+  a.out_h = (a.in_h + 2 * a.pad_top - a.dil_h * (a.k_h - 1) - 1) / a.stride_h + 1;
+  a.out_w = (a.in_w + 2 * a.pad_left - a.dil_w * (a.k_w - 1) - 1) / a.stride_w + 1;
+  const int64_t filters = a.out_blocks * block;
+  const int64_t depth = form == Form::kDepthwise ? 1 : a.in_blocks * a.in_block;
+  const auto x = Random(static_cast<size_t>(batch * a.in_blocks * a.in_block * a.in_h * a.in_w), 1);
+  const auto w = Random(static_cast<size_t>(filters * depth * a.k_h * a.k_w), 2);
+  const auto bias = Random(static_cast<size_t>(filters), 3);
+  const size_t y_size = static_cast<size_t>(batch * filters * a.out_h * a.out_w);
+  const auto sum = Random(y_size, 4);
+  std::vector<float> y(y_size, -1.0f);
+  a.x = x.data();
+  a.w = w.data();
+  a.bias = bias.data();
+  a.sum = with_sum ? sum.data() : nullptr;
+  a.y = y.data();
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t oh = 0; oh < a.out_h; ++oh) {
+      if (form == Form::kDepthwise) {
+        for (int64_t ob = 0; ob < a.out_blocks; ++ob) kernels.depthwise_row(a, n, ob, oh);
+        continue;
+      }
+      for (int64_t ob = 0; ob < a.out_blocks; ob += kernels.max_filter_blocks) {
+        kernels.conv_row(a, n, ob, std::min(kernels.max_filter_blocks, a.out_blocks - ob), oh);
+      }
+    }
+  }
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t m = 0; m < filters; ++m) {
+      for (int64_t oh = 0; oh < a.out_h; ++oh) {
+        for (int64_t ow = 0; ow < a.out_w; ++ow) {
+          const size_t index = static_cast<size_t>(
+              (((n * a.out_blocks + m / block) * a.out_h + oh) * a.out_w + ow) * block + m % block);
+          INFO("n " << n << " m " << m << " oh " << oh << " ow " << ow);
+          REQUIRE(y[index] == Approx(Reference(a, form, block, n, m, oh, ow)).margin(1e-4));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direct loop",
+          "[contrib][nchwc][Conv]") {
+  std::vector<std::pair<std::string, const NchwcConvKernels*>> sets{
+      {"portable", &NchwcConvKernelsPortable()}};
+  const CpuFeatures& features = GetCpuFeatures();
+  if (features.avx2 && features.fma) sets.emplace_back("avx2", &NchwcConvKernelsAvx2());
+  if (features.avx512f) sets.emplace_back("avx512", &NchwcConvKernelsAvx512());
+  CHECK(BestNchwcConvKernels().block == NchwcBlockSize());
+  for (const auto& [name, kernels] : sets) {
+    for (Form form : {Form::kBlocked, Form::kPlain, Form::kDepthwise}) {
+      for (bool with_sum : {false, true}) {
+        INFO(name << " form " << static_cast<int>(form) << " sum " << with_sum);
+        CheckKernels(*kernels, form, with_sum);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ort::test
