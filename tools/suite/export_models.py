@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Exports the torch-made models of the benchmark/correctness suite with random weights.
 
-resnet50, mobilenet_v2, squeezenet1_1 (torchvision, opset 14, dynamic batch), bert_base: a
+resnet50, mobilenet_v2, squeezenet1_1 (torchvision, opset 14, dynamic batch, BatchNormalization
+kept), bert_base: a
 12-layer, hidden 768, 12-head BERT encoder written the way Hugging Face's BertModel is, so that it
 exports the same graph (decomposed LayerNorm, erf GELU, MatMul+Add, additive attention mask), and
 two_branch: two independent conv stacks joined at the end, the shape parallel execution serves.
@@ -127,8 +128,12 @@ def export_two_branch(out_dir):
 def export_vision(name, out_dir):
     model = getattr(torchvision.models, name)(weights=None).eval()
     dummy = torch.randn(1, 3, 224, 224)
+    # PRESERVE keeps BatchNormalization nodes (EVAL would fold them into the convs), so the
+    # models look like the ones users bring and the optimizer's Conv+BatchNormalization fusion
+    # is exercised; the model is in eval mode, so they export in inference form.
     torch.onnx.export(model, dummy, os.path.join(out_dir, name + ".onnx"), opset_version=OPSET,
                       input_names=["input"], output_names=["output"],
+                      training=torch.onnx.TrainingMode.PRESERVE,
                       dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
 
 

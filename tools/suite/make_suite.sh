@@ -12,7 +12,12 @@ if ! /usr/bin/python3 -c "import torch, torchvision, onnx, numpy" 2>/dev/null; t
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq \
-    python3-onnx python3-numpy python3-torch python3-torchvision nodejs npm
+    python3-onnx python3-numpy python3-torch python3-torchvision
+fi
+# Machines that already have a Node.js from elsewhere must not get Debian's: the two conflict.
+if ! command -v npm > /dev/null; then
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq nodejs npm
 fi
 
 if [ ! -d "$suite/node_modules/onnxruntime-node" ]; then
