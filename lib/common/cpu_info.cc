@@ -1,6 +1,7 @@
 #include "lib/common/cpu_info.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -101,7 +102,30 @@ const CpuFeatures& GetCpuFeatures() {
   return features;
 }
 
-int NchwcBlockSize() { return GetCpuFeatures().avx512f ? 16 : 8; }
+CpuIsa MaxCpuIsa() {
+  static const CpuIsa isa = [] {
+    const CpuFeatures& f = GetCpuFeatures();
+    CpuIsa detected = CpuIsa::kPortable;
+    if (f.avx512f) {
+      detected = CpuIsa::kAvx512;
+    } else if (f.avx2 && f.fma) {
+      detected = CpuIsa::kAvx2;
+    }
+    const char* cap = std::getenv("ORT_CPU_ISA");
+    if (cap == nullptr) return detected;
+    const std::string name = cap;
+    CpuIsa limit = detected;
+    if (name == "portable") {
+      limit = CpuIsa::kPortable;
+    } else if (name == "avx2") {
+      limit = CpuIsa::kAvx2;
+    }
+    return limit < detected ? limit : detected;
+  }();
+  return isa;
+}
+
+int NchwcBlockSize() { return MaxCpuIsa() == CpuIsa::kAvx512 ? 16 : 8; }
 
 std::vector<std::string> CpuFeatureNames(const CpuFeatures& f) {
   const std::pair<bool, const char*> table[] = {

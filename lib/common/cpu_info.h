@@ -30,8 +30,16 @@ struct CpuFeatures {
 /// The host's features, detected on the first call and cached; all false on non-x86 hosts.
 const CpuFeatures& GetCpuFeatures();
 
+/// The instruction-set levels kernels dispatch on, lowest first.
+enum class CpuIsa { kPortable, kAvx2, kAvx512 };
+
+/// The highest level kernels may use: AVX-512F, else AVX2 with FMA, else portable code, capped
+/// by the environment variable ORT_CPU_ISA (avx512, avx2 or portable; read once, other values
+/// ignored) so users and tests can force a lower path.
+CpuIsa MaxCpuIsa();
+
 /// Channels per block of the NCHWc layout (com.microsoft.nchwc ops): the float vector width, 16
-/// with AVX-512F, else 8. The optimizer and the kernels both ask here so they agree.
+/// when MaxCpuIsa() is AVX-512, else 8. The optimizer and the kernels both ask here so they agree.
 int NchwcBlockSize();
 
 /// Names of the set features in a fixed order, spelled as Linux's /proc/cpuinfo does except

@@ -1,8 +1,11 @@
 #include "providers/cpu/kernels/common/gemm.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
+
+#include "providers/cpu/kernels/common/sgemm_kernel.h"
 
 namespace ort {
 namespace {
@@ -10,25 +13,28 @@ namespace {
 // Cache blocking (GotoBLAS style): a task owns an Mc x Nc block of C and walks K in steps of Kc.
 // Per step it packs an Mc x Kc block of A (kept in L2) into panels of Mr rows and a Kc x Nc
 // block of B into panels of Nr columns; one B panel (Kc x Nr) stays in L1 while the microkernel
-// sweeps every A panel past it.
+// sweeps every A panel past it. Float takes Mr and Nr from the instruction set's microkernel
+// (sgemm_kernel.h); double uses the portable one below.
 template <typename T>
-struct GemmTile;
-template <>
-struct GemmTile<float> {
-  static constexpr int64_t kMr = 4;
-  static constexpr int64_t kNr = 8;
-  static constexpr int64_t kKc = 256;
-  static constexpr int64_t kMc = 128;
-  static constexpr int64_t kNc = 512;
+using BlockFn = void (*)(int64_t rows, int64_t cols, int64_t depth, const T* packed_a,
+                         const T* packed_b, T beta, bool first, T* c, int64_t ldc);
+
+template <typename T>
+struct GemmPlan {
+  int64_t mr;
+  int64_t nr;
+  int64_t kc;
+  int64_t mc;  // a multiple of mr, so only the last row block has a partial panel
+  int64_t nc;  // a multiple of nr
+  BlockFn<T> block;
 };
-template <>
-struct GemmTile<double> {
-  static constexpr int64_t kMr = 4;
-  static constexpr int64_t kNr = 8;
-  static constexpr int64_t kKc = 256;
-  static constexpr int64_t kMc = 64;
-  static constexpr int64_t kNc = 256;
-};
+
+constexpr int64_t kSgemmKc = 256;
+constexpr int64_t kSgemmMcTarget = 192;
+constexpr int64_t kSgemmNc = 512;
+
+constexpr int64_t kDgemmMr = 4;
+constexpr int64_t kDgemmNr = 8;
 
 // Each packed panel starts on a cache line.
 constexpr int64_t kPanelAlign = 64;
@@ -48,89 +54,100 @@ MatrixView<T> MakeView(const T* data, int64_t ld, bool transposed) {
 }
 
 /// Packs rows [row0, row0 + rows) x columns [col0, col0 + depth) of op(A), scaled by alpha, into
-/// panels of Mr rows stored column by column; rows past the end are zero.
+/// panels of mr rows stored column by column; rows past the end are zero.
 template <typename T>
-void PackA(const MatrixView<T>& a, int64_t row0, int64_t rows, int64_t col0, int64_t depth, T alpha,
-           T* packed) {
-  constexpr int64_t kMr = GemmTile<T>::kMr;
-  for (int64_t r = 0; r < rows; r += kMr) {
-    const int64_t valid = std::min(kMr, rows - r);
+void PackA(const MatrixView<T>& a, int64_t mr, int64_t row0, int64_t rows, int64_t col0,
+           int64_t depth, T alpha, T* packed) {
+  for (int64_t r = 0; r < rows; r += mr) {
+    const int64_t valid = std::min(mr, rows - r);
     T* panel = packed + r * depth;
-    for (int64_t i = 0; i < kMr; ++i) {
-      if (i >= valid) {
-        for (int64_t p = 0; p < depth; ++p) panel[p * kMr + i] = T(0);
-        continue;
-      }
-      const T* source = a.data + (row0 + r + i) * a.row_stride + col0 * a.col_stride;
-      for (int64_t p = 0; p < depth; ++p) panel[p * kMr + i] = alpha * source[p * a.col_stride];
+    const T* source = a.data + (row0 + r) * a.row_stride + col0 * a.col_stride;
+    for (int64_t p = 0; p < depth; ++p) {
+      const T* column = source + p * a.col_stride;
+      T* out = panel + p * mr;
+      for (int64_t i = 0; i < valid; ++i) out[i] = alpha * column[i * a.row_stride];
+      for (int64_t i = valid; i < mr; ++i) out[i] = T(0);
     }
   }
 }
 
-/// Packs rows [row0, row0 + depth) x columns [col0, col0 + cols) of op(B) into panels of Nr
+/// Packs rows [row0, row0 + depth) x columns [col0, col0 + cols) of op(B) into panels of nr
 /// columns stored row by row; columns past the end are zero.
 template <typename T>
-void PackB(const MatrixView<T>& b, int64_t row0, int64_t depth, int64_t col0, int64_t cols,
-           T* packed) {
-  constexpr int64_t kNr = GemmTile<T>::kNr;
-  for (int64_t c = 0; c < cols; c += kNr) {
-    const int64_t valid = std::min(kNr, cols - c);
+void PackB(const MatrixView<T>& b, int64_t nr, int64_t row0, int64_t depth, int64_t col0,
+           int64_t cols, T* packed) {
+  for (int64_t c = 0; c < cols; c += nr) {
+    const int64_t valid = std::min(nr, cols - c);
     T* panel = packed + c * depth;
     const T* source = b.data + row0 * b.row_stride + (col0 + c) * b.col_stride;
-    if (valid == kNr && b.col_stride == 1) {
+    if (valid == nr && b.col_stride == 1) {
       for (int64_t p = 0; p < depth; ++p) {
-        const T* row = source + p * b.row_stride;
-        for (int64_t j = 0; j < kNr; ++j) panel[p * kNr + j] = row[j];
+        std::copy_n(source + p * b.row_stride, nr, panel + p * nr);
       }
     } else {
+      // Walk each source column along its contiguous direction (transposed B) and scatter into
+      // the panel, which is small enough to stay in L1.
+      for (int64_t j = 0; j < valid; ++j) {
+        const T* column = source + j * b.col_stride;
+        for (int64_t p = 0; p < depth; ++p) panel[p * nr + j] = column[p * b.row_stride];
+      }
       for (int64_t p = 0; p < depth; ++p) {
-        const T* row = source + p * b.row_stride;
-        for (int64_t j = 0; j < valid; ++j) panel[p * kNr + j] = row[j * b.col_stride];
-        for (int64_t j = valid; j < kNr; ++j) panel[p * kNr + j] = T(0);
+        for (int64_t j = valid; j < nr; ++j) panel[p * nr + j] = T(0);
       }
     }
   }
 }
 
-/// The register-tiled inner kernel: acc[Mr][Nr] = sum over depth of an A panel column times a B
-/// panel row. Written so the compiler keeps `acc` in vector registers (fixed trip counts, B row
-/// copied to a local first); a later ISA-specific kernel replaces this one behind the same
-/// packing layout.
-template <typename T>
-inline void MicroKernel(int64_t depth, const T* __restrict a, const T* __restrict b,
-                        T (&acc)[GemmTile<T>::kMr][GemmTile<T>::kNr]) {
-  constexpr int64_t kMr = GemmTile<T>::kMr;
-  constexpr int64_t kNr = GemmTile<T>::kNr;
-  for (int64_t i = 0; i < kMr; ++i) {
-    for (int64_t j = 0; j < kNr; ++j) acc[i][j] = T(0);
+/// The double-precision register tile: acc[Mr][Nr] = sum over depth of an A panel column times
+/// a B panel row. Fixed trip counts and the B row copied to a local let the compiler keep `acc`
+/// in vector registers.
+inline void DgemmMicroKernel(int64_t depth, const double* __restrict a, const double* __restrict b,
+                             double (&acc)[kDgemmMr][kDgemmNr]) {
+  for (int64_t i = 0; i < kDgemmMr; ++i) {
+    for (int64_t j = 0; j < kDgemmNr; ++j) acc[i][j] = 0.0;
   }
   for (int64_t p = 0; p < depth; ++p) {
-    T row[kNr];
-    for (int64_t j = 0; j < kNr; ++j) row[j] = b[j];
-    for (int64_t i = 0; i < kMr; ++i) {
-      const T value = a[i];
-      for (int64_t j = 0; j < kNr; ++j) acc[i][j] += value * row[j];
+    double row[kDgemmNr];
+    for (int64_t j = 0; j < kDgemmNr; ++j) row[j] = b[j];
+    for (int64_t i = 0; i < kDgemmMr; ++i) {
+      const double value = a[i];
+      for (int64_t j = 0; j < kDgemmNr; ++j) acc[i][j] += value * row[j];
     }
-    a += kMr;
-    b += kNr;
+    a += kDgemmMr;
+    b += kDgemmNr;
   }
 }
 
-/// Writes a tile: C = acc + beta * C on the first K step (beta == 0 ignores C), C += acc later.
-template <typename T>
-inline void StoreTile(const T (&acc)[GemmTile<T>::kMr][GemmTile<T>::kNr], int64_t rows,
-                      int64_t cols, T beta, bool first, T* c, int64_t ldc) {
-  for (int64_t i = 0; i < rows; ++i) {
-    T* out = c + i * ldc;
-    if (!first || beta == T(1)) {
-      for (int64_t j = 0; j < cols; ++j) out[j] += acc[i][j];
-    } else if (beta == T(0)) {
-      for (int64_t j = 0; j < cols; ++j) out[j] = acc[i][j];
-    } else {
-      for (int64_t j = 0; j < cols; ++j) out[j] = acc[i][j] + beta * out[j];
+/// The double-precision BlockFn (same contract as SgemmKernel::block).
+void DgemmBlock(int64_t rows, int64_t cols, int64_t depth, const double* packed_a,
+                const double* packed_b, double beta, bool first, double* c, int64_t ldc) {
+  for (int64_t j = 0; j < cols; j += kDgemmNr) {
+    const int64_t tile_cols = std::min(kDgemmNr, cols - j);
+    for (int64_t i = 0; i < rows; i += kDgemmMr) {
+      double acc[kDgemmMr][kDgemmNr];
+      DgemmMicroKernel(depth, packed_a + i * depth, packed_b + j * depth, acc);
+      const int64_t tile_rows = std::min(kDgemmMr, rows - i);
+      for (int64_t r = 0; r < tile_rows; ++r) {
+        double* out = c + (i + r) * ldc + j;
+        if (!first || beta == 1.0) {
+          for (int64_t q = 0; q < tile_cols; ++q) out[q] += acc[r][q];
+        } else if (beta == 0.0) {
+          for (int64_t q = 0; q < tile_cols; ++q) out[q] = acc[r][q];
+        } else {
+          for (int64_t q = 0; q < tile_cols; ++q) out[q] = acc[r][q] + beta * out[q];
+        }
+      }
     }
   }
 }
+
+GemmPlan<float> SgemmPlan(const SgemmKernel& kernel) {
+  const int64_t mc = (kSgemmMcTarget + kernel.mr - 1) / kernel.mr * kernel.mr;
+  const int64_t nc = (kSgemmNc + kernel.nr - 1) / kernel.nr * kernel.nr;
+  return GemmPlan<float>{kernel.mr, kernel.nr, kSgemmKc, mc, nc, kernel.block};
+}
+
+constexpr GemmPlan<double> kDgemmPlan{kDgemmMr, kDgemmNr, 256, 64, 256, DgemmBlock};
 
 /// Pack buffers reused across calls on each thread (avoids large allocations per call).
 template <typename T>
@@ -145,28 +162,18 @@ T* ThreadBuffer(size_t slot, int64_t count) {
 }
 
 template <typename T>
-void ComputeBlock(const MatrixView<T>& a, const MatrixView<T>& b, int64_t row0, int64_t rows,
-                  int64_t col0, int64_t cols, int64_t k, T alpha, T beta, T* c, int64_t ldc) {
-  using Tile = GemmTile<T>;
-  const int64_t padded_rows = (rows + Tile::kMr - 1) / Tile::kMr * Tile::kMr;
-  const int64_t padded_cols = (cols + Tile::kNr - 1) / Tile::kNr * Tile::kNr;
-  T* packed_a = ThreadBuffer<T>(0, padded_rows * Tile::kKc);
-  T* packed_b = ThreadBuffer<T>(1, padded_cols * Tile::kKc);
-  for (int64_t p0 = 0; p0 < k; p0 += Tile::kKc) {
-    const int64_t depth = std::min(Tile::kKc, k - p0);
-    const bool first = p0 == 0;
-    PackA(a, row0, rows, p0, depth, alpha, packed_a);
-    PackB(b, p0, depth, col0, cols, packed_b);
-    for (int64_t j = 0; j < cols; j += Tile::kNr) {
-      const T* b_panel = packed_b + j * depth;
-      const int64_t tile_cols = std::min(Tile::kNr, cols - j);
-      for (int64_t i = 0; i < rows; i += Tile::kMr) {
-        T acc[Tile::kMr][Tile::kNr];
-        MicroKernel<T>(depth, packed_a + i * depth, b_panel, acc);
-        StoreTile<T>(acc, std::min(Tile::kMr, rows - i), tile_cols, beta, first,
-                     c + (row0 + i) * ldc + col0 + j, ldc);
-      }
-    }
+void ComputeBlock(const GemmPlan<T>& plan, const MatrixView<T>& a, const MatrixView<T>& b,
+                  int64_t row0, int64_t rows, int64_t col0, int64_t cols, int64_t k, T alpha,
+                  T beta, T* c, int64_t ldc) {
+  const int64_t padded_rows = (rows + plan.mr - 1) / plan.mr * plan.mr;
+  const int64_t padded_cols = (cols + plan.nr - 1) / plan.nr * plan.nr;
+  T* packed_a = ThreadBuffer<T>(0, padded_rows * plan.kc);
+  T* packed_b = ThreadBuffer<T>(1, padded_cols * plan.kc);
+  for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
+    const int64_t depth = std::min(plan.kc, k - p0);
+    PackA(a, plan.mr, row0, rows, p0, depth, alpha, packed_a);
+    PackB(b, plan.nr, p0, depth, col0, cols, packed_b);
+    plan.block(rows, cols, depth, packed_a, packed_b, beta, p0 == 0, c + row0 * ldc + col0, ldc);
   }
 }
 
@@ -234,9 +241,9 @@ void Gemv(int64_t rows, int64_t depth, T alpha, const MatrixView<T>& mat, const 
 }
 
 template <typename T>
-void Gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
-          int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc, ThreadPool* pool) {
-  using Tile = GemmTile<T>;
+void Gemm(const GemmPlan<T>& plan, bool transpose_a, bool transpose_b, int64_t m, int64_t n,
+          int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+          int64_t ldc, ThreadPool* pool) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0 || alpha == T(0)) {
     ScaleC(m, n, beta, c, ldc);
@@ -264,27 +271,36 @@ void Gemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, T
     }
     return;
   }
-  // Split C into blocks: full Mc x Nc blocks, narrowed along N when there are too few blocks
-  // to keep every thread busy.
+  // Split C into blocks: full Mc x Nc blocks, narrowed along N (which keeps each packed A block
+  // reused across the widest B) and then along M when there are too few blocks to keep every
+  // thread busy; never narrower than one register tile.
   const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
-  const int64_t row_blocks = (m + Tile::kMc - 1) / Tile::kMc;
-  int64_t block_cols = Tile::kNc;
-  if (threads > 1 && row_blocks * ((n + block_cols - 1) / block_cols) < 2 * threads) {
-    const int64_t wanted_col_blocks = (2 * threads + row_blocks - 1) / row_blocks;
-    const int64_t narrowed = (n + wanted_col_blocks - 1) / wanted_col_blocks;
-    block_cols = std::max(Tile::kNr * 4, (narrowed + Tile::kNr - 1) / Tile::kNr * Tile::kNr);
-    block_cols = std::min(block_cols, Tile::kNc);
+  const int64_t wanted_blocks = threads > 1 ? 2 * threads : 1;
+  int64_t block_rows = plan.mc;
+  int64_t block_cols = plan.nc;
+  const auto narrow = [](int64_t extent, int64_t wanted, int64_t tile, int64_t limit) {
+    const int64_t narrowed = (extent + wanted - 1) / wanted;
+    return std::min(limit, std::max(tile, (narrowed + tile - 1) / tile * tile));
+  };
+  int64_t row_blocks = (m + block_rows - 1) / block_rows;
+  if (row_blocks * ((n + block_cols - 1) / block_cols) < wanted_blocks) {
+    block_cols = narrow(n, (wanted_blocks + row_blocks - 1) / row_blocks, plan.nr, plan.nc);
   }
   const int64_t col_blocks = (n + block_cols - 1) / block_cols;
-  const double cost_per_block = static_cast<double>(std::min(m, Tile::kMc)) *
+  if (row_blocks * col_blocks < wanted_blocks) {
+    block_rows = narrow(m, (wanted_blocks + col_blocks - 1) / col_blocks, plan.mr, plan.mc);
+    row_blocks = (m + block_rows - 1) / block_rows;
+  }
+  // Estimated cycles: the microkernels retire several multiply-adds per cycle.
+  const double cost_per_block = static_cast<double>(std::min(m, block_rows)) *
                                 static_cast<double>(std::min(n, block_cols)) *
-                                static_cast<double>(k) * 0.5;
+                                static_cast<double>(k) * 0.25;
   ThreadPool::TryParallelFor(
       pool, row_blocks * col_blocks, cost_per_block, [&](int64_t begin, int64_t end) {
         for (int64_t block = begin; block < end; ++block) {
-          const int64_t row0 = (block / col_blocks) * Tile::kMc;
+          const int64_t row0 = (block / col_blocks) * block_rows;
           const int64_t col0 = (block % col_blocks) * block_cols;
-          ComputeBlock<T>(view_a, view_b, row0, std::min(Tile::kMc, m - row0), col0,
+          ComputeBlock<T>(plan, view_a, view_b, row0, std::min(block_rows, m - row0), col0,
                           std::min(block_cols, n - col0), k, alpha, beta, c, ldc);
         }
       });
@@ -310,7 +326,7 @@ void HalfGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t 
       for (int64_t j = 0; j < n; ++j) fc[i * n + j] = static_cast<float>(c[i * ldc + j]);
     }
   }
-  Gemm<float>(false, false, m, n, k, alpha, fa.data(), k, fb.data(), n, beta, fc.data(), n, pool);
+  Sgemm(false, false, m, n, k, alpha, fa.data(), k, fb.data(), n, beta, fc.data(), n, pool);
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = T(fc[i * n + j]);
   }
@@ -352,25 +368,36 @@ void IntegerGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64
 
 }  // namespace
 
+void SgemmWithKernel(const SgemmKernel& kernel, bool transpose_a, bool transpose_b, int64_t m,
+                     int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
+                     int64_t ldb, float beta, float* c, int64_t ldc, ThreadPool* pool) {
+  Gemm<float>(SgemmPlan(kernel), transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+              ldc, pool);
+}
+
 void Sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, float alpha,
            const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
            int64_t ldc, ThreadPool* pool) {
-  Gemm<float>(transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, pool);
+  static const GemmPlan<float> plan = SgemmPlan(BestSgemmKernel());
+  Gemm<float>(plan, transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, pool);
 }
 
 void Dgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, double alpha,
            const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
            int64_t ldc, ThreadPool* pool) {
-  Gemm<double>(transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, pool);
+  Gemm<double>(kDgemmPlan, transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+               pool);
 }
 
 template <typename T>
 void TypedGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, float alpha,
                const T* a, int64_t lda, const T* b, int64_t ldb, float beta, T* c, int64_t ldc,
                ThreadPool* pool) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    Gemm<T>(transpose_a, transpose_b, m, n, k, static_cast<T>(alpha), a, lda, b, ldb,
-            static_cast<T>(beta), c, ldc, pool);
+  if constexpr (std::is_same_v<T, float>) {
+    Sgemm(transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, pool);
+  } else if constexpr (std::is_same_v<T, double>) {
+    Dgemm(transpose_a, transpose_b, m, n, k, static_cast<double>(alpha), a, lda, b, ldb,
+          static_cast<double>(beta), c, ldc, pool);
   } else if constexpr (std::is_integral_v<T>) {
     if (m <= 0 || n <= 0) return;
     IntegerGemm<T>(transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, pool);

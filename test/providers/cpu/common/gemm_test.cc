@@ -5,7 +5,11 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
+
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/sgemm_kernel.h"
 
 namespace ort::test {
 namespace {
@@ -29,6 +33,7 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const
   }
 }
 
+/// `tolerance` is per unit of K: rounding error grows with the length of each dot product.
 template <typename T, typename Fn>
 void CheckAgainstNaive(Fn gemm, double tolerance) {
   std::mt19937 rng(1234);
@@ -37,10 +42,12 @@ void CheckAgainstNaive(Fn gemm, double tolerance) {
   struct Size {
     int64_t m, n, k;
   };
-  // Odd sizes around the register tile and cache block edges, vectors and empty K.
-  const Size sizes[] = {{1, 1, 1},      {3, 5, 7},   {4, 8, 16},   {5, 9, 3},
-                        {13, 17, 300},  {1, 37, 19}, {29, 1, 33},  {130, 70, 9},
-                        {67, 515, 258}, {7, 3, 0},   {33, 1030, 5}};
+  // Odd sizes around the register tiles (4x8, 6x16, 14x32) and the cache blocks (Kc 256, Mc 192,
+  // Nc 512), vectors and empty K.
+  const Size sizes[] = {{1, 1, 1},     {3, 5, 7},     {4, 8, 16},     {5, 9, 3},
+                        {7, 33, 5},    {13, 17, 300}, {1, 37, 19},    {29, 1, 33},
+                        {130, 70, 9},  {65, 97, 300}, {67, 515, 258}, {7, 3, 0},
+                        {33, 1030, 5}, {14, 32, 64},  {15, 65, 257},  {197, 75, 530}};
   const std::pair<T, T> scales[] = {{T(1), T(0)}, {T(0.5), T(1)}, {T(-2), T(0.25)}};
   for (const Size& size : sizes) {
     for (int transposes = 0; transposes < 4; ++transposes) {
@@ -69,7 +76,8 @@ void CheckAgainstNaive(Fn gemm, double tolerance) {
             for (int64_t j = 0; j < size.n; ++j) {
               const double got = c[i * ldc + j];
               const double want = expected[i * ldc + j];
-              REQUIRE(std::abs(got - want) <= tolerance * (1.0 + std::abs(want)));
+              REQUIRE(std::abs(got - want) <=
+                      tolerance * static_cast<double>(size.k + 1) * (1.0 + std::abs(want)));
             }
             // The padding column past n is left untouched.
             if (beta != T(0)) REQUIRE(c[i * ldc + size.n] == expected[i * ldc + size.n]);
@@ -83,11 +91,38 @@ void CheckAgainstNaive(Fn gemm, double tolerance) {
 }  // namespace
 
 TEST_CASE("Sgemm matches a naive triple loop", "[math][gemm]") {
-  CheckAgainstNaive<float>(Sgemm, 1e-4);
+  CheckAgainstNaive<float>(Sgemm, 2e-6);
+}
+
+TEST_CASE("Sgemm microkernels of every usable instruction set match a naive triple loop",
+          "[math][gemm]") {
+  std::vector<const SgemmKernel*> kernels{&SgemmKernelPortable()};
+  const CpuFeatures& features = GetCpuFeatures();
+  if (features.avx2 && features.fma) kernels.push_back(&SgemmKernelAvx2());
+  if (features.avx512f) kernels.push_back(&SgemmKernelAvx512());
+  for (const SgemmKernel* kernel : kernels) {
+    INFO("kernel " << kernel->name);
+    CheckAgainstNaive<float>(
+        [kernel](bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                 int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
+                 ThreadPool* pool) {
+          SgemmWithKernel(*kernel, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, pool);
+        },
+        2e-6);
+  }
+}
+
+TEST_CASE("The instruction-set cap keeps Sgemm and the NCHWc block in step", "[math][gemm]") {
+  const CpuIsa isa = MaxCpuIsa();
+  CHECK(NchwcBlockSize() == (isa == CpuIsa::kAvx512 ? 16 : 8));
+  const char* expected = isa == CpuIsa::kAvx512 ? "avx512"
+                         : isa == CpuIsa::kAvx2 ? "avx2"
+                                                : "portable";
+  CHECK(std::string(BestSgemmKernel().name) == expected);
 }
 
 TEST_CASE("Dgemm matches a naive triple loop", "[math][gemm]") {
-  CheckAgainstNaive<double>(Dgemm, 1e-12);
+  CheckAgainstNaive<double>(Dgemm, 1e-14);
 }
 
 TEST_CASE("TypedGemm wraps integer overflow and handles half types", "[math][gemm]") {

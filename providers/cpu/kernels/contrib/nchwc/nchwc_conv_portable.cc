@@ -51,11 +51,15 @@ const NchwcConvKernels& NchwcConvKernelsPortable() {
 
 const NchwcConvKernels& BestNchwcConvKernels() {
   static const NchwcConvKernels& best = []() -> const NchwcConvKernels& {
-    const CpuFeatures& features = GetCpuFeatures();
-    // AVX-512F implies AVX2 and FMA; testing it alone keeps the choice in step with
-    // NchwcBlockSize().
-    if (features.avx512f) return NchwcConvKernelsAvx512();
-    if (features.avx2 && features.fma) return NchwcConvKernelsAvx2();
+    // MaxCpuIsa() also decides NchwcBlockSize(), so the kernels' block always matches it.
+    switch (MaxCpuIsa()) {
+      case CpuIsa::kAvx512:
+        return NchwcConvKernelsAvx512();
+      case CpuIsa::kAvx2:
+        return NchwcConvKernelsAvx2();
+      case CpuIsa::kPortable:
+        break;
+    }
     return NchwcConvKernelsPortable();
   }();
   return best;
