@@ -266,12 +266,12 @@ class Rewriter {
     const int64_t in_block = depthwise || nchw_input ? 1 : block_;
     const int64_t in_blocks = in_channels / in_block;
     for (int64_t m = 0; m < filters; ++m) {
+      const int64_t ob = m / block_, bo = m % block_;
       for (int64_t c = 0; c < in; ++c) {
-        for (int64_t k = 0; k < kernel; ++k) {
-          const int64_t ob = m / block_, bo = m % block_, ib = c / in_block, bi = c % in_block;
-          dst[(((ob * in_blocks + ib) * kernel + k) * in_block + bi) * block_ + bo] =
-              src[(m * in + c) * kernel + k];
-        }
+        const int64_t ib = c / in_block, bi = c % in_block;
+        float* filter = dst + ((ob * in_blocks + ib) * kernel * in_block + bi) * block_ + bo;
+        const float* source = src + (m * in + c) * kernel;
+        for (int64_t k = 0; k < kernel; ++k) filter[k * in_block * block_] = source[k];
       }
     }
     const std::string name = graph_.UniqueValueName(conv.inputs()[1] + "_nchwc");
