@@ -10,24 +10,6 @@
 namespace ort {
 namespace {
 
-template <typename C>
-C Exp(C x) {
-  if constexpr (std::is_same_v<C, float>) {
-    return FastExp(x);
-  } else {
-    return std::exp(x);
-  }
-}
-
-template <typename C>
-C Tanh(C x) {
-  if constexpr (std::is_same_v<C, float>) {
-    return FastTanh(x);
-  } else {
-    return std::tanh(x);
-  }
-}
-
 // log(1 + e^x) without overflow for large x.
 template <typename C>
 C Softplus(C x) {
@@ -50,9 +32,9 @@ void ApplyActivation(const FusedActivation& act, C* data, int64_t count) {
     case ActivationKind::kLeakyRelu:
       return Transform(data, count, [=](C x) { return Select(x < C(0), x * alpha, x); });
     case ActivationKind::kTanh:
-      return Transform(data, count, [](C x) { return Tanh(x); });
+      return Transform(data, count, [](C x) { return ActivationTanh(x); });
     case ActivationKind::kSigmoid:
-      return Transform(data, count, [](C x) { return C(1) / (C(1) + Exp(-x)); });
+      return Transform(data, count, [](C x) { return C(1) / (C(1) + ActivationExp(-x)); });
     case ActivationKind::kHardSigmoid:
       return Transform(data, count, [=](C x) {
         const C v = alpha * x + beta;
@@ -66,13 +48,14 @@ void ApplyActivation(const FusedActivation& act, C* data, int64_t count) {
       });
     case ActivationKind::kElu:
       return Transform(data, count,
-                       [=](C x) { return Select(x < C(0), alpha * (Exp(x) - C(1)), x); });
+                       [=](C x) { return Select(x < C(0), alpha * (ActivationExp(x) - C(1)), x); });
     case ActivationKind::kSelu:
-      return Transform(data, count,
-                       [=](C x) { return gamma * Select(x <= C(0), alpha * Exp(x) - alpha, x); });
+      return Transform(data, count, [=](C x) {
+        return gamma * Select(x <= C(0), alpha * ActivationExp(x) - alpha, x);
+      });
     case ActivationKind::kCelu:
       return Transform(data, count, [=](C x) {
-        const C negative = alpha * (Exp(x / alpha) - C(1));
+        const C negative = alpha * (ActivationExp(x / alpha) - C(1));
         return Select(x > C(0), x, Select(negative < C(0), negative, C(0)));
       });
     case ActivationKind::kSoftplus:
@@ -82,7 +65,7 @@ void ApplyActivation(const FusedActivation& act, C* data, int64_t count) {
     case ActivationKind::kThresholdedRelu:
       return Transform(data, count, [=](C x) { return Select(x > alpha, x, C(0)); });
     case ActivationKind::kScaledTanh:
-      return Transform(data, count, [=](C x) { return alpha * Tanh(beta * x); });
+      return Transform(data, count, [=](C x) { return alpha * ActivationTanh(beta * x); });
     case ActivationKind::kParametricSoftplus:
       return Transform(data, count, [=](C x) { return alpha * Softplus(beta * x); });
   }

@@ -12,16 +12,7 @@
 namespace ort {
 namespace {
 
-struct Vec {
-  using V = __m256;
-  static constexpr int kB = 8;
-  static V Zero() { return _mm256_setzero_ps(); }
-  static V Load(const float* p) { return _mm256_loadu_ps(p); }
-  static void Store(float* p, V v) { _mm256_storeu_ps(p, v); }
-  static V Set1(float f) { return _mm256_set1_ps(f); }
-  static V Add(V a, V b) { return _mm256_add_ps(a, b); }
-  static V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-};
+#include "providers/cpu/kernels/common/simd_vec_avx2.inc"
 constexpr int kMr = 6;
 constexpr int kNv = 2;
 

@@ -12,16 +12,7 @@
 namespace ort {
 namespace {
 
-struct Vec {
-  using V = __m512;
-  static constexpr int kB = 16;
-  static V Zero() { return _mm512_setzero_ps(); }
-  static V Load(const float* p) { return _mm512_loadu_ps(p); }
-  static void Store(float* p, V v) { _mm512_storeu_ps(p, v); }
-  static V Set1(float f) { return _mm512_set1_ps(f); }
-  static V Add(V a, V b) { return _mm512_add_ps(a, b); }
-  static V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-};
+#include "providers/cpu/kernels/common/simd_vec_avx512.inc"
 constexpr int kMr = 14;
 constexpr int kNv = 2;
 

@@ -8,34 +8,8 @@
 namespace ort {
 namespace {
 
-struct Vec {
-  struct V {
-    float v[4];
-  };
-  static constexpr int kB = 4;
-  static V Zero() { return V{}; }
-  static V Load(const float* p) {
-    V r;
-    for (int i = 0; i < kB; ++i) r.v[i] = p[i];
-    return r;
-  }
-  static void Store(float* p, V a) {
-    for (int i = 0; i < kB; ++i) p[i] = a.v[i];
-  }
-  static V Set1(float f) {
-    V r;
-    for (int i = 0; i < kB; ++i) r.v[i] = f;
-    return r;
-  }
-  static V Add(V a, V b) {
-    for (int i = 0; i < kB; ++i) a.v[i] += b.v[i];
-    return a;
-  }
-  static V Fma(V a, V b, V c) {
-    for (int i = 0; i < kB; ++i) c.v[i] += a.v[i] * b.v[i];
-    return c;
-  }
-};
+#include "providers/cpu/kernels/common/simd_vec_portable.inc"
+using Vec = PortableVec<4>;
 constexpr int kMr = 4;
 constexpr int kNv = 2;
 

@@ -14,24 +14,6 @@ namespace {
 using SignedNumericTypes =
     TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t, int64_t>;
 
-template <typename C>
-C Exp(C x) {
-  if constexpr (std::is_same_v<C, float>) {
-    return FastExp(x);
-  } else {
-    return std::exp(x);
-  }
-}
-
-template <typename C>
-C Tanh(C x) {
-  if constexpr (std::is_same_v<C, float>) {
-    return FastTanh(x);
-  } else {
-    return std::tanh(x);
-  }
-}
-
 // log(1 + e^x) without overflow for large x.
 template <typename C>
 C Softplus(C x) {
@@ -68,7 +50,7 @@ struct EluOp {
   Status Init(const KernelInfo& info) { return ReadFloat(info, "alpha", 1.0f, &alpha); }
   template <typename C>
   C operator()(C x) const {
-    return Select(x < C(0), C(alpha) * (Exp(x) - C(1)), x);
+    return Select(x < C(0), C(alpha) * (ActivationExp(x) - C(1)), x);
   }
 };
 
@@ -82,7 +64,7 @@ struct SeluOp {
   }
   template <typename C>
   C operator()(C x) const {
-    return C(gamma) * Select(x <= C(0), C(alpha) * Exp(x) - C(alpha), x);
+    return C(gamma) * Select(x <= C(0), C(alpha) * ActivationExp(x) - C(alpha), x);
   }
 };
 
@@ -99,7 +81,7 @@ struct CeluOp {
   template <typename C>
   C operator()(C x) const {
     const C a = C(alpha);
-    const C negative = a * (Exp(x / a) - C(1));
+    const C negative = a * (ActivationExp(x / a) - C(1));
     return Select(x > C(0), x, Select(negative < C(0), negative, C(0)));
   }
 };
@@ -108,7 +90,7 @@ struct SigmoidOp {
   static constexpr double kCost = 4.0;
   template <typename C>
   C operator()(C x) const {
-    return C(1) / (C(1) + Exp(-x));
+    return C(1) / (C(1) + ActivationExp(-x));
   }
 };
 
@@ -142,7 +124,7 @@ struct TanhOp {
   static constexpr double kCost = 6.0;
   template <typename C>
   C operator()(C x) const {
-    return Tanh(x);
+    return ActivationTanh(x);
   }
 };
 
@@ -210,7 +192,7 @@ struct GeluTanhOp {
   template <typename C>
   C operator()(C x) const {
     const C inner = C(0.7978845608028654) * (x + C(0.044715) * x * x * x);  // sqrt(2/pi)
-    return C(0.5) * x * (C(1) + Tanh(inner));
+    return C(0.5) * x * (C(1) + ActivationTanh(inner));
   }
 };
 
@@ -246,7 +228,7 @@ struct MishOp {
   static constexpr double kCost = 40.0;
   template <typename C>
   C operator()(C x) const {
-    return x * Tanh(Softplus(x));
+    return x * ActivationTanh(Softplus(x));
   }
 };
 

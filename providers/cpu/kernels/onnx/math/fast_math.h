@@ -6,6 +6,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -102,6 +103,26 @@ inline float FastTanh(float x) {
   const float small = a * p;
   const float large = 1.0f - 2.0f / (FastExp(2.0f * a) + 1.0f);
   return CopySign(Select(a < 0.625f, small, large), x);
+}
+
+/// exp for the activation kernels of every type: the vectorizable float form, libm otherwise.
+template <typename C>
+C ActivationExp(C x) {
+  if constexpr (std::is_same_v<C, float>) {
+    return FastExp(x);
+  } else {
+    return std::exp(x);
+  }
+}
+
+/// tanh for the activation kernels of every type: the vectorizable float form, libm otherwise.
+template <typename C>
+C ActivationTanh(C x) {
+  if constexpr (std::is_same_v<C, float>) {
+    return FastTanh(x);
+  } else {
+    return std::tanh(x);
+  }
 }
 
 }  // namespace ort
