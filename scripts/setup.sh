@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libcli11-dev libprotobuf-dev protobuf-compiler libonnx-dev libspdlog-dev libfmt-dev
-  nlohmann-json3-dev catch2 libonnx-testdata
+  nlohmann-json3-dev catch2 libonnx-testdata libbenchmark-dev
 )
 
 missing=()

@@ -42,6 +42,9 @@ CpuIsa MaxCpuIsa();
 /// when MaxCpuIsa() is AVX-512, else 8. The optimizer and the kernels both ask here so they agree.
 int NchwcBlockSize();
 
+/// Kernel rows the NCHWc convolution kernels handle; the layout pass leaves taller kernels in NCHW.
+constexpr int kNchwcMaxKernelRows = 16;
+
 /// Names of the set features in a fixed order, spelled as Linux's /proc/cpuinfo does except
 /// for the dot in "sse4.2": sse4.2, avx, avx2, fma, avx512f, avx512bw, avx512vl, avx512_vnni,
 /// avx512_bf16, avx512_fp16, amx_tile, amx_bf16, amx_int8.

@@ -206,6 +206,7 @@ class Rewriter {
     const auto y_shape = FloatShape4(graph_, conv.outputs()[0]);
     const Tensor* weight = ConstantInput(graph_, conv, 1);
     if (!x_shape || !y_shape || weight->shape().rank() != 4) return;
+    if (weight->shape()[2] > kNchwcMaxKernelRows) return;
     const Attribute* kernel_shape = conv.FindAttribute("kernel_shape");
     if (kernel_shape != nullptr && kernel_shape->ints.size() != 2) return;
     const Attribute* group_attribute = conv.FindAttribute("group");

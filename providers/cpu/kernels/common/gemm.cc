@@ -29,7 +29,7 @@ struct GemmPlan {
   BlockFn<T> block;
 };
 
-constexpr int64_t kSgemmKc = 256;
+constexpr int64_t kSgemmKc = 768;
 constexpr int64_t kSgemmMcTarget = 192;
 constexpr int64_t kSgemmNc = 512;
 
@@ -161,20 +161,63 @@ T* ThreadBuffer(size_t slot, int64_t count) {
   return reinterpret_cast<T*>(address);
 }
 
+/// op(B) either as a matrix to pack block by block or already packed whole (PackedSgemmB's
+/// layout: depth block p0 at packed + p0 * packed_stride).
 template <typename T>
-void ComputeBlock(const GemmPlan<T>& plan, const MatrixView<T>& a, const MatrixView<T>& b,
+struct OperandB {
+  MatrixView<T> view;
+  const T* packed = nullptr;
+  int64_t packed_stride = 0;
+};
+
+template <typename T>
+void ComputeBlock(const GemmPlan<T>& plan, const MatrixView<T>& a, const OperandB<T>& b,
                   int64_t row0, int64_t rows, int64_t col0, int64_t cols, int64_t k, T alpha,
                   T beta, T* c, int64_t ldc) {
   const int64_t padded_rows = (rows + plan.mr - 1) / plan.mr * plan.mr;
   const int64_t padded_cols = (cols + plan.nr - 1) / plan.nr * plan.nr;
   T* packed_a = ThreadBuffer<T>(0, padded_rows * plan.kc);
-  T* packed_b = ThreadBuffer<T>(1, padded_cols * plan.kc);
+  T* packed_b = b.packed == nullptr ? ThreadBuffer<T>(1, padded_cols * plan.kc) : nullptr;
   for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
     const int64_t depth = std::min(plan.kc, k - p0);
     PackA(a, plan.mr, row0, rows, p0, depth, alpha, packed_a);
-    PackB(b, plan.nr, p0, depth, col0, cols, packed_b);
-    plan.block(rows, cols, depth, packed_a, packed_b, beta, p0 == 0, c + row0 * ldc + col0, ldc);
+    const T* b_block = packed_b;
+    if (b.packed == nullptr) {
+      PackB(b.view, plan.nr, p0, depth, col0, cols, packed_b);
+    } else {
+      b_block = b.packed + p0 * b.packed_stride + col0 * depth;
+    }
+    plan.block(rows, cols, depth, packed_a, b_block, beta, p0 == 0, c + row0 * ldc + col0, ldc);
   }
+}
+
+/// C's single row (m == 1) from a pre-packed B: the panels are read once, in order, so the
+/// product runs at memory speed without packing the vector.
+void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float alpha,
+                      const MatrixView<float>& a, const float* packed, int64_t packed_stride,
+                      float beta, float* c, ThreadPool* pool) {
+  const int64_t nr = plan.nr;
+  const int64_t panels = (n + nr - 1) / nr;
+  const double cost = 2.0 * static_cast<double>(k * nr);
+  ThreadPool::TryParallelFor(pool, panels, cost, [&](int64_t begin, int64_t end) {
+    std::vector<float> sums(static_cast<size_t>((end - begin) * nr), 0.0f);
+    for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
+      const int64_t depth = std::min(plan.kc, k - p0);
+      for (int64_t panel = begin; panel < end; ++panel) {
+        const float* __restrict source = packed + p0 * packed_stride + panel * nr * depth;
+        float* __restrict out = sums.data() + (panel - begin) * nr;
+        for (int64_t p = 0; p < depth; ++p) {
+          const float value = a.At(0, p0 + p);
+          for (int64_t j = 0; j < nr; ++j) out[j] += value * source[p * nr + j];
+        }
+      }
+    }
+    const int64_t col_end = std::min(n, end * nr);
+    for (int64_t j = begin * nr; j < col_end; ++j) {
+      const float sum = alpha * sums[static_cast<size_t>(j - begin * nr)];
+      c[j] = beta == 0.0f ? sum : sum + beta * c[j];
+    }
+  });
 }
 
 /// C = beta * C (beta == 0 clears C, ignoring NaN in it).
@@ -241,17 +284,24 @@ void Gemv(int64_t rows, int64_t depth, T alpha, const MatrixView<T>& mat, const 
 }
 
 template <typename T>
-void Gemm(const GemmPlan<T>& plan, bool transpose_a, bool transpose_b, int64_t m, int64_t n,
-          int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
-          int64_t ldc, ThreadPool* pool) {
+void Gemm(const GemmPlan<T>& plan, bool transpose_a, int64_t m, int64_t n, int64_t k, T alpha,
+          const T* a, int64_t lda, const OperandB<T>& operand_b, T beta, T* c, int64_t ldc,
+          ThreadPool* pool) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0 || alpha == T(0)) {
     ScaleC(m, n, beta, c, ldc);
     return;
   }
   const MatrixView<T> view_a = MakeView(a, lda, transpose_a);
-  const MatrixView<T> view_b = MakeView(b, ldb, transpose_b);
-  if (m == 1 || n == 1) {
+  const MatrixView<T>& view_b = operand_b.view;
+  if constexpr (std::is_same_v<T, float>) {
+    if (operand_b.packed != nullptr && m == 1) {
+      PackedRowProduct(plan, k, n, alpha, view_a, operand_b.packed, operand_b.packed_stride, beta,
+                       c, pool);
+      return;
+    }
+  }
+  if (operand_b.packed == nullptr && (m == 1 || n == 1)) {
     // Gather the vector operand contiguously, then run C's single row or column as a GEMV.
     const MatrixView<T>& vector_view = m == 1 ? view_a : view_b;
     const int64_t vector_stride = m == 1 ? vector_view.col_stride : vector_view.row_stride;
@@ -300,7 +350,7 @@ void Gemm(const GemmPlan<T>& plan, bool transpose_a, bool transpose_b, int64_t m
         for (int64_t block = begin; block < end; ++block) {
           const int64_t row0 = (block / col_blocks) * block_rows;
           const int64_t col0 = (block % col_blocks) * block_cols;
-          ComputeBlock<T>(plan, view_a, view_b, row0, std::min(block_rows, m - row0), col0,
+          ComputeBlock<T>(plan, view_a, operand_b, row0, std::min(block_rows, m - row0), col0,
                           std::min(block_cols, n - col0), k, alpha, beta, c, ldc);
         }
       });
@@ -368,25 +418,52 @@ void IntegerGemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64
 
 }  // namespace
 
+PackedSgemmB::PackedSgemmB(const SgemmKernel& kernel, bool transpose_b, int64_t k, int64_t n,
+                           const float* b, int64_t ldb)
+    : kernel_(&kernel), k_(k), n_(n), padded_n_((n + kernel.nr - 1) / kernel.nr * kernel.nr) {
+  const GemmPlan<float> plan = SgemmPlan(kernel);
+  storage_.resize(static_cast<size_t>(std::max<int64_t>(k, 1) * padded_n_) +
+                  kPanelAlign / sizeof(float));
+  auto address = reinterpret_cast<uintptr_t>(storage_.data());
+  address = (address + kPanelAlign - 1) & ~static_cast<uintptr_t>(kPanelAlign - 1);
+  float* packed = reinterpret_cast<float*>(address);
+  data_ = packed;
+  const MatrixView<float> view = MakeView(b, ldb, transpose_b);
+  for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
+    PackB(view, plan.nr, p0, std::min(plan.kc, k - p0), 0, n, packed + p0 * padded_n_);
+  }
+}
+
+PackedSgemmB::PackedSgemmB(bool transpose_b, int64_t k, int64_t n, const float* b, int64_t ldb)
+    : PackedSgemmB(BestSgemmKernel(), transpose_b, k, n, b, ldb) {}
+
 void SgemmWithKernel(const SgemmKernel& kernel, bool transpose_a, bool transpose_b, int64_t m,
                      int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
                      int64_t ldb, float beta, float* c, int64_t ldc, ThreadPool* pool) {
-  Gemm<float>(SgemmPlan(kernel), transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-              ldc, pool);
+  Gemm<float>(SgemmPlan(kernel), transpose_a, m, n, k, alpha, a, lda,
+              OperandB<float>{MakeView(b, ldb, transpose_b)}, beta, c, ldc, pool);
 }
 
 void Sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, float alpha,
            const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
            int64_t ldc, ThreadPool* pool) {
   static const GemmPlan<float> plan = SgemmPlan(BestSgemmKernel());
-  Gemm<float>(plan, transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, pool);
+  Gemm<float>(plan, transpose_a, m, n, k, alpha, a, lda,
+              OperandB<float>{MakeView(b, ldb, transpose_b)}, beta, c, ldc, pool);
+}
+
+void SgemmPackedB(bool transpose_a, int64_t m, float alpha, const float* a, int64_t lda,
+                  const PackedSgemmB& b, float beta, float* c, int64_t ldc, ThreadPool* pool) {
+  const OperandB<float> operand{MatrixView<float>{nullptr, 0, 0}, b.data(), b.padded_n()};
+  Gemm<float>(SgemmPlan(b.kernel()), transpose_a, m, b.n(), b.k(), alpha, a, lda, operand, beta, c,
+              ldc, pool);
 }
 
 void Dgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, double alpha,
            const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
            int64_t ldc, ThreadPool* pool) {
-  Gemm<double>(kDgemmPlan, transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-               pool);
+  Gemm<double>(kDgemmPlan, transpose_a, m, n, k, alpha, a, lda,
+               OperandB<double>{MakeView(b, ldb, transpose_b)}, beta, c, ldc, pool);
 }
 
 template <typename T>

@@ -112,6 +112,25 @@ TEST_CASE("Sgemm microkernels of every usable instruction set match a naive trip
   }
 }
 
+TEST_CASE("SgemmPackedB with B packed once for every usable kernel matches a naive triple loop",
+          "[math][gemm]") {
+  std::vector<const SgemmKernel*> kernels{&SgemmKernelPortable()};
+  const CpuFeatures& features = GetCpuFeatures();
+  if (features.avx2 && features.fma) kernels.push_back(&SgemmKernelAvx2());
+  if (features.avx512f) kernels.push_back(&SgemmKernelAvx512());
+  for (const SgemmKernel* kernel : kernels) {
+    INFO("kernel " << kernel->name);
+    CheckAgainstNaive<float>(
+        [kernel](bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                 int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
+                 ThreadPool* pool) {
+          const PackedSgemmB packed(*kernel, tb, k, n, b, ldb);
+          SgemmPackedB(ta, m, alpha, a, lda, packed, beta, c, ldc, pool);
+        },
+        2e-6);
+  }
+}
+
 TEST_CASE("The instruction-set cap keeps Sgemm and the NCHWc block in step", "[math][gemm]") {
   const CpuIsa isa = MaxCpuIsa();
   CHECK(NchwcBlockSize() == (isa == CpuIsa::kAvx512 ? 16 : 8));

@@ -20,6 +20,27 @@ TEST_CASE("Gemm applies alpha, beta and a broadcast row bias", "[math][Gemm]") {
       .Run();
 }
 
+TEST_CASE("Gemm with a constant (pre-packed) transposed B, one row and several", "[math][Gemm]") {
+  // op(B) = B^T = [[1, 2], [0, 1], [-1, 0.5]]; Y = 2 * A op(B) + C.
+  const std::vector<float> b = {1, 0, -1, 2, 1, 0.5f};
+  OpTester("Gemm", 13)
+      .AttrInt("transB", 1)
+      .AttrFloat("alpha", 2.0f)
+      .Input<float>("a", {1, 3}, {1, 2, 3})
+      .ConstantInput<float>("b", {2, 3}, b)
+      .Input<float>("c", {2}, {0.5f, -1})
+      .Output<float>("y", {1, 2}, {-3.5f, 10})
+      .Run();
+  OpTester("Gemm", 13)
+      .AttrInt("transB", 1)
+      .AttrFloat("alpha", 2.0f)
+      .Input<float>("a", {2, 3}, {1, 2, 3, 0, 1, -1})
+      .ConstantInput<float>("b", {2, 3}, b)
+      .Input<float>("c", {2}, {0.5f, -1})
+      .Output<float>("y", {2, 2}, {-3.5f, 10, 2.5f, 0})
+      .Run();
+}
+
 TEST_CASE("Gemm transposes A and B", "[math][Gemm]") {
   OpTester("Gemm", 13)
       .AttrInt("transA", 1)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/contrib/bert/contrib_bert_kernels.h"
@@ -123,6 +124,13 @@ class Attention final : public OpKernel {
     if (info.OutputCount() > 1 && info.node().HasOutput(1)) {
       return ORT_ERROR(kNotImplemented, "Attention: the present output is not supported");
     }
+    const Tensor* weights = info.ConstantInput(1);
+    if (weights != nullptr && weights->dtype() == DataType::kFloat &&
+        weights->shape().rank() == 2 && weights->NumElements() > 0) {
+      const auto& w = weights->shape().dims();
+      packed_weights_ =
+          std::make_unique<PackedSgemmB>(false, w[0], w[1], weights->Data<float>(), w[1]);
+    }
     return Status::OK();
   }
 
@@ -174,9 +182,14 @@ class Attention final : public OpKernel {
         std::memcpy(qkv_data + r * total, bias->Data<float>(), sizeof(float) * total);
       }
     }
-    Sgemm(false, false, rows, total, input_hidden, 1.0f, input->Data<float>(), input_hidden,
-          weights->Data<float>(), total, bias != nullptr ? 1.0f : 0.0f, qkv_data, total,
-          context.thread_pool());
+    if (packed_weights_ != nullptr) {
+      SgemmPackedB(false, rows, 1.0f, input->Data<float>(), input_hidden, *packed_weights_,
+                   bias != nullptr ? 1.0f : 0.0f, qkv_data, total, context.thread_pool());
+    } else {
+      Sgemm(false, false, rows, total, input_hidden, 1.0f, input->Data<float>(), input_hidden,
+            weights->Data<float>(), total, bias != nullptr ? 1.0f : 0.0f, qkv_data, total,
+            context.thread_pool());
+    }
 
     const int64_t units = batch * num_heads_;
     ORT_ASSIGN_OR_RETURN(
@@ -222,6 +235,8 @@ class Attention final : public OpKernel {
   float scale_ = 0.0f;
   bool unidirectional_ = false;
   std::vector<int64_t> qkv_hidden_sizes_;
+  /// Constant QKV weights, packed at creation.
+  std::unique_ptr<PackedSgemmB> packed_weights_;
 };
 
 }  // namespace

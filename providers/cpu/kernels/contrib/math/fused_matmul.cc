@@ -3,6 +3,7 @@
 // [M, batch..., K] is read as [batch..., M, K]) and then swap the last two (transA/B). Both are
 // expressed as strides handed to the shared GEMM; nothing is copied.
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,13 @@ class FusedMatMul final : public OpKernel {
       ORT_ASSIGN_OR_RETURN(const int64_t value, info.GetAttributeOr<int64_t>(names[i], 0));
       *flags[i] = value != 0;
     }
+    const Tensor* b = info.ConstantInput(1);
+    if (b != nullptr && b->dtype() == DataType::kFloat && b->shape().rank() == 2 &&
+        b->NumElements() > 0) {
+      const int64_t k = trans_b_ ? b->shape()[1] : b->shape()[0];
+      const int64_t n = trans_b_ ? b->shape()[0] : b->shape()[1];
+      packed_b_ = std::make_unique<PackedSgemmB>(trans_b_, k, n, b->Data<float>(), b->shape()[1]);
+    }
     return Status::OK();
   }
 
@@ -108,6 +116,13 @@ class FusedMatMul final : public OpKernel {
     // The plan's offsets count contiguous logical matrices; turn them into batch indices.
     const int64_t a_matrix = m * k, b_matrix = k * n;
     if (plan.single_gemm && !la.transpose && la.batch_stride == a_matrix) {
+      if constexpr (std::is_same_v<T, float>) {
+        if (packed_b_ != nullptr) {
+          SgemmPackedB(false, plan.BatchCount() * m, alpha_, a, la.ld, *packed_b_, 0.0f, y, n,
+                       pool);
+          return;
+        }
+      }
       TypedGemm<T>(false, lb.transpose, plan.BatchCount() * m, n, k, alpha_, a, la.ld, b, lb.ld,
                    0.0f, y, n, pool);
       return;
@@ -136,6 +151,8 @@ class FusedMatMul final : public OpKernel {
   bool trans_b_ = false;
   bool trans_batch_a_ = false;
   bool trans_batch_b_ = false;
+  /// A constant 2-D float B, packed at creation (transB applied).
+  std::unique_ptr<PackedSgemmB> packed_b_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // ONNX Runtime: NCHWc input with OIHWBiBo filters, plain NCHW input of fewer than B channels with
 // OIHWBo filters, and depthwise (group == channels) with OIHWBo filters [M, 1, KH, KW].
 #include <algorithm>
+#include <vector>
 
 #include "lib/common/cpu_info.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
@@ -12,6 +13,10 @@
 
 namespace ort {
 namespace {
+
+// Enough pixels per 1x1 task to amortize reloading its filters, few enough that small images
+// still split across threads.
+constexpr int64_t kPointwisePixelsPerTask = 96;
 
 class NchwcConv final : public OpKernel {
  public:
@@ -80,29 +85,52 @@ class NchwcConv final : public OpKernel {
     args.dil_w = g.dilations[1];
     args.pad_top = g.pads[0];
     args.pad_left = g.pads[1];
-    // A task is one output row of up to max_filter_blocks filter blocks of one image; rows of
-    // the same blocks are adjacent so a thread keeps reusing their filters from cache.
+    if (args.k_h > kNchwcMaxKernelRows) {
+      return context.Error("kernel height {} exceeds the {} rows NCHWc kernels handle", args.k_h,
+                           kNchwcMaxKernelRows);
+    }
+    // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
+    // long row, cut into column ranges so that threads share it.
+    const bool pointwise = !depthwise && args.k_h == 1 && args.k_w == 1 && args.stride_h == 1 &&
+                           args.stride_w == 1 && args.pad_top == 0 && args.pad_left == 0 &&
+                           args.out_h == args.in_h && args.out_w == args.in_w;
+    if (pointwise) {
+      args.in_w = args.out_w = args.in_h * args.in_w;
+      args.in_h = args.out_h = 1;
+    }
+    const int64_t columns_per_task = pointwise ? kPointwisePixelsPerTask : args.out_w;
+    const int64_t column_tasks = (args.out_w + columns_per_task - 1) / columns_per_task;
+    // A task is a column range of one output row of up to max_filter_blocks filter blocks of one
+    // image; rows of the same blocks are adjacent so a thread keeps reusing their filters.
     const int64_t per_task = depthwise ? 1 : kernels.max_filter_blocks;
     const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
-    const int64_t tasks = xs[0] * block_groups * args.out_h;
+    const int64_t rows = args.out_h * column_tasks;
+    const int64_t tasks = xs[0] * block_groups * rows;
     const int64_t depth = depthwise ? 1 : args.in_blocks * args.in_block;
-    const double cost =
-        2.0 * static_cast<double>(per_task * block * args.out_w * depth * args.k_h * args.k_w);
+    const double cost = 2.0 * static_cast<double>(per_task * block * columns_per_task * depth *
+                                                  args.k_h * args.k_w);
     const int64_t row = args.out_w * block;
+    const size_t scratch_floats = depthwise ? 0 : static_cast<size_t>(NchwcConvScratchFloats(args));
     ThreadPool::TryParallelFor(context.thread_pool(), tasks, cost, [&](int64_t begin, int64_t end) {
+      thread_local std::vector<float> scratch;
+      if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
       for (int64_t task = begin; task < end; ++task) {
-        const int64_t oh = task % args.out_h;
-        const int64_t n = task / args.out_h / block_groups;
-        const int64_t ob = task / args.out_h % block_groups * per_task;
+        const int64_t oh = task % rows / column_tasks;
+        const int64_t ow_begin = task % column_tasks * columns_per_task;
+        const int64_t ow_end = std::min(args.out_w, ow_begin + columns_per_task);
+        const int64_t n = task / rows / block_groups;
+        const int64_t ob = task / rows % block_groups * per_task;
         const int64_t count = std::min(per_task, args.out_blocks - ob);
         if (depthwise) {
           kernels.depthwise_row(args, n, ob, oh);
         } else {
-          kernels.conv_row(args, n, ob, count, oh);
+          kernels.conv_row(args, n, ob, count, oh, ow_begin, ow_end, scratch.data());
         }
         if (!activation_.enabled()) continue;
         for (int64_t j = 0; j < count; ++j) {
-          activation_.Apply(args.y + ((n * args.out_blocks + ob + j) * args.out_h + oh) * row, row);
+          activation_.Apply(
+              args.y + ((n * args.out_blocks + ob + j) * args.out_h + oh) * row + ow_begin * block,
+              (ow_end - ow_begin) * block);
         }
       }
     });

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "lib/common/cpu_info.h"
+
 namespace ort {
 
 /// One convolution of blocked tensors. Activations are [N, C / B, H, W, B] (B = `block`); the
@@ -26,13 +28,25 @@ struct NchwcConvArgs {
   int64_t pad_top = 0, pad_left = 0;
 };
 
+/// Input columns one output row's taps span, padding included.
+inline int64_t NchwcPaddedRowWidth(const NchwcConvArgs& a) {
+  return (a.out_w - 1) * a.stride_w + (a.k_w - 1) * a.dil_w + 1;
+}
+
+/// Floats of scratch a `conv_row` call needs: a padded copy of the rows it reads.
+inline int64_t NchwcConvScratchFloats(const NchwcConvArgs& a) {
+  return a.in_blocks * a.k_h * NchwcPaddedRowWidth(a) * a.in_block;
+}
+
 /// One instruction set's kernels; `block` is its vector width in floats.
 struct NchwcConvKernels {
   int64_t block;
   /// Output filter blocks one `conv_row` call computes at most.
   int64_t max_filter_blocks;
-  /// Writes output row `oh` of filter blocks [ob, ob + count) of image `n` (bias and sum added).
-  void (*conv_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t count, int64_t oh);
+  /// Writes columns [ow_begin, ow_end) of output row `oh` of filter blocks [ob, ob + count) of
+  /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats.
+  void (*conv_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t count, int64_t oh,
+                   int64_t ow_begin, int64_t ow_end, float* scratch);
   /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
   void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
 };

@@ -34,6 +34,13 @@ Status Gemm::Init(const KernelInfo& info) {
     ORT_ASSIGN_OR_RETURN(const int64_t broadcast, info.GetAttributeOr<int64_t>("broadcast", 0));
     exact_c_ = broadcast == 0;
   }
+  const Tensor* b = info.ConstantInput(1);
+  if (b != nullptr && b->dtype() == DataType::kFloat && b->shape().rank() == 2 &&
+      b->NumElements() > 0) {
+    const int64_t k = trans_b_ ? b->shape()[1] : b->shape()[0];
+    const int64_t n = trans_b_ ? b->shape()[0] : b->shape()[1];
+    packed_b_ = std::make_unique<PackedSgemmB>(trans_b_, k, n, b->Data<float>(), b->shape()[1]);
+  }
   return Status::OK();
 }
 
@@ -63,8 +70,18 @@ Status Gemm::Compute(KernelContext& context) const {
   return DispatchByType<GemmTypes>(a->dtype(), "Gemm", [&]<typename T>() {
     T* out = y->MutableData<T>();
     if (use_c) BroadcastC(c->Data<T>(), c->shape(), m, n, out);
-    TypedGemm<T>(trans_a_, trans_b_, m, n, k, alpha_, a->Data<T>(), a->shape()[1], b->Data<T>(),
-                 b->shape()[1], use_c ? beta_ : 0.0f, out, n, context.thread_pool());
+    if constexpr (std::is_same_v<T, float>) {
+      if (packed_b_ != nullptr) {
+        SgemmPackedB(trans_a_, m, alpha_, a->Data<float>(), a->shape()[1], *packed_b_,
+                     use_c ? beta_ : 0.0f, out, n, context.thread_pool());
+      } else {
+        Sgemm(trans_a_, trans_b_, m, n, k, alpha_, a->Data<float>(), a->shape()[1],
+              b->Data<float>(), b->shape()[1], use_c ? beta_ : 0.0f, out, n, context.thread_pool());
+      }
+    } else {
+      TypedGemm<T>(trans_a_, trans_b_, m, n, k, alpha_, a->Data<T>(), a->shape()[1], b->Data<T>(),
+                   b->shape()[1], use_c ? beta_ : 0.0f, out, n, context.thread_pool());
+    }
     if (!activation_.enabled()) return Status::OK();
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       ThreadPool::TryParallelFor(

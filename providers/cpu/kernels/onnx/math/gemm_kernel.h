@@ -2,8 +2,11 @@
 // which applies an activation to the result.
 #pragma once
 
+#include <memory>
+
 #include "lib/framework/op_kernel.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
+#include "providers/cpu/kernels/common/gemm.h"
 
 namespace ort {
 
@@ -25,6 +28,8 @@ class Gemm : public OpKernel {
   bool exact_c_ = false;
   float alpha_ = 1.0f;
   float beta_ = 1.0f;
+  /// A constant float B, packed at creation.
+  std::unique_ptr<const PackedSgemmB> packed_b_;
 };
 
 }  // namespace ort

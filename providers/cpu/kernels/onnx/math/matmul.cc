@@ -1,5 +1,8 @@
 // MatMul: numpy.matmul semantics (1-D operands, broadcast batch dimensions). Floating types run
-// on the shared GEMM; integer types use its wrapping integer loop.
+// on the shared GEMM; integer types use its wrapping integer loop. A constant 2-D float B
+// (weights) is packed once at creation.
+#include <memory>
+
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
 #include "providers/cpu/kernels/onnx/math/matmul_shape.h"
@@ -12,6 +15,16 @@ using MatMulTypes =
 
 class MatMul final : public OpKernel {
  public:
+  Status Init(const KernelInfo& info) override {
+    const Tensor* b = info.ConstantInput(1);
+    if (b != nullptr && b->dtype() == DataType::kFloat && b->shape().rank() == 2 &&
+        b->NumElements() > 0) {
+      packed_b_ = std::make_unique<PackedSgemmB>(false, b->shape()[0], b->shape()[1],
+                                                 b->Data<float>(), b->shape()[1]);
+    }
+    return Status::OK();
+  }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
@@ -23,6 +36,11 @@ class MatMul final : public OpKernel {
     if (!plan.ok()) return context.Error("{}", plan.status().message());
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, a->dtype(), plan->output_shape));
     if (y->NumElements() == 0) return Status::OK();
+    if (packed_b_ != nullptr && plan->single_gemm) {
+      SgemmPackedB(false, plan->BatchCount() * plan->m, 1.0f, a->Data<float>(), plan->k, *packed_b_,
+                   0.0f, y->MutableData<float>(), plan->n, context.thread_pool());
+      return Status::OK();
+    }
     return DispatchByType<MatMulTypes>(a->dtype(), "MatMul", [&]<typename T>() {
       Run<T>(*plan, a->Data<T>(), b->Data<T>(), y->MutableData<T>(), context.thread_pool());
       return Status::OK();
@@ -54,6 +72,8 @@ class MatMul final : public OpKernel {
       for (int64_t i = 0; i < batches; ++i) one(i, pool);
     }
   }
+
+  std::unique_ptr<PackedSgemmB> packed_b_;
 };
 
 }  // namespace

@@ -53,7 +53,7 @@ float Reference(const NchwcConvArgs& a, Form form, int64_t block, int64_t n, int
   return sum + (a.sum != nullptr ? a.sum[y] : 0.0f);
 }
 
-void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum) {
+void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded) {
   const int64_t block = kernels.block;
   NchwcConvArgs a;
   const int64_t batch = 2;
@@ -66,8 +66,8 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum) {
   a.k_w = form == Form::kPlain ? 5 : 3;
   a.stride_w = form == Form::kPlain ? 2 : 1;
   a.dil_h = form == Form::kDepthwise ? 2 : 1;
-  a.pad_top = 1;
-  a.pad_left = 2;
+  a.pad_top = padded ? 1 : 0;
+  a.pad_left = padded ? 2 : 0;
   a.out_h = (a.in_h + 2 * a.pad_top - a.dil_h * (a.k_h - 1) - 1) / a.stride_h + 1;
   a.out_w = (a.in_w + 2 * a.pad_left - a.dil_w * (a.k_w - 1) - 1) / a.stride_w + 1;
   const int64_t filters = a.out_blocks * block;
@@ -89,8 +89,13 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum) {
         for (int64_t ob = 0; ob < a.out_blocks; ++ob) kernels.depthwise_row(a, n, ob, oh);
         continue;
       }
+      // Each row in two column ranges, the first of odd width, to reach every tail tile.
+      std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
+      const int64_t split = a.out_w / 2 + 1;
       for (int64_t ob = 0; ob < a.out_blocks; ob += kernels.max_filter_blocks) {
-        kernels.conv_row(a, n, ob, std::min(kernels.max_filter_blocks, a.out_blocks - ob), oh);
+        const int64_t count = std::min(kernels.max_filter_blocks, a.out_blocks - ob);
+        kernels.conv_row(a, n, ob, count, oh, 0, split, scratch.data());
+        kernels.conv_row(a, n, ob, count, oh, split, a.out_w, scratch.data());
       }
     }
   }
@@ -119,8 +124,11 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
   for (const auto& [name, kernels] : sets) {
     for (Form form : {Form::kBlocked, Form::kPlain, Form::kDepthwise}) {
       for (bool with_sum : {false, true}) {
-        INFO(name << " form " << static_cast<int>(form) << " sum " << with_sum);
-        CheckKernels(*kernels, form, with_sum);
+        for (bool padded : {false, true}) {
+          INFO(name << " form " << static_cast<int>(form) << " sum " << with_sum << " padded "
+                    << padded);
+          CheckKernels(*kernels, form, with_sum, padded);
+        }
       }
     }
   }
