@@ -195,6 +195,12 @@ class OpKernel {
   }
   /// Computes the outputs. Must be safe to call concurrently.
   virtual Status Compute(KernelContext& context) const = 0;
+  /// True when Init packed constant input `index` and Compute never reads it, so the session may
+  /// free the initializer (as ONNX Runtime does after pre-packing).
+  virtual bool PrePackedInput(size_t index) const {
+    (void)index;
+    return false;
+  }
 };
 
 }  // namespace ort

@@ -219,8 +219,14 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
   ExecutionPlanOptions plan_options;
   plan_options.memory_pattern = options_.enable_mem_pattern && !parallel;
   plan_options.parallel = parallel;
+  // A profiled session keeps pre-packed weights so that its trace reports every input's shape.
+  plan_options.release_prepacked = !options_.enable_profiling;
   ORT_ASSIGN_OR_RETURN(state_,
                        SessionState::Create(model_->graph(), by_type, plan_options, profiler));
+  // The packed copies replace these weights; keeping the originals would double their memory.
+  for (const std::string& name : state_->released_constants()) {
+    model_->graph().RemoveInitializer(name);
+  }
 
   const int threads =
       options_.intra_op_threads > 0 ? options_.intra_op_threads : DefaultThreadCount();

@@ -50,7 +50,9 @@ Result<std::unique_ptr<SessionState>> SessionState::Create(
     // Kernels pre-pack their constant weights in Init, so this is where prepacking is timed.
     ScopedProfileEvent event(profiler, "kernel_creation_and_prepacking");
     ORT_RETURN_IF_ERROR(state->CreateKernels(providers));
+    if (options.release_prepacked) state->ReleasePrePackedConstants();
     event.AddArg("nodes", std::to_string(state->plans_.size()));
+    event.AddArg("released_constants", std::to_string(state->released_constants_.size()));
   }
   {
     ScopedProfileEvent event(profiler, "allocation_planning");
@@ -94,6 +96,7 @@ Status SessionState::CreateKernels(
       if (!attribute.g) continue;
       ExecutionPlanOptions sub_options = options_;
       sub_options.parallel = false;
+      sub_options.release_prepacked = false;
       auto sub = SessionState::Create(*attribute.g, providers, sub_options);
       if (!sub.ok()) return sub.status().WithContext(node.Describe() + " attribute '" + name + "'");
       subgraphs_[{index, name}] = std::move(sub).value();
@@ -130,6 +133,35 @@ Status SessionState::CreateKernels(
   }
   for (const auto& name : output_names_) output_slots_.push_back(SlotFor(name));
   return Status::OK();
+}
+
+void SessionState::ReleasePrePackedConstants() {
+  std::vector<bool> needed(slot_count_, false);
+  std::vector<bool> packed(slot_count_, false);
+  for (int slot : output_slots_) needed[slot] = true;
+  for (const NodePlan& plan : plans_) {
+    for (size_t i = 0; i < plan.inputs.size(); ++i) {
+      const int slot = plan.inputs[i];
+      if (slot < 0) continue;
+      (plan.kernel->PrePackedInput(i) ? packed : needed)[slot] = true;
+    }
+    for (int slot : plan.implicit_inputs) needed[slot] = true;
+  }
+  std::vector<bool> released(slot_count_, false);
+  for (const auto& [name, tensor] : graph_.initializers()) {
+    const int slot = slots_.at(name);
+    if (packed[slot] && !needed[slot]) {
+      released[slot] = true;
+      released_constants_.push_back(name);
+    }
+  }
+  if (released_constants_.empty()) return;
+  std::erase_if(constants_, [&](const auto& constant) { return released[constant.first]; });
+  for (NodePlan& plan : plans_) {
+    for (int& slot : plan.inputs) {
+      if (slot >= 0 && released[slot]) slot = -1;
+    }
+  }
 }
 
 Status SessionState::PlanReleases() {

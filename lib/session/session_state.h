@@ -30,6 +30,10 @@ struct ExecutionPlanOptions {
   /// Runs independent nodes concurrently on RunContext::inter_op_pool. Applies to this graph
   /// only; subgraphs run sequentially inside their node.
   bool parallel = false;
+  /// Drops constants that every reader pre-packed (OpKernel::PrePackedInput) and lists them in
+  /// SessionState::released_constants(), so the owner of the graph can free them too. Applies to
+  /// this graph only.
+  bool release_prepacked = false;
 };
 
 class SessionState final : public SubgraphRunner, public SubgraphLookup {
@@ -43,6 +47,8 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
 
   // SubgraphRunner
   const Graph& graph() const override { return graph_; }
+  /// Initializers dropped because their readers pre-packed them (release_prepacked).
+  const std::vector<std::string>& released_constants() const { return released_constants_; }
   const std::vector<std::string>& input_names() const override { return input_names_; }
   const std::vector<std::string>& output_names() const override { return output_names_; }
   const std::vector<std::string>& outer_scope_names() const override { return outer_names_; }
@@ -83,6 +89,7 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
       : graph_(graph), options_(options) {}
   Status CreateKernels(const std::unordered_map<std::string, IExecutionProvider*>& providers);
   Status PlanReleases();
+  void ReleasePrePackedConstants();
   Status PlanMemory();
   void PlanDependencies();
   int SlotFor(const std::string& name);
@@ -104,6 +111,7 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
   std::unordered_map<std::string, int> slots_;
   int slot_count_ = 0;
   std::vector<std::pair<int, Value>> constants_;  // slot, initializer value
+  std::vector<std::string> released_constants_;
   std::vector<int> input_slots_;
   std::vector<int> outer_slots_;
   std::vector<int> output_slots_;

@@ -36,6 +36,47 @@ std::unique_ptr<InferenceSession> MakeSession(SessionOptions options = {}) {
 
 }  // namespace
 
+// out = matmul(a, w) with w a constant [3, 2]; with `also_output`, w is a graph output too.
+std::unique_ptr<Model> MatMulModel(bool also_output) {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 14;
+  model->path = "matmul_model";
+  Graph& graph = model->graph();
+  graph.set_inputs({"a"});
+  graph.set_outputs(also_output ? std::vector<std::string>{"out", "w"}
+                                : std::vector<std::string>{"out"});
+  graph.SetValueType("a", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(1),
+                                                                            Dimension::Known(3)}));
+  graph.AddInitializer("w", Tensor::FromVector<float>({3, 2}, {1, 0, 0, 1, 1, 1}));
+  graph.AddNode({"matmul", "MatMul", "", {"a", "w"}, {"out"}, {}});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+TEST_CASE("Weights that every reader pre-packed are freed unless the session profiles",
+          "[session]") {
+  for (const bool also_output : {false, true}) {
+    for (const bool profiling : {false, true}) {
+      SessionOptions options;
+      options.enable_profiling = profiling;
+      InferenceSession session(options);
+      REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+      REQUIRE(session.Load(MatMulModel(also_output)).ok());
+      REQUIRE(session.Initialize().ok());
+      INFO("also_output " << also_output << " profiling " << profiling);
+      const bool freed = !also_output && !profiling;
+      CHECK((session.model().graph().GetInitializer("w") == nullptr) == freed);
+      std::vector<NamedValue> feeds{{"a", Value(Tensor::FromVector<float>({1, 3}, {1, 2, 3}))}};
+      std::vector<Value> outputs;
+      REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+      const float* out = outputs[0].tensor().Data<float>();
+      CHECK(out[0] == 4.0f);
+      CHECK(out[1] == 5.0f);
+      if (also_output) CHECK(outputs[1].tensor().Data<float>()[5] == 1.0f);
+    }
+  }
+}
+
 TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
   auto session = MakeSession();
   std::vector<Value> outputs;

@@ -134,24 +134,35 @@ class Attention final : public OpKernel {
     return Status::OK();
   }
 
+  bool PrePackedInput(size_t index) const override {
+    return index == 1 && packed_weights_ != nullptr;
+  }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
-    ORT_ASSIGN_OR_RETURN(const Tensor* weights, context.RequiredInput(1));
+    // Packed constant weights are never read again (the session may have freed them).
+    const Tensor* weights = nullptr;
+    if (packed_weights_ == nullptr) {
+      ORT_ASSIGN_OR_RETURN(weights, context.RequiredInput(1));
+    }
+    const TensorShape weights_shape =
+        weights != nullptr ? weights->shape()
+                           : TensorShape({packed_weights_->k(), packed_weights_->n()});
     const Tensor* bias = context.Input(2);
     const Tensor* mask = context.Input(3);
     const Tensor* attention_bias = context.Input(5);
     const auto& in = input->shape().dims();
-    const auto& w = weights->shape().dims();
+    const auto& w = weights_shape.dims();
     if (in.size() != 3 || w.size() != 2 || w[0] != in[2]) {
       return context.Error("input {} and weights {} must be [B,S,D] and [D, 3 hidden]",
-                           input->shape().ToString(), weights->shape().ToString());
+                           input->shape().ToString(), weights_shape.ToString());
     }
     const int64_t batch = in[0], sequence = in[1], input_hidden = in[2], total = w[1];
     const int64_t hidden = qkv_hidden_sizes_.empty() ? total / 3 : qkv_hidden_sizes_[0];
     const int64_t v_hidden = qkv_hidden_sizes_.empty() ? total / 3 : qkv_hidden_sizes_[2];
     if (2 * hidden + v_hidden != total || hidden % num_heads_ != 0 || v_hidden % num_heads_ != 0) {
       return context.Error("weights {} do not split into Q, K and V of {} heads",
-                           weights->shape().ToString(), num_heads_);
+                           weights_shape.ToString(), num_heads_);
     }
     if (bias != nullptr && bias->shape() != TensorShape({total})) {
       return context.Error("bias {} must be [{}]", bias->shape().ToString(), total);

@@ -73,27 +73,35 @@ class FusedMatMul final : public OpKernel {
       const int64_t k = trans_b_ ? b->shape()[1] : b->shape()[0];
       const int64_t n = trans_b_ ? b->shape()[0] : b->shape()[1];
       packed_b_ = std::make_unique<PackedSgemmB>(trans_b_, k, n, b->Data<float>(), b->shape()[1]);
+      packed_b_shape_ = b->shape();
     }
     return Status::OK();
   }
 
+  bool PrePackedInput(size_t index) const override { return index == 1 && packed_b_ != nullptr; }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
-    ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
-    if (a->dtype() != b->dtype()) {
-      return context.Error("A is {} but B is {}", DataTypeName(a->dtype()),
-                           DataTypeName(b->dtype()));
+    // A packed constant B is never read again (the session may have freed it).
+    const Tensor* b = nullptr;
+    if (packed_b_ == nullptr) {
+      ORT_ASSIGN_OR_RETURN(b, context.RequiredInput(1));
     }
-    if (a->shape().rank() == 0 || b->shape().rank() == 0) {
+    const TensorShape b_shape = b != nullptr ? b->shape() : packed_b_shape_;
+    const DataType b_type = b != nullptr ? b->dtype() : DataType::kFloat;
+    if (a->dtype() != b_type) {
+      return context.Error("A is {} but B is {}", DataTypeName(a->dtype()), DataTypeName(b_type));
+    }
+    if (a->shape().rank() == 0 || b_shape.rank() == 0) {
       return context.Error("operands must have rank >= 1, got {} and {}", a->shape().ToString(),
-                           b->shape().ToString());
+                           b_shape.ToString());
     }
     const OperandLayout la = Layout(a->shape(), trans_a_, trans_batch_a_, false);
-    const OperandLayout lb = Layout(b->shape(), trans_b_, trans_batch_b_, true);
+    const OperandLayout lb = Layout(b_shape, trans_b_, trans_batch_b_, true);
     auto plan = PlanMatMul(TensorShape(la.logical), TensorShape(lb.logical));
     if (!plan.ok()) {
       return context.Error("{} (stored as {} and {})", plan.status().message(),
-                           a->shape().ToString(), b->shape().ToString());
+                           a->shape().ToString(), b_shape.ToString());
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, a->dtype(), plan->output_shape));
     if (y->NumElements() == 0) return Status::OK();
@@ -103,7 +111,8 @@ class FusedMatMul final : public OpKernel {
         std::fill(out, out + y->NumElements(), T(0.0f));
         return Status::OK();
       }
-      Run<T>(*plan, la, lb, a->Data<T>(), b->Data<T>(), out, context.thread_pool());
+      Run<T>(*plan, la, lb, a->Data<T>(), b != nullptr ? b->Data<T>() : nullptr, out,
+             context.thread_pool());
       return Status::OK();
     });
   }
@@ -129,6 +138,13 @@ class FusedMatMul final : public OpKernel {
     }
     auto one = [&](int64_t i, ThreadPool* inner) {
       const T* pa = a + plan.a_offsets[i] / a_matrix * la.batch_stride;
+      if constexpr (std::is_same_v<T, float>) {
+        if (packed_b_ != nullptr) {  // a 2-D B: every batch shares it
+          SgemmPackedB(la.transpose, m, alpha_, pa, la.ld, *packed_b_, 0.0f, y + i * m * n, n,
+                       inner);
+          return;
+        }
+      }
       const T* pb = b + plan.b_offsets[i] / b_matrix * lb.batch_stride;
       TypedGemm<T>(la.transpose, lb.transpose, m, n, k, alpha_, pa, la.ld, pb, lb.ld, 0.0f,
                    y + i * m * n, n, inner);
@@ -153,6 +169,7 @@ class FusedMatMul final : public OpKernel {
   bool trans_batch_b_ = false;
   /// A constant 2-D float B, packed at creation (transB applied).
   std::unique_ptr<PackedSgemmB> packed_b_;
+  TensorShape packed_b_shape_;
 };
 
 }  // namespace

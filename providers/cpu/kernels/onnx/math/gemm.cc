@@ -46,19 +46,28 @@ Status Gemm::Init(const KernelInfo& info) {
 
 Status Gemm::Compute(KernelContext& context) const {
   ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
-  ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
-  const Tensor* c = context.Input(2);
-  if (a->shape().rank() != 2 || b->shape().rank() != 2) {
-    return context.Error("A and B must be 2-D, got {} and {}", a->shape().ToString(),
-                         b->shape().ToString());
+  // A packed constant B is never read again (the session may have freed it).
+  const Tensor* b = nullptr;
+  if (packed_b_ == nullptr) {
+    ORT_ASSIGN_OR_RETURN(b, context.RequiredInput(1));
   }
-  if (a->dtype() != b->dtype() || (c != nullptr && c->dtype() != a->dtype())) {
+  const Tensor* c = context.Input(2);
+  const TensorShape b_shape = b != nullptr
+                                  ? b->shape()
+                                  : (trans_b_ ? TensorShape({packed_b_->n(), packed_b_->k()})
+                                              : TensorShape({packed_b_->k(), packed_b_->n()}));
+  const DataType b_type = b != nullptr ? b->dtype() : DataType::kFloat;
+  if (a->shape().rank() != 2 || b_shape.rank() != 2) {
+    return context.Error("A and B must be 2-D, got {} and {}", a->shape().ToString(),
+                         b_shape.ToString());
+  }
+  if (a->dtype() != b_type || (c != nullptr && c->dtype() != a->dtype())) {
     return context.Error("A, B and C must share one element type");
   }
   const int64_t m = trans_a_ ? a->shape()[1] : a->shape()[0];
   const int64_t k = trans_a_ ? a->shape()[0] : a->shape()[1];
-  const int64_t kb = trans_b_ ? b->shape()[1] : b->shape()[0];
-  const int64_t n = trans_b_ ? b->shape()[0] : b->shape()[1];
+  const int64_t kb = trans_b_ ? b_shape[1] : b_shape[0];
+  const int64_t n = trans_b_ ? b_shape[0] : b_shape[1];
   if (k != kb) {
     return context.Error("inner dimensions differ: op(A) is [{}, {}], op(B) is [{}, {}]", m, k, kb,
                          n);

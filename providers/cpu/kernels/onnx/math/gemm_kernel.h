@@ -15,6 +15,7 @@ class Gemm : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override;
   Status Compute(KernelContext& context) const override;
+  bool PrePackedInput(size_t index) const override { return index == 1 && packed_b_ != nullptr; }
 
  protected:
   /// Set by FusedGemm; applies to float and double outputs.

@@ -25,8 +25,11 @@ class MatMul final : public OpKernel {
     return Status::OK();
   }
 
+  bool PrePackedInput(size_t index) const override { return index == 1 && packed_b_ != nullptr; }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
+    if (packed_b_ != nullptr) return ComputePacked(context, *a);
     ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
     if (a->dtype() != b->dtype()) {
       return context.Error("A is {} but B is {}", DataTypeName(a->dtype()),
@@ -36,11 +39,6 @@ class MatMul final : public OpKernel {
     if (!plan.ok()) return context.Error("{}", plan.status().message());
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, a->dtype(), plan->output_shape));
     if (y->NumElements() == 0) return Status::OK();
-    if (packed_b_ != nullptr && plan->single_gemm) {
-      SgemmPackedB(false, plan->BatchCount() * plan->m, 1.0f, a->Data<float>(), plan->k, *packed_b_,
-                   0.0f, y->MutableData<float>(), plan->n, context.thread_pool());
-      return Status::OK();
-    }
     return DispatchByType<MatMulTypes>(a->dtype(), "MatMul", [&]<typename T>() {
       Run<T>(*plan, a->Data<T>(), b->Data<T>(), y->MutableData<T>(), context.thread_pool());
       return Status::OK();
@@ -48,6 +46,29 @@ class MatMul final : public OpKernel {
   }
 
  private:
+  // B is the packed constant: a 2-D B is shared by every batch (b_offsets are all 0).
+  Status ComputePacked(KernelContext& context, const Tensor& a) const {
+    if (a.dtype() != DataType::kFloat) {
+      return context.Error("A is {} but B is float", DataTypeName(a.dtype()));
+    }
+    auto plan = PlanMatMul(a.shape(), TensorShape({packed_b_->k(), packed_b_->n()}));
+    if (!plan.ok()) return context.Error("{}", plan.status().message());
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, plan->output_shape));
+    if (y->NumElements() == 0) return Status::OK();
+    const float* a_data = a.Data<float>();
+    float* y_data = y->MutableData<float>();
+    if (plan->single_gemm) {
+      SgemmPackedB(false, plan->BatchCount() * plan->m, 1.0f, a_data, plan->k, *packed_b_, 0.0f,
+                   y_data, plan->n, context.thread_pool());
+      return Status::OK();
+    }
+    for (int64_t i = 0; i < plan->BatchCount(); ++i) {
+      SgemmPackedB(false, plan->m, 1.0f, a_data + plan->a_offsets[i], plan->k, *packed_b_, 0.0f,
+                   y_data + i * plan->m * plan->n, plan->n, context.thread_pool());
+    }
+    return Status::OK();
+  }
+
   template <typename T>
   static void Run(const MatMulPlan& plan, const T* a, const T* b, T* y, ThreadPool* pool) {
     const int64_t m = plan.m, n = plan.n, k = plan.k;
