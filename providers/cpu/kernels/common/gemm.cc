@@ -437,6 +437,17 @@ PackedSgemmB::PackedSgemmB(const SgemmKernel& kernel, bool transpose_b, int64_t 
 PackedSgemmB::PackedSgemmB(bool transpose_b, int64_t k, int64_t n, const float* b, int64_t ldb)
     : PackedSgemmB(BestSgemmKernel(), transpose_b, k, n, b, ldb) {}
 
+std::unique_ptr<PackedSgemmB> PackConstantB(const KernelInfo& info, size_t index, bool transpose) {
+  const Tensor* b = info.ConstantInput(index);
+  if (b == nullptr || b->dtype() != DataType::kFloat || b->shape().rank() != 2 ||
+      b->NumElements() == 0) {
+    return nullptr;
+  }
+  const int64_t rows = b->shape()[0], cols = b->shape()[1];
+  return std::make_unique<PackedSgemmB>(transpose, transpose ? cols : rows, transpose ? rows : cols,
+                                        b->Data<float>(), cols);
+}
+
 void SgemmWithKernel(const SgemmKernel& kernel, bool transpose_a, bool transpose_b, int64_t m,
                      int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
                      int64_t ldb, float beta, float* c, int64_t ldc, ThreadPool* pool) {

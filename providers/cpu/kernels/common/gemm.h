@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "lib/common/float16.h"
+#include "lib/framework/op_kernel.h"
 #include "lib/threading/thread_pool.h"
 
 namespace ort {
@@ -45,6 +47,10 @@ class PackedSgemmB {
   std::vector<float> storage_;
   const float* data_;
 };
+
+/// Input `index` of the kernel being created, packed as op(B) (its transpose when `transpose`),
+/// when it is a constant, non-empty, 2-D float tensor; null otherwise.
+std::unique_ptr<PackedSgemmB> PackConstantB(const KernelInfo& info, size_t index, bool transpose);
 
 /// Sgemm with a pre-packed op(B): C[M,N] = alpha * op(A)[M,K] * B[K,N] + beta * C.
 void SgemmPackedB(bool transpose_a, int64_t m, float alpha, const float* a, int64_t lda,

@@ -88,6 +88,15 @@ void CheckAgainstNaive(Fn gemm, double tolerance) {
   }
 }
 
+/// The Sgemm kernels of every instruction set this CPU can run.
+std::vector<const SgemmKernel*> UsableKernels() {
+  std::vector<const SgemmKernel*> kernels{&SgemmKernelPortable()};
+  const CpuFeatures& features = GetCpuFeatures();
+  if (features.avx2 && features.fma) kernels.push_back(&SgemmKernelAvx2());
+  if (features.avx512f) kernels.push_back(&SgemmKernelAvx512());
+  return kernels;
+}
+
 }  // namespace
 
 TEST_CASE("Sgemm matches a naive triple loop", "[math][gemm]") {
@@ -96,11 +105,7 @@ TEST_CASE("Sgemm matches a naive triple loop", "[math][gemm]") {
 
 TEST_CASE("Sgemm microkernels of every usable instruction set match a naive triple loop",
           "[math][gemm]") {
-  std::vector<const SgemmKernel*> kernels{&SgemmKernelPortable()};
-  const CpuFeatures& features = GetCpuFeatures();
-  if (features.avx2 && features.fma) kernels.push_back(&SgemmKernelAvx2());
-  if (features.avx512f) kernels.push_back(&SgemmKernelAvx512());
-  for (const SgemmKernel* kernel : kernels) {
+  for (const SgemmKernel* kernel : UsableKernels()) {
     INFO("kernel " << kernel->name);
     CheckAgainstNaive<float>(
         [kernel](bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
@@ -114,11 +119,7 @@ TEST_CASE("Sgemm microkernels of every usable instruction set match a naive trip
 
 TEST_CASE("SgemmPackedB with B packed once for every usable kernel matches a naive triple loop",
           "[math][gemm]") {
-  std::vector<const SgemmKernel*> kernels{&SgemmKernelPortable()};
-  const CpuFeatures& features = GetCpuFeatures();
-  if (features.avx2 && features.fma) kernels.push_back(&SgemmKernelAvx2());
-  if (features.avx512f) kernels.push_back(&SgemmKernelAvx512());
-  for (const SgemmKernel* kernel : kernels) {
+  for (const SgemmKernel* kernel : UsableKernels()) {
     INFO("kernel " << kernel->name);
     CheckAgainstNaive<float>(
         [kernel](bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,

@@ -124,13 +124,7 @@ class Attention final : public OpKernel {
     if (info.OutputCount() > 1 && info.node().HasOutput(1)) {
       return ORT_ERROR(kNotImplemented, "Attention: the present output is not supported");
     }
-    const Tensor* weights = info.ConstantInput(1);
-    if (weights != nullptr && weights->dtype() == DataType::kFloat &&
-        weights->shape().rank() == 2 && weights->NumElements() > 0) {
-      const auto& w = weights->shape().dims();
-      packed_weights_ =
-          std::make_unique<PackedSgemmB>(false, w[0], w[1], weights->Data<float>(), w[1]);
-    }
+    packed_weights_ = PackConstantB(info, 1, false);
     return Status::OK();
   }
 

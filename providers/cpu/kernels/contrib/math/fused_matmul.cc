@@ -67,14 +67,8 @@ class FusedMatMul final : public OpKernel {
       ORT_ASSIGN_OR_RETURN(const int64_t value, info.GetAttributeOr<int64_t>(names[i], 0));
       *flags[i] = value != 0;
     }
-    const Tensor* b = info.ConstantInput(1);
-    if (b != nullptr && b->dtype() == DataType::kFloat && b->shape().rank() == 2 &&
-        b->NumElements() > 0) {
-      const int64_t k = trans_b_ ? b->shape()[1] : b->shape()[0];
-      const int64_t n = trans_b_ ? b->shape()[0] : b->shape()[1];
-      packed_b_ = std::make_unique<PackedSgemmB>(trans_b_, k, n, b->Data<float>(), b->shape()[1]);
-      packed_b_shape_ = b->shape();
-    }
+    packed_b_ = PackConstantB(info, 1, trans_b_);
+    if (packed_b_ != nullptr) packed_b_shape_ = info.ConstantInput(1)->shape();
     return Status::OK();
   }
 

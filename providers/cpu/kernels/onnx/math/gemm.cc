@@ -34,13 +34,7 @@ Status Gemm::Init(const KernelInfo& info) {
     ORT_ASSIGN_OR_RETURN(const int64_t broadcast, info.GetAttributeOr<int64_t>("broadcast", 0));
     exact_c_ = broadcast == 0;
   }
-  const Tensor* b = info.ConstantInput(1);
-  if (b != nullptr && b->dtype() == DataType::kFloat && b->shape().rank() == 2 &&
-      b->NumElements() > 0) {
-    const int64_t k = trans_b_ ? b->shape()[1] : b->shape()[0];
-    const int64_t n = trans_b_ ? b->shape()[0] : b->shape()[1];
-    packed_b_ = std::make_unique<PackedSgemmB>(trans_b_, k, n, b->Data<float>(), b->shape()[1]);
-  }
+  packed_b_ = PackConstantB(info, 1, trans_b_);
   return Status::OK();
 }
 

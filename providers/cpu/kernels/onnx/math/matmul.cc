@@ -16,12 +16,7 @@ using MatMulTypes =
 class MatMul final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    const Tensor* b = info.ConstantInput(1);
-    if (b != nullptr && b->dtype() == DataType::kFloat && b->shape().rank() == 2 &&
-        b->NumElements() > 0) {
-      packed_b_ = std::make_unique<PackedSgemmB>(false, b->shape()[0], b->shape()[1],
-                                                 b->Data<float>(), b->shape()[1]);
-    }
+    packed_b_ = PackConstantB(info, 1, false);
     return Status::OK();
   }
 
