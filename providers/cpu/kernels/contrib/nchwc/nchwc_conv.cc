@@ -85,6 +85,14 @@ class NchwcConv final : public OpKernel {
     args.dil_w = g.dilations[1];
     args.pad_top = g.pads[0];
     args.pad_left = g.pads[1];
+    // Relu and Clip become the kernels' output clamp; other activations run over each row after.
+    const bool clamps =
+        activation_.kind == ActivationKind::kRelu || activation_.kind == ActivationKind::kClip;
+    if (activation_.kind == ActivationKind::kRelu) args.out_min = 0.0f;
+    if (activation_.kind == ActivationKind::kClip) {
+      args.out_min = activation_.alpha;
+      args.out_max = activation_.beta;
+    }
     if (args.k_h > kNchwcMaxKernelRows) {
       return context.Error("kernel height {} exceeds the {} rows NCHWc kernels handle", args.k_h,
                            kNchwcMaxKernelRows);
@@ -127,7 +135,7 @@ class NchwcConv final : public OpKernel {
         } else {
           kernels.conv_row(args, n, ob, count, oh, ow_begin, ow_end, scratch.data());
         }
-        if (!activation_.enabled()) continue;
+        if (!activation_.enabled() || clamps) continue;
         for (int64_t j = 0; j < count; ++j) {
           activation_.Apply(
               args.y + ((n * args.out_blocks + ob + j) * args.out_h + oh) * row + ow_begin * block,

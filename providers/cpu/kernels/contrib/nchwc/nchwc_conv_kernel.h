@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "lib/common/cpu_info.h"
 
@@ -26,6 +27,10 @@ struct NchwcConvArgs {
   int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
   int64_t k_h = 0, k_w = 0, stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
   int64_t pad_top = 0, pad_left = 0;
+  // Every output is clamped to [out_min, out_max] after bias and sum: fused Relu and Clip cost
+  // two vector instructions per store instead of another pass over the output.
+  float out_min = -std::numeric_limits<float>::infinity();
+  float out_max = std::numeric_limits<float>::infinity();
 };
 
 /// Input columns one output row's taps span, padding included.

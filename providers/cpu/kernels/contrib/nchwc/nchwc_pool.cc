@@ -7,6 +7,7 @@
 
 #include "lib/common/cpu_info.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
 #include "providers/cpu/kernels/onnx/nn/window_attributes.h"
 
 namespace ort {
@@ -48,80 +49,40 @@ class NchwcPool final : public OpKernel {
     const WindowGeometry& g = *geometry;
     const TensorShape y_shape({xs[0], xs[1], g.output[0], g.output[1]});
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, y_shape));
+    NchwcPoolArgs args;
+    args.in_h = xs[2];
+    args.in_w = xs[3];
+    args.out_h = g.output[0];
+    args.out_w = g.output[1];
+    args.k_h = g.kernel[0];
+    args.k_w = g.kernel[1];
+    args.stride_h = g.strides[0];
+    args.stride_w = g.strides[1];
+    args.dil_h = g.dilations[0];
+    args.dil_w = g.dilations[1];
+    args.pad_top = g.pads[0];
+    args.pad_left = g.pads[1];
+    args.pad_bottom = g.pads[2];
+    args.pad_right = g.pads[3];
+    args.count_include_pad = count_include_pad_;
+    const NchwcPoolKernels& kernels = BestNchwcPoolKernels();
+    const auto pool_row = kMax ? kernels.max_row : kernels.average_row;
     const float* in = x->Data<float>();
     float* out = y->MutableData<float>();
-    const int64_t in_h = xs[2], in_w = xs[3];
-    const int64_t out_h = g.output[0], out_w = g.output[1];
+    const int64_t plane_size = args.in_h * args.in_w * block;
     const int64_t planes = xs[0] * xs[1] / block;
-    const double cost = static_cast<double>(out_w * block * g.KernelSize());
-    ThreadPool::TryParallelFor(context.thread_pool(), planes * out_h, cost,
+    const double cost = static_cast<double>(args.out_w * block * g.KernelSize());
+    ThreadPool::TryParallelFor(context.thread_pool(), planes * args.out_h, cost,
                                [&](int64_t begin, int64_t end) {
                                  for (int64_t task = begin; task < end; ++task) {
-                                   const int64_t oh = task % out_h;
-                                   const float* plane = in + task / out_h * in_h * in_w * block;
-                                   float* row = out + task * out_w * block;
-                                   if (block == 16) {
-                                     PoolRow<16>(g, plane, in_h, in_w, oh, out_w, row);
-                                   } else {
-                                     PoolRow<8>(g, plane, in_h, in_w, oh, out_w, row);
-                                   }
+                                   pool_row(args, in + task / args.out_h * plane_size,
+                                            task % args.out_h, out + task * args.out_w * block);
                                  }
                                });
     return Status::OK();
   }
 
  private:
-  /// Taps [begin, end) of one window axis that land inside the input, and how many land inside
-  /// the input or its trailing padding (count_include_pad's divisor).
-  static void ValidTaps(int64_t origin, int64_t dilation, int64_t taps, int64_t extent,
-                        int64_t trailing_pad, int64_t& begin, int64_t& end, int64_t& padded) {
-    begin = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
-    end = extent - origin <= 0 ? 0 : std::min(taps, (extent - origin + dilation - 1) / dilation);
-    begin = std::min(begin, end);
-    const int64_t padded_extent = extent + trailing_pad - origin;
-    padded = padded_extent <= 0 ? 0 : std::min(taps, (padded_extent + dilation - 1) / dilation);
-  }
-
-  // A fixed block lets the compiler keep each window's accumulators in vector registers.
-  template <int64_t kBlock>
-  void PoolRow(const WindowGeometry& g, const float* plane, int64_t in_h, int64_t in_w, int64_t oh,
-               int64_t out_w, float* row) const {
-    int64_t kh_begin = 0, kh_end = 0, h_padded = 0;
-    const int64_t ih0 = oh * g.strides[0] - g.pads[0];
-    ValidTaps(ih0, g.dilations[0], g.kernel[0], in_h, g.pads[2], kh_begin, kh_end, h_padded);
-    for (int64_t ow = 0; ow < out_w; ++ow) {
-      int64_t kw_begin = 0, kw_end = 0, w_padded = 0;
-      const int64_t iw0 = ow * g.strides[1] - g.pads[1];
-      ValidTaps(iw0, g.dilations[1], g.kernel[1], in_w, g.pads[3], kw_begin, kw_end, w_padded);
-      float acc[kBlock];
-      for (int64_t b = 0; b < kBlock; ++b) {
-        acc[b] = kMax ? std::numeric_limits<float>::lowest() : 0.0f;
-      }
-      for (int64_t kh = kh_begin; kh < kh_end; ++kh) {
-        const float* source = plane + (ih0 + kh * g.dilations[0]) * in_w * kBlock;
-        for (int64_t kw = kw_begin; kw < kw_end; ++kw) {
-          const float* v = source + (iw0 + kw * g.dilations[1]) * kBlock;
-          for (int64_t b = 0; b < kBlock; ++b) {
-            if constexpr (kMax) {
-              acc[b] = v[b] > acc[b] ? v[b] : acc[b];
-            } else {
-              acc[b] += v[b];
-            }
-          }
-        }
-      }
-      float* y = row + ow * kBlock;
-      if constexpr (kMax) {
-        for (int64_t b = 0; b < kBlock; ++b) y[b] = acc[b];
-      } else {
-        const int64_t divisor =
-            count_include_pad_ ? h_padded * w_padded : (kh_end - kh_begin) * (kw_end - kw_begin);
-        const float scale = divisor == 0 ? 0.0f : 1.0f / static_cast<float>(divisor);
-        for (int64_t b = 0; b < kBlock; ++b) y[b] = acc[b] * scale;
-      }
-    }
-  }
-
   WindowAttributes attributes_;
   bool ceil_mode_ = false;
   bool count_include_pad_ = false;

@@ -14,14 +14,19 @@ namespace ort {
 
 /// `condition ? if_true : if_false` for float/double without a branch. With a plain ternary GCC
 /// (under the default -ftrapping-math) often moves the arithmetic that follows into one arm, and
-/// a loop with a conditional floating-point operation is not vectorized.
-template <typename F>
-inline F Select(bool condition, F if_true, F if_false) {
-  static_assert(std::is_floating_point_v<F>);
-  using Bits = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
-  const Bits mask = Bits{0} - static_cast<Bits>(condition);
-  return std::bit_cast<F>((std::bit_cast<Bits>(if_true) & mask) |
-                          (std::bit_cast<Bits>(if_false) & ~mask));
+/// a loop with a conditional floating-point operation is not vectorized. Plain functions rather
+/// than a template, so that code compiled under `#pragma GCC target` can call them without
+/// instantiating a wider-ISA copy that other files might link to.
+inline float Select(bool condition, float if_true, float if_false) {
+  const uint32_t mask = uint32_t{0} - static_cast<uint32_t>(condition);
+  return std::bit_cast<float>((std::bit_cast<uint32_t>(if_true) & mask) |
+                              (std::bit_cast<uint32_t>(if_false) & ~mask));
+}
+
+inline double Select(bool condition, double if_true, double if_false) {
+  const uint64_t mask = uint64_t{0} - static_cast<uint64_t>(condition);
+  return std::bit_cast<double>((std::bit_cast<uint64_t>(if_true) & mask) |
+                               (std::bit_cast<uint64_t>(if_false) & ~mask));
 }
 
 /// Select for any arithmetic type (a plain ternary for integers, which cannot trap).

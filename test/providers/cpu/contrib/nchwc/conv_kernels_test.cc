@@ -3,6 +3,7 @@
 // the Conv kernel tests reach only the set matching NchwcBlockSize().
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -50,10 +51,11 @@ float Reference(const NchwcConvArgs& a, Form form, int64_t block, int64_t n, int
     }
   }
   const int64_t y = (((n * a.out_blocks + ob) * a.out_h + oh) * a.out_w + ow) * block + bo;
-  return sum + (a.sum != nullptr ? a.sum[y] : 0.0f);
+  return std::clamp(sum + (a.sum != nullptr ? a.sum[y] : 0.0f), a.out_min, a.out_max);
 }
 
-void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded) {
+void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded,
+                  bool clamped) {
   const int64_t block = kernels.block;
   NchwcConvArgs a;
   const int64_t batch = 2;
@@ -68,6 +70,10 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   a.dil_h = form == Form::kDepthwise ? 2 : 1;
   a.pad_top = padded ? 1 : 0;
   a.pad_left = padded ? 2 : 0;
+  if (clamped) {
+    a.out_min = -0.75f;
+    a.out_max = 1.5f;
+  }
   a.out_h = (a.in_h + 2 * a.pad_top - a.dil_h * (a.k_h - 1) - 1) / a.stride_h + 1;
   a.out_w = (a.in_w + 2 * a.pad_left - a.dil_w * (a.k_w - 1) - 1) / a.stride_w + 1;
   const int64_t filters = a.out_blocks * block;
@@ -128,9 +134,11 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
     for (Form form : {Form::kBlocked, Form::kPlain, Form::kDepthwise}) {
       for (bool with_sum : {false, true}) {
         for (bool padded : {false, true}) {
-          INFO(name << " form " << static_cast<int>(form) << " sum " << with_sum << " padded "
-                    << padded);
-          CheckKernels(*kernels, form, with_sum, padded);
+          for (bool clamped : {false, true}) {
+            INFO(name << " form " << static_cast<int>(form) << " sum " << with_sum << " padded "
+                      << padded << " clamped " << clamped);
+            CheckKernels(*kernels, form, with_sum, padded, clamped);
+          }
         }
       }
     }

@@ -1,0 +1,26 @@
+// NCHWc pooling row kernels for AVX2: one 8-channel block per ymm register.
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+
+namespace ort {
+namespace {
+
+#include "providers/cpu/kernels/common/simd_vec_avx2.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.inc"
+
+}  // namespace
+
+const NchwcPoolKernels& NchwcPoolKernelsAvx2() {
+  static const NchwcPoolKernels kernels{Vec::kB, MaxPoolRow, AveragePoolRow};
+  return kernels;
+}
+
+}  // namespace ort
+
+#pragma GCC pop_options

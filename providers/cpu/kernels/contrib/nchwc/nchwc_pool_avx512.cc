@@ -1,0 +1,26 @@
+// NCHWc pooling row kernels for AVX-512F: one 16-channel block per zmm register.
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx2,fma")
+
+namespace ort {
+namespace {
+
+#include "providers/cpu/kernels/common/simd_vec_avx512.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.inc"
+
+}  // namespace
+
+const NchwcPoolKernels& NchwcPoolKernelsAvx512() {
+  static const NchwcPoolKernels kernels{Vec::kB, MaxPoolRow, AveragePoolRow};
+  return kernels;
+}
+
+}  // namespace ort
+
+#pragma GCC pop_options
