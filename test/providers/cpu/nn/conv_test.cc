@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "test/providers/cpu/op_tester.h"
 
 // Expected values come from a direct numpy loop over output positions and kernel taps.
@@ -247,23 +249,30 @@ TEST_CASE("Conv depthwise with dilations along both axes", "[nn][Conv]") {
 }
 
 TEST_CASE("Conv 1-D and 3-D", "[nn][Conv]") {
-  OpTester("Conv", 11)
-      .AttrInts("strides", {2})
-      .AttrInts("pads", {1, 1})
-      .Input<float>(
-          "x", {2, 3, 7},
-          {-0.0f,  -1.5f,  -0.25f, 0.5f,   -1.5f,  -1.5f,  -1.25f, -0.75f, 1.75f, -2.0f,  -1.25f,
-           -1.25f, -0.0f,  -2.0f,  -0.25f, -1.25f, -1.0f,  1.25f,  -1.25f, 0.5f,  -0.25f, -0.25f,
-           1.25f,  -1.25f, 1.75f,  1.5f,   0.75f,  -1.75f, 0.75f,  0.5f,   1.0f,  -1.25f, 1.75f,
-           1.5f,   -1.5f,  -0.75f, -1.75f, 1.25f,  1.75f,  2.0f,   0.5f,   0.75f})
-      .Input<float>("w", {2, 3, 3},
-                    {0.75f, 0.25f, 1.75f, 0.5f, -0.75f, 0.0f, -2.0f, 1.0f, 0.75f, -0.25f, 1.5f,
-                     1.0f, -0.75f, -1.75f, -1.5f, -1.25f, -0.75f, -0.25f})
-      .Input<float>("b", {2}, {1.75f, -1.0f})
-      .Output<float>("y", {2, 2, 4},
-                     {-1.5f, 6.25f, -3.9375f, 0.5625f, -3.3125f, 5.5625f, -2.5f, 0.5625f, 1.25f,
-                      11.0f, 1.6875f, 3.5f, -1.1875f, -0.875f, -6.625f, -3.5f})
-      .Run();
+  const std::vector<float> w1d{0.75f,  0.25f, 1.75f, 0.5f,   -0.75f, 0.0f,  -2.0f,  1.0f,   0.75f,
+                               -0.25f, 1.5f,  1.0f,  -0.75f, -1.75f, -1.5f, -1.25f, -0.75f, -0.25f};
+  // Constant weights take the pre-packed path for few output pixels (here 4 per image).
+  for (const bool constant : {false, true}) {
+    OpTester t("Conv", 11);
+    t.AttrInts("strides", {2})
+        .AttrInts("pads", {1, 1})
+        .Input<float>(
+            "x", {2, 3, 7},
+            {-0.0f,  -1.5f,  -0.25f, 0.5f,   -1.5f,  -1.5f,  -1.25f, -0.75f, 1.75f, -2.0f,  -1.25f,
+             -1.25f, -0.0f,  -2.0f,  -0.25f, -1.25f, -1.0f,  1.25f,  -1.25f, 0.5f,  -0.25f, -0.25f,
+             1.25f,  -1.25f, 1.75f,  1.5f,   0.75f,  -1.75f, 0.75f,  0.5f,   1.0f,  -1.25f, 1.75f,
+             1.5f,   -1.5f,  -0.75f, -1.75f, 1.25f,  1.75f,  2.0f,   0.5f,   0.75f});
+    if (constant) {
+      t.ConstantInput<float>("w", {2, 3, 3}, w1d);
+    } else {
+      t.Input<float>("w", {2, 3, 3}, w1d);
+    }
+    t.Input<float>("b", {2}, {1.75f, -1.0f})
+        .Output<float>("y", {2, 2, 4},
+                       {-1.5f, 6.25f, -3.9375f, 0.5625f, -3.3125f, 5.5625f, -2.5f, 0.5625f, 1.25f,
+                        11.0f, 1.6875f, 3.5f, -1.1875f, -0.875f, -6.625f, -3.5f})
+        .Run();
+  }
   OpTester("Conv", 11)
       .AttrInts("pads", {1, 0, 1, 0, 1, 0})
       .AttrInts("dilations", {1, 2, 1})
@@ -289,24 +298,31 @@ TEST_CASE("Conv 1-D and 3-D", "[nn][Conv]") {
 }
 
 TEST_CASE("Conv 1x1 multiplies the image directly", "[nn][Conv]") {
-  OpTester("Conv", 11)
-      .Input<float>("x", {2, 3, 2, 3},
-                    {-1.25f, -0.0f,  1.75f,  -1.75f, -1.25f, -0.0f,  0.0f,   1.0f,   -0.25f,
-                     -1.5f,  -0.5f,  2.0f,   1.0f,   -1.5f,  1.25f,  -0.75f, 1.25f,  -2.0f,
-                     1.5f,   -1.25f, -0.25f, 0.75f,  0.0f,   -1.25f, -1.5f,  -0.75f, -1.75f,
-                     -1.25f, -1.5f,  -0.25f, -0.5f,  0.25f,  -1.0f,  -1.75f, -0.75f, 1.0f})
-      .Input<float>(
-          "w", {4, 3, 1, 1},
-          {-1.0f, -0.5f, 1.0f, -0.25f, 1.5f, 1.75f, -0.75f, 1.0f, -1.0f, -1.5f, -0.25f, 0.5f})
-      .Input<float>("b", {4}, {1.75f, -1.5f, 0.75f, -0.0f})
-      .Output<float>("y", {2, 4, 2, 3},
-                     {4.0f,     -0.25f,  1.375f,   3.5f,    4.5f,     -1.25f,   0.5625f,  -2.625f,
-                      -0.125f,  -4.625f, 0.25f,    -2.0f,   0.6875f,  3.25f,    -2.0625f, 1.3125f,
-                      -0.0625f, 4.75f,   2.375f,   -1.0f,   -1.9375f, 2.625f,   2.625f,   -1.5f,
-                      0.5f,     3.625f,  1.875f,   -0.125f, 1.75f,    4.125f,   -5.0f,    -1.875f,
-                      -5.8125f, -6.625f, -5.0625f, 0.1875f, -1.375f,  0.6875f,  0.1875f,  0.6875f,
-                      0.0f,     0.4375f, -2.125f,  2.1875f, 0.3125f,  -1.6875f, 0.0f,     2.4375f})
-      .Run();
+  const std::vector<float> w1x1{-1.0f,  -0.5f, 1.0f,  -0.25f, 1.5f,   1.75f,
+                                -0.75f, 1.0f,  -1.0f, -1.5f,  -0.25f, 0.5f};
+  for (const bool constant : {false, true}) {
+    OpTester t("Conv", 11);
+    t.Input<float>("x", {2, 3, 2, 3},
+                   {-1.25f, -0.0f,  1.75f,  -1.75f, -1.25f, -0.0f,  0.0f,   1.0f,   -0.25f,
+                    -1.5f,  -0.5f,  2.0f,   1.0f,   -1.5f,  1.25f,  -0.75f, 1.25f,  -2.0f,
+                    1.5f,   -1.25f, -0.25f, 0.75f,  0.0f,   -1.25f, -1.5f,  -0.75f, -1.75f,
+                    -1.25f, -1.5f,  -0.25f, -0.5f,  0.25f,  -1.0f,  -1.75f, -0.75f, 1.0f});
+    if (constant) {
+      t.ConstantInput<float>("w", {4, 3, 1, 1}, w1x1);
+    } else {
+      t.Input<float>("w", {4, 3, 1, 1}, w1x1);
+    }
+    t.Input<float>("b", {4}, {1.75f, -1.5f, 0.75f, -0.0f})
+        .Output<float>(
+            "y", {2, 4, 2, 3},
+            {4.0f,     -0.25f,  1.375f,   3.5f,    4.5f,     -1.25f,   0.5625f,  -2.625f,
+             -0.125f,  -4.625f, 0.25f,    -2.0f,   0.6875f,  3.25f,    -2.0625f, 1.3125f,
+             -0.0625f, 4.75f,   2.375f,   -1.0f,   -1.9375f, 2.625f,   2.625f,   -1.5f,
+             0.5f,     3.625f,  1.875f,   -0.125f, 1.75f,    4.125f,   -5.0f,    -1.875f,
+             -5.8125f, -6.625f, -5.0625f, 0.1875f, -1.375f,  0.6875f,  0.1875f,  0.6875f,
+             0.0f,     0.4375f, -2.125f,  2.1875f, 0.3125f,  -1.6875f, 0.0f,     2.4375f})
+        .Run();
+  }
   OpTester("Conv", 11)
       .AttrInts("strides", {2, 2})
       .Input<float>("x", {2, 3, 2, 3},

@@ -143,9 +143,62 @@ void RunConv(const ConvProblem& p, const T* x, const T* w, const T* bias, const 
   }
 }
 
+/// Float convolution with few output pixels per image and constant weights, as Y^T = col^T W^T
+/// with W^T pre-packed: the packed path keeps the weights in the microkernel's panels, so a
+/// product with only a handful of columns no longer packs the whole filter bank on every run.
+void RunSmallOutputConv(const ConvProblem& p, const float* x, const PackedSgemmB& weights,
+                        const float* bias, const float* sum, const FusedActivation& activation,
+                        float* y, ThreadPool* pool) {
+  const WindowGeometry& g = p.geometry;
+  const int64_t depth = p.channels * g.KernelSize();
+  const int64_t in_size = g.InputSize();
+  const int64_t out_size = g.OutputSize();
+  const ConvGeometryView view{p.channels,  g.input, g.kernel, g.strides,
+                              g.dilations, g.pads,  g.output};
+  std::vector<float> col(g.IsPointwise() ? 0 : static_cast<size_t>(depth * out_size));
+  std::vector<float> transposed(static_cast<size_t>(out_size * p.filters));
+  for (int64_t n = 0; n < p.batch; ++n) {
+    const float* image = x + n * p.channels * in_size;
+    if (!col.empty()) {
+      Im2Col<float>(view, image, col.data(), 0.0f, pool);
+      image = col.data();
+    }
+    SgemmPackedB(true, out_size, 1.0f, image, out_size, weights, 0.0f, transposed.data(), p.filters,
+                 pool);
+    float* out = y + n * p.filters * out_size;
+    const float* z = sum != nullptr ? sum + n * p.filters * out_size : nullptr;
+    for (int64_t f = 0; f < p.filters; ++f) {
+      const float initial = bias != nullptr ? bias[f] : 0.0f;
+      for (int64_t i = 0; i < out_size; ++i) {
+        const int64_t o = f * out_size + i;
+        out[o] = transposed[i * p.filters + f] + initial + (z != nullptr ? z[o] : 0.0f);
+      }
+    }
+    activation.Apply(out, p.filters * out_size);
+  }
+}
+
 }  // namespace
 
-Status Conv::Init(const KernelInfo& info) { return attributes_.Parse(info, false); }
+Status Conv::Init(const KernelInfo& info) {
+  ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
+  const Tensor* w = info.ConstantInput(1);
+  constant_float_weights_ = w != nullptr && w->dtype() == DataType::kFloat;
+  return Status::OK();
+}
+
+const PackedSgemmB* Conv::SmallOutputWeights(const ConvProblem& problem, const Tensor& w) const {
+  if (!constant_float_weights_ || problem.group != 1 ||
+      problem.geometry.OutputSize() > kSmallOutputPixels) {
+    return nullptr;
+  }
+  std::call_once(pack_once_, [&] {
+    const int64_t depth = problem.channels * problem.geometry.KernelSize();
+    packed_weights_ =
+        std::make_unique<PackedSgemmB>(true, depth, problem.filters, w.Data<float>(), depth);
+  });
+  return packed_weights_.get();
+}
 
 Status Conv::Compute(KernelContext& context) const {
   ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
@@ -157,6 +210,14 @@ Status Conv::Compute(KernelContext& context) const {
   if (y->NumElements() == 0) return Status::OK();
   ThreadPool* pool = context.thread_pool();
   return DispatchByType<FloatTypes>(x->dtype(), "Conv", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float>) {
+      if (const PackedSgemmB* packed = SmallOutputWeights(problem, *w)) {
+        RunSmallOutputConv(problem, x->Data<float>(), *packed, bias ? bias->Data<float>() : nullptr,
+                           sum ? sum->Data<float>() : nullptr, activation_, y->MutableData<float>(),
+                           pool);
+        return Status::OK();
+      }
+    }
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       RunConv<T>(problem, x->Data<T>(), w->Data<T>(), bias ? bias->Data<T>() : nullptr,
                  sum ? sum->Data<T>() : nullptr, activation_, y->MutableData<T>(), pool);

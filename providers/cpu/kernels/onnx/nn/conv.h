@@ -2,8 +2,12 @@
 // adds an optional input Z summed into the output and an activation applied in the epilogue.
 #pragma once
 
+#include <memory>
+#include <mutex>
+
 #include "lib/framework/op_kernel.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
+#include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/onnx/nn/conv_plan.h"
 
 namespace ort {
@@ -24,8 +28,18 @@ class Conv : public OpKernel {
  private:
   Result<ConvProblem> Plan(const KernelContext& context, const Tensor& x, const Tensor& w,
                            const Tensor* bias, const Tensor* sum) const;
+  /// W^T packed for the small-output path (packed on first use, kept for later runs), or null
+  /// when that path does not apply: weights not constant float, groups, or a large output.
+  const PackedSgemmB* SmallOutputWeights(const ConvProblem& problem, const Tensor& w) const;
+
+  /// Output pixels per image up to which a constant-weight float Conv multiplies pre-packed
+  /// weights (audio and 1-D encoders, the 7x7 end of CNNs) rather than packing them per run.
+  static constexpr int64_t kSmallOutputPixels = 64;
 
   WindowAttributes attributes_;
+  bool constant_float_weights_ = false;
+  mutable std::once_flag pack_once_;
+  mutable std::unique_ptr<PackedSgemmB> packed_weights_;
 };
 
 }  // namespace ort
