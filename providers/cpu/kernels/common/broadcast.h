@@ -11,6 +11,7 @@
 #include "lib/common/status.h"
 #include "lib/ir/tensor_shape.h"
 #include "lib/threading/thread_pool.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 
 namespace ort {
 
@@ -54,14 +55,22 @@ void ForEachBroadcastRun(const BroadcastPlan& plan, int64_t begin, int64_t end, 
   }
 }
 
-/// ForEachBroadcastRun over all runs, split across `pool` (may be null) by estimated cost.
-template <typename Fn>
+/// ForEachBroadcastRun over all runs, split across `pool` (may be null) by estimated cost;
+/// through Vectorized() when kVectorize (floating-point element loops).
+template <bool kVectorize = false, typename Fn>
 void ParallelForEachBroadcastRun(const BroadcastPlan& plan, ThreadPool* pool,
                                  double cost_per_element, Fn&& fn) {
   const int64_t outer = plan.OuterCount();
-  ThreadPool::TryParallelFor(
-      pool, outer, cost_per_element * static_cast<double>(plan.inner),
-      [&](int64_t begin, int64_t end) { ForEachBroadcastRun(plan, begin, end, fn); });
+  const double cost = cost_per_element * static_cast<double>(plan.inner);
+  if constexpr (kVectorize) {
+    VectorizedParallelFor(pool, outer, cost, [&](int64_t begin, int64_t end) {
+      ForEachBroadcastRun(plan, begin, end, fn);
+    });
+  } else {
+    ThreadPool::TryParallelFor(pool, outer, cost, [&](int64_t begin, int64_t end) {
+      ForEachBroadcastRun(plan, begin, end, fn);
+    });
+  }
 }
 
 }  // namespace ort

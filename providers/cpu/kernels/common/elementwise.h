@@ -30,27 +30,25 @@ Status ComputeBroadcastBinary(KernelContext& context, Op op, double cost_per_ele
   const bool a_runs = plan->inner_strides[0] != 0;
   const bool b_runs = plan->inner_strides[1] != 0;
   using C = ComputeType<In>;
-  ParallelForEachBroadcastRun(*plan, context.thread_pool(), cost_per_element,
-                              [&](int64_t out_offset, const int64_t* in, int64_t n) {
-                                const In* x = pa + in[0];
-                                const In* y = pb + in[1];
-                                Out* z = po + out_offset;
-                                if (a_runs && b_runs) {
-                                  for (int64_t i = 0; i < n; ++i)
-                                    z[i] = static_cast<Out>(op(C(x[i]), C(y[i])));
-                                } else if (a_runs) {
-                                  const C yv = C(*y);
-                                  for (int64_t i = 0; i < n; ++i)
-                                    z[i] = static_cast<Out>(op(C(x[i]), yv));
-                                } else if (b_runs) {
-                                  const C xv = C(*x);
-                                  for (int64_t i = 0; i < n; ++i)
-                                    z[i] = static_cast<Out>(op(xv, C(y[i])));
-                                } else {
-                                  const Out value = static_cast<Out>(op(C(*x), C(*y)));
-                                  for (int64_t i = 0; i < n; ++i) z[i] = value;
-                                }
-                              });
+  ParallelForEachBroadcastRun<std::is_floating_point_v<C>>(
+      *plan, context.thread_pool(), cost_per_element,
+      [&](int64_t out_offset, const int64_t* in, int64_t n) {
+        const In* x = pa + in[0];
+        const In* y = pb + in[1];
+        Out* z = po + out_offset;
+        if (a_runs && b_runs) {
+          for (int64_t i = 0; i < n; ++i) z[i] = static_cast<Out>(op(C(x[i]), C(y[i])));
+        } else if (a_runs) {
+          const C yv = C(*y);
+          for (int64_t i = 0; i < n; ++i) z[i] = static_cast<Out>(op(C(x[i]), yv));
+        } else if (b_runs) {
+          const C xv = C(*x);
+          for (int64_t i = 0; i < n; ++i) z[i] = static_cast<Out>(op(xv, C(y[i])));
+        } else {
+          const Out value = static_cast<Out>(op(C(*x), C(*y)));
+          for (int64_t i = 0; i < n; ++i) z[i] = value;
+        }
+      });
   return Status::OK();
 }
 

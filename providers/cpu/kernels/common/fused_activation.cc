@@ -5,14 +5,72 @@
 #include <string>
 #include <vector>
 
-#include "lib/common/cpu_info.h"
-#include "providers/cpu/kernels/common/fused_activation_isa.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
 
 namespace ort {
 namespace {
 
-#include "providers/cpu/kernels/common/fused_activation_kernel.inc"
+// log(1 + e^x) without overflow for large x.
+template <typename C>
+C Softplus(C x) {
+  return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+
+template <typename C, typename F>
+void Transform(C* data, int64_t count, F f) {
+  for (int64_t i = 0; i < count; ++i) data[i] = f(data[i]);
+}
+
+template <typename C>
+void ApplyActivation(const FusedActivation& act, C* data, int64_t count) {
+  const C alpha = C(act.alpha), beta = C(act.beta), gamma = C(act.gamma);
+  switch (act.kind) {
+    case ActivationKind::kNone:
+      return;
+    case ActivationKind::kRelu:
+      return Transform(data, count, [](C x) { return x < C(0) ? C(0) : x; });
+    case ActivationKind::kLeakyRelu:
+      return Transform(data, count, [=](C x) { return Select(x < C(0), x * alpha, x); });
+    case ActivationKind::kTanh:
+      return Transform(data, count, [](C x) { return ActivationTanh(x); });
+    case ActivationKind::kSigmoid:
+      return Transform(data, count, [](C x) { return C(1) / (C(1) + ActivationExp(-x)); });
+    case ActivationKind::kHardSigmoid:
+      return Transform(data, count, [=](C x) {
+        const C v = alpha * x + beta;
+        const C low = Select(v < C(0), C(0), v);
+        return Select(low > C(1), C(1), low);
+      });
+    case ActivationKind::kClip:
+      return Transform(data, count, [=](C x) {
+        const C low = Select(x < alpha, alpha, x);
+        return Select(low > beta, beta, low);
+      });
+    case ActivationKind::kElu:
+      return Transform(data, count,
+                       [=](C x) { return Select(x < C(0), alpha * (ActivationExp(x) - C(1)), x); });
+    case ActivationKind::kSelu:
+      return Transform(data, count, [=](C x) {
+        return gamma * Select(x <= C(0), alpha * ActivationExp(x) - alpha, x);
+      });
+    case ActivationKind::kCelu:
+      return Transform(data, count, [=](C x) {
+        const C negative = alpha * (ActivationExp(x / alpha) - C(1));
+        return Select(x > C(0), x, Select(negative < C(0), negative, C(0)));
+      });
+    case ActivationKind::kSoftplus:
+      return Transform(data, count, [](C x) { return Softplus(x); });
+    case ActivationKind::kSoftsign:
+      return Transform(data, count, [](C x) { return x / (C(1) + std::abs(x)); });
+    case ActivationKind::kThresholdedRelu:
+      return Transform(data, count, [=](C x) { return Select(x > alpha, x, C(0)); });
+    case ActivationKind::kScaledTanh:
+      return Transform(data, count, [=](C x) { return alpha * ActivationTanh(beta * x); });
+    case ActivationKind::kParametricSoftplus:
+      return Transform(data, count, [=](C x) { return alpha * Softplus(beta * x); });
+  }
+}
 
 struct ActivationSpec {
   const char* name;
@@ -58,19 +116,11 @@ FusedActivation FromSpec(const ActivationSpec& spec) {
 }  // namespace
 
 void FusedActivation::Apply(float* data, int64_t count) const {
-  switch (MaxCpuIsa()) {
-    case CpuIsa::kAvx512:
-      return ApplyFusedActivationAvx512(*this, data, count);
-    case CpuIsa::kAvx2:
-      return ApplyFusedActivationAvx2(*this, data, count);
-    case CpuIsa::kPortable:
-      break;
-  }
-  ApplyActivation(*this, data, count);
+  Vectorized([&] { ApplyActivation(*this, data, count); });
 }
 
 void FusedActivation::Apply(double* data, int64_t count) const {
-  ApplyActivation(*this, data, count);
+  Vectorized([&] { ApplyActivation(*this, data, count); });
 }
 
 Result<FusedActivation> ParseConvActivation(const KernelInfo& info) {

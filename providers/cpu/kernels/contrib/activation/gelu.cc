@@ -4,6 +4,7 @@
 // types compute in float, double through libm.
 #include <cmath>
 
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/activation/contrib_activation_kernels.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
@@ -84,18 +85,18 @@ class BiasActivation final : public OpKernel {
       const T* b = bias->Data<T>();
       T* out = y->MutableData<T>();
       const int64_t rows = width == 0 ? 0 : x->NumElements() / width;
-      ThreadPool::TryParallelFor(context.thread_pool(), rows,
-                                 (Op::kCost + 1.0) * static_cast<double>(width),
-                                 [&](int64_t begin, int64_t end) {
-                                   const Op op;
-                                   for (int64_t row = begin; row < end; ++row) {
-                                     const T* src = in + row * width;
-                                     T* dst = out + row * width;
-                                     for (int64_t i = 0; i < width; ++i) {
-                                       dst[i] = static_cast<T>(op(C(src[i]) + C(b[i])));
-                                     }
-                                   }
-                                 });
+      VectorizedParallelFor(context.thread_pool(), rows,
+                            (Op::kCost + 1.0) * static_cast<double>(width),
+                            [&](int64_t begin, int64_t end) {
+                              const Op op;
+                              for (int64_t row = begin; row < end; ++row) {
+                                const T* src = in + row * width;
+                                T* dst = out + row * width;
+                                for (int64_t i = 0; i < width; ++i) {
+                                  dst[i] = static_cast<T>(op(C(src[i]) + C(b[i])));
+                                }
+                              }
+                            });
       return Status::OK();
     });
   }

@@ -9,8 +9,11 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include "providers/cpu/kernels/common/gemm.h"
+#include "providers/cpu/kernels/common/row_reduce.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/bert/contrib_bert_kernels.h"
 
 namespace ort {
@@ -70,6 +73,13 @@ bool IsMasked(const MaskView& mask, bool causal, int64_t batch, int64_t b, int64
   return false;
 }
 
+// True when the mask of a query row does not depend on the row: then one additive row per batch
+// serves every query.
+bool MaskIsPerKey(const MaskView& mask, bool causal) {
+  return !causal && (mask.kind == MaskKind::kKeyLengths || mask.kind == MaskKind::kEndStart ||
+                     mask.kind == MaskKind::kRaw2D);
+}
+
 // Adds mask_filter_value once to every masked score of query row `s` of batch `b` (the mask is a
 // set of positions: padding and causal masking together still add it once, as ONNX Runtime does).
 void ApplyMask(const MaskView& mask, bool causal, float filter, int64_t batch, int64_t b, int64_t s,
@@ -80,16 +90,12 @@ void ApplyMask(const MaskView& mask, bool causal, float filter, int64_t batch, i
   }
 }
 
-// Softmax of one row in place; a row of equal (all masked) scores becomes uniform.
+// Softmax of one row in place, accumulated in float; a row of equal (all masked) scores becomes
+// uniform.
 void SoftmaxRow(float* row, int64_t n) {
-  float max = -std::numeric_limits<float>::infinity();
-  for (int64_t i = 0; i < n; ++i) max = std::max(max, row[i]);
-  double sum = 0.0;
-  for (int64_t i = 0; i < n; ++i) {
-    row[i] = std::exp(row[i] - max);
-    sum += row[i];
-  }
-  const float inverse = static_cast<float>(1.0 / sum);
+  const float max = RowMax(row, n);
+  for (int64_t i = 0; i < n; ++i) row[i] = FastExp(row[i] - max);
+  const float inverse = 1.0f / RowSum(row, n);
   for (int64_t i = 0; i < n; ++i) row[i] *= inverse;
 }
 
@@ -205,8 +211,15 @@ class Attention final : public OpKernel {
     const bool causal = unidirectional_ && sequence > 1;
     float* out = output->MutableData<float>();
     const MaskView view = *mask_view;
+    // Masks that only depend on the key become one additive row per batch.
+    const bool per_key_mask = MaskIsPerKey(view, causal);
+    std::vector<float> key_mask(per_key_mask ? static_cast<size_t>(batch * sequence) : 0, 0.0f);
+    for (int64_t b = 0; per_key_mask && b < batch; ++b) {
+      ApplyMask(view, false, mask_filter_value_, batch, b, 0, sequence,
+                key_mask.data() + b * sequence);
+    }
     const double cost = 2.0 * static_cast<double>(sequence) * sequence * (head + v_head);
-    ThreadPool::TryParallelFor(context.thread_pool(), units, cost, [&](int64_t begin, int64_t end) {
+    VectorizedParallelFor(context.thread_pool(), units, cost, [&](int64_t begin, int64_t end) {
       for (int64_t unit = begin; unit < end; ++unit) {
         const int64_t b = unit / num_heads_, n = unit % num_heads_;
         const float* q = qkv_data + b * sequence * total + n * head;
@@ -224,7 +237,12 @@ class Attention final : public OpKernel {
             const float* add = bias_data + offset + s * sequence;
             for (int64_t t = 0; t < sequence; ++t) row[t] += add[t];
           }
-          ApplyMask(view, causal, mask_filter_value_, batch, b, s, sequence, row);
+          if (per_key_mask) {
+            const float* add = key_mask.data() + b * sequence;
+            for (int64_t t = 0; t < sequence; ++t) row[t] += add[t];
+          } else {
+            ApplyMask(view, causal, mask_filter_value_, batch, b, s, sequence, row);
+          }
           SoftmaxRow(row, sequence);
         }
         Sgemm(false, false, sequence, v_head, sequence, 1.0f, probs, sequence, v, total, 0.0f,

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/common/row_reduce.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/nn/contrib_nn_kernels.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
@@ -82,7 +84,7 @@ class SkipLayerNorm final : public OpKernel {
       const T* sk = skip->Data<T>();
       T* out = output->MutableData<T>();
       T* sums = sum_output != nullptr ? sum_output->MutableData<T>() : nullptr;
-      ThreadPool::TryParallelFor(
+      VectorizedParallelFor(
           context.thread_pool(), rows, 8.0 * static_cast<double>(hidden),
           [&](int64_t begin, int64_t end) {
             std::vector<C> s(static_cast<size_t>(hidden));
@@ -90,17 +92,14 @@ class SkipLayerNorm final : public OpKernel {
               const int64_t offset = row * hidden;
               const T* x = in + offset;
               const T* r = sk + offset % skip_size;
-              C total = C(0);
-              for (int64_t h = 0; h < hidden; ++h) {
-                s[h] = C(x[h]) + C(r[h]) + bi[h];
-                total += s[h];
-              }
+              for (int64_t h = 0; h < hidden; ++h) s[h] = C(x[h]) + C(r[h]) + bi[h];
+              const C total = RowSum(s.data(), hidden);
               if (sums != nullptr) {
                 for (int64_t h = 0; h < hidden; ++h) sums[offset + h] = static_cast<T>(s[h]);
               }
               const C mean = kSimplified ? C(0) : total / static_cast<C>(hidden);
-              C squares = C(0);
-              for (int64_t h = 0; h < hidden; ++h) squares += (s[h] - mean) * (s[h] - mean);
+              const C squares =
+                  RowSum<C>(s.data(), hidden, [mean](C v) { return (v - mean) * (v - mean); });
               const C inv_std =
                   C(1) / std::sqrt(squares / static_cast<C>(hidden) + static_cast<C>(epsilon_));
               T* y = out + offset;

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 
 namespace ort {
 
@@ -69,15 +70,17 @@ Status ComputeUnary(KernelContext& context, const Op& op, double cost_per_elemen
   const In* in = x->Data<In>();
   Out* out = y->MutableData<Out>();
   using C = ComputeType<In>;
-  ThreadPool::TryParallelFor(context.thread_pool(), x->NumElements(), cost_per_element,
-                             [&](int64_t begin, int64_t end) {
-                               // A local copy: stores through `out` could alias a referenced
-                               // functor, which would keep its fields from being hoisted.
-                               const Op local_op = op;
-                               for (int64_t i = begin; i < end; ++i) {
-                                 out[i] = static_cast<Out>(local_op(AsCompute<C>(in[i])));
-                               }
-                             });
+  auto run = [&](int64_t begin, int64_t end) {
+    // A local copy: stores through `out` could alias a referenced functor, which would keep its
+    // fields from being hoisted.
+    const Op local_op = op;
+    for (int64_t i = begin; i < end; ++i) out[i] = static_cast<Out>(local_op(AsCompute<C>(in[i])));
+  };
+  if constexpr (std::is_floating_point_v<C>) {
+    VectorizedParallelFor(context.thread_pool(), x->NumElements(), cost_per_element, run);
+  } else {
+    ThreadPool::TryParallelFor(context.thread_pool(), x->NumElements(), cost_per_element, run);
+  }
   return Status::OK();
 }
 
@@ -127,7 +130,7 @@ Status BroadcastBinaryTensors(KernelContext& context, const Tensor& a, const Ten
   const bool b_runs = plan->inner_strides[1] != 0;
   using CA = ComputeType<A>;
   using CB = ComputeType<B>;
-  ParallelForEachBroadcastRun(
+  ParallelForEachBroadcastRun<std::is_floating_point_v<CA> && std::is_floating_point_v<CB>>(
       *plan, context.thread_pool(), cost_per_element,
       [&](int64_t out_offset, const int64_t* in, int64_t n) {
         const A* x = pa + in[0];

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "providers/cpu/kernels/common/row_reduce.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
@@ -20,40 +22,6 @@ C Exp(C x) {
   } else {
     return std::exp(x);
   }
-}
-
-// Eight independent partial results let the compiler vectorize these reductions without
-// reassociating floating-point math.
-template <typename C>
-C RowMax(const C* x, int64_t n) {
-  constexpr int kLanes = 8;
-  C lanes[kLanes];
-  for (int j = 0; j < kLanes; ++j) lanes[j] = x[0];
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    // Kept as a loop for the loop vectorizer: fully unrolled, GCC 12's straight-line vectorizer
-    // leaves the selects scalar.
-#pragma GCC unroll 1
-    for (int j = 0; j < kLanes; ++j) lanes[j] = Select(x[i + j] > lanes[j], x[i + j], lanes[j]);
-  }
-  C result = x[0];
-  for (int j = 0; j < kLanes; ++j) result = lanes[j] > result ? lanes[j] : result;
-  for (; i < n; ++i) result = x[i] > result ? x[i] : result;
-  return result;
-}
-
-template <typename C>
-C RowSum(const C* x, int64_t n) {
-  constexpr int kLanes = 8;
-  C lanes[kLanes] = {};
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (int j = 0; j < kLanes; ++j) lanes[j] += x[i + j];
-  }
-  C result = 0;
-  for (int j = 0; j < kLanes; ++j) result += lanes[j];
-  for (; i < n; ++i) result += x[i];
-  return result;
 }
 
 // One contiguous row of n elements; y may not alias x.
@@ -162,7 +130,7 @@ class Softmax final : public OpKernel {
     const int64_t block = n * inner;
     const double cost = kKind == SoftmaxKind::kHardmax ? 2.0 * static_cast<double>(block)
                                                        : 12.0 * static_cast<double>(block);
-    ThreadPool::TryParallelFor(context.thread_pool(), outer, cost, [&](int64_t begin, int64_t end) {
+    VectorizedParallelFor(context.thread_pool(), outer, cost, [&](int64_t begin, int64_t end) {
       std::vector<C> max, sum, in_buffer, out_buffer;
       for (int64_t o = begin; o < end; ++o) {
         const C* src;

@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/common/row_reduce.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
@@ -64,20 +66,21 @@ class LayerNormalization final : public OpKernel {
       std::vector<C> means(static_cast<size_t>(rows)), inv_stds(static_cast<size_t>(rows));
       const T* in = x->Data<T>();
       T* out = y->MutableData<T>();
-      ThreadPool::TryParallelFor(
+      const C* g = gamma->data();
+      const C* b = beta.data();
+      VectorizedParallelFor(
           context.thread_pool(), rows, 5.0 * cols, [&](int64_t begin, int64_t end) {
             for (int64_t row = begin; row < end; ++row) {
               const T* src = in + row * cols;
               T* dst = out + row * cols;
-              C sum = C(0);
-              for (int64_t j = 0; j < cols; ++j) sum += C(src[j]);
+              const C sum = RowSum<C>(src, cols, [](T v) { return C(v); });
               const C mean = cols > 0 && !kSimplified ? sum / static_cast<C>(cols) : C(0);
-              C squares = C(0);
-              for (int64_t j = 0; j < cols; ++j) squares += (C(src[j]) - mean) * (C(src[j]) - mean);
+              const C squares =
+                  RowSum<C>(src, cols, [mean](T v) { return (C(v) - mean) * (C(v) - mean); });
               const C var = cols > 0 ? squares / static_cast<C>(cols) : C(0);
               const C inv_std = C(1) / static_cast<C>(std::sqrt(var + static_cast<C>(epsilon_)));
               for (int64_t j = 0; j < cols; ++j) {
-                dst[j] = static_cast<T>((C(src[j]) - mean) * inv_std * (*gamma)[j] + beta[j]);
+                dst[j] = static_cast<T>((C(src[j]) - mean) * inv_std * g[j] + b[j]);
               }
               means[row] = mean;
               inv_stds[row] = inv_std;
