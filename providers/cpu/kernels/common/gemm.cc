@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 
 namespace ort {
 namespace {
@@ -199,7 +200,7 @@ void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float a
   const int64_t nr = plan.nr;
   const int64_t panels = (n + nr - 1) / nr;
   const double cost = 2.0 * static_cast<double>(k * nr);
-  ThreadPool::TryParallelFor(pool, panels, cost, [&](int64_t begin, int64_t end) {
+  VectorizedParallelFor(pool, panels, cost, [&](int64_t begin, int64_t end) {
     std::vector<float> sums(static_cast<size_t>((end - begin) * nr), 0.0f);
     for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
       const int64_t depth = std::min(plan.kc, k - p0);
