@@ -1,8 +1,9 @@
 // Conv (1-D to 3-D and beyond, groups, dilations, strides, pads, auto_pad, optional bias):
 // im2col + GEMM per (image, group); 1x1 stride-1 unpadded kernels multiply the image directly,
-// and 2-D convolutions with one input channel per group (depthwise) run a direct loop. FusedConv's
-// Z is loaded into the output before accumulation and its activation applied to each finished
-// block while it is still in cache.
+// and 2-D convolutions with one input channel per group (depthwise) run a direct loop. Constant
+// float weights with at most kSmallOutputPixels outputs per image multiply W^T pre-packed instead.
+// FusedConv's Z is loaded into the output before accumulation and its activation applied to each
+// finished block while it is still in cache.
 #include "providers/cpu/kernels/onnx/nn/conv.h"
 
 #include <algorithm>
