@@ -73,18 +73,7 @@ class NchwcConv final : public OpKernel {
     args.in_block = nchw_input ? 1 : block;
     args.in_blocks = nchw_input ? xs[1] : xs[1] / block;
     args.out_blocks = filters / block;
-    args.in_h = xs[2];
-    args.in_w = xs[3];
-    args.out_h = g.output[0];
-    args.out_w = g.output[1];
-    args.k_h = g.kernel[0];
-    args.k_w = g.kernel[1];
-    args.stride_h = g.strides[0];
-    args.stride_w = g.strides[1];
-    args.dil_h = g.dilations[0];
-    args.dil_w = g.dilations[1];
-    args.pad_top = g.pads[0];
-    args.pad_left = g.pads[1];
+    SetNchwcWindow(g, args);
     // Relu and Clip become the kernels' output clamp; other activations run over each row after.
     const bool clamps =
         activation_.kind == ActivationKind::kRelu || activation_.kind == ActivationKind::kClip;

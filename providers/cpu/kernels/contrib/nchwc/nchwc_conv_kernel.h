@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_window.h"
 
 namespace ort {
 
@@ -15,7 +16,7 @@ namespace ort {
 /// input may instead be plain NCHW with fewer than B channels (`in_block` == 1). Filters are
 /// [M / B, in_blocks, KH, KW, in_block, B] (ORT's OIHWBiBo, or OIHWBo when `in_block` is 1);
 /// depthwise filters are [M / B, KH, KW, B] and read input block `ob` for output block `ob`.
-struct NchwcConvArgs {
+struct NchwcConvArgs : NchwcWindow {
   const float* x = nullptr;     // image 0 of the input
   const float* w = nullptr;     // filter block 0
   const float* bias = nullptr;  // [M] or null
@@ -24,9 +25,6 @@ struct NchwcConvArgs {
   int64_t in_blocks = 0;        // input channel blocks (NCHWc) or input channels (NCHW)
   int64_t in_block = 0;         // B for NCHWc input, 1 for NCHW input
   int64_t out_blocks = 0;       // M / B
-  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
-  int64_t k_h = 0, k_w = 0, stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
-  int64_t pad_top = 0, pad_left = 0;
   // Every output is clamped to [out_min, out_max] after bias and sum: fused Relu and Clip cost
   // two vector instructions per store instead of another pass over the output.
   float out_min = -std::numeric_limits<float>::infinity();

@@ -5,13 +5,12 @@
 
 #include <cstdint>
 
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_window.h"
+
 namespace ort {
 
 /// One 2-D pooling window over blocked planes [H, W, B].
-struct NchwcPoolArgs {
-  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
-  int64_t k_h = 0, k_w = 0, stride_h = 1, stride_w = 1, dil_h = 1, dil_w = 1;
-  int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+struct NchwcPoolArgs : NchwcWindow {
   bool count_include_pad = false;  // AveragePool's divisor counts padding (not past the end)
 };
 
