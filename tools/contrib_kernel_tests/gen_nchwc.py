@@ -213,6 +213,14 @@ reorder = f'''  const std::vector<float> x = {arr(x)};
 files['reorder_test.cc'] = ('numpy transposes', [
     test('nchwc ReorderInput and ReorderOutput, channels first and last', 'Reorder', reorder)])
 
+# Last, so that the cases above keep their random values: 3x3 stride-1 convolutions large enough
+# (16 or more 4x4 output tiles) to run as Winograd F(4x4, 3x3).
+files['winograd_conv_test.cc'] = ('a direct float64 convolution followed by the activation', [
+    test('nchwc Conv 3x3 through Winograd: padding, tile tails, Sum, activations', 'Conv',
+         conv_case('kBlocked', (1, 9, 13, 14), (10, 9, 3, 3), 'Relu', z=True, pads=(1, 1, 1, 1))
+         + conv_case('kBlocked', (2, 16, 10, 11), (16, 16, 3, 3), 'LeakyRelu', params=(0.125,), pads=(0, 1, 1, 0), threads=2)),
+])
+
 out_dir = sys.argv[1]
 for name, (what, cases) in files.items():
     with open(f'{out_dir}/{name}', 'w') as fh:

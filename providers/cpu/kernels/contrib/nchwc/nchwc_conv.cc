@@ -3,12 +3,14 @@
 // ONNX Runtime: NCHWc input with OIHWBiBo filters, plain NCHW input of fewer than B channels with
 // OIHWBo filters, and depthwise (group == channels) with OIHWBo filters [M, 1, KH, KW].
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "lib/common/cpu_info.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
 #include "providers/cpu/kernels/onnx/nn/window_attributes.h"
 
 namespace ort {
@@ -23,18 +25,27 @@ class NchwcConv final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
     ORT_ASSIGN_OR_RETURN(activation_, ParseConvActivation(info));
+    PrepareWinograd(info);
     return Status::OK();
   }
 
+  bool PrePackedInput(size_t index) const override { return index == 1 && winograd_only_; }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
-    ORT_ASSIGN_OR_RETURN(const Tensor* w, context.RequiredInput(1));
+    // Filters that only Winograd reads were freed after their transform.
+    const Tensor* w = nullptr;
+    if (!winograd_only_) {
+      ORT_ASSIGN_OR_RETURN(w, context.RequiredInput(1));
+    }
     const Tensor* bias = context.Input(2);
     const Tensor* sum = context.Input(3);
     const NchwcConvKernels& kernels = BestNchwcConvKernels();
     const int64_t block = kernels.block;
     const TensorShape& xs = x->shape();
-    const TensorShape& ws = w->shape();
+    const TensorShape ws = w != nullptr
+                               ? w->shape()
+                               : TensorShape({winograd_->filters(), winograd_->channels(), 3, 3});
     if (xs.rank() != 4 || ws.rank() != 4) {
       return context.Error("X {} and W {} must be 4-D", xs.ToString(), ws.ToString());
     }
@@ -66,7 +77,7 @@ class NchwcConv final : public OpKernel {
     if (y->NumElements() == 0) return Status::OK();
     NchwcConvArgs args;
     args.x = x->Data<float>();
-    args.w = w->Data<float>();
+    args.w = w != nullptr ? w->Data<float>() : nullptr;
     args.bias = bias != nullptr ? bias->Data<float>() : nullptr;
     args.sum = sum != nullptr ? sum->Data<float>() : nullptr;
     args.y = y->MutableData<float>();
@@ -85,6 +96,18 @@ class NchwcConv final : public OpKernel {
     if (args.k_h > kNchwcMaxKernelRows) {
       return context.Error("kernel height {} exceeds the {} rows NCHWc kernels handle", args.k_h,
                            kNchwcMaxKernelRows);
+    }
+    if (winograd_ != nullptr && args.k_h == 3 && args.k_w == 3 && args.stride_h == 1 &&
+        args.stride_w == 1 && args.dil_h == 1 && args.dil_w == 1 && !nchw_input &&
+        (winograd_only_ || WinogradPays(args, xs[0]))) {
+      ORT_ASSIGN_OR_RETURN(
+          Tensor scratch,
+          context.AllocateTemp(DataType::kFloat,
+                               TensorShape({NchwcWinogradScratchFloats(args, xs[0], block)})));
+      RunNchwcWinograd(kernels, args, xs[0], *winograd_,
+                       activation_.enabled() && !clamps ? &activation_ : nullptr,
+                       scratch.MutableData<float>(), context.thread_pool());
+      return Status::OK();
     }
     // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
     // long row, cut into column ranges so that threads share it.
@@ -136,8 +159,43 @@ class NchwcConv final : public OpKernel {
   }
 
  private:
+  static bool AllOnes(const std::vector<int64_t>& values) {
+    return std::all_of(values.begin(), values.end(), [](int64_t v) { return v == 1; });
+  }
+
+  // Transforms constant 3x3 filters of a stride-1, undilated, ungrouped NCHWc convolution for
+  // Winograd, unless the input's static size says it would not pay (a symbolic batch counts as
+  // one image). When it says Winograd pays, the direct kernels never run, so the original
+  // filters may be freed; without a static size both stay and each call decides.
+  void PrepareWinograd(const KernelInfo& info) {
+    const Tensor* w = info.ConstantInput(1);
+    const int64_t block = NchwcBlockSize();
+    if (w == nullptr || w->dtype() != DataType::kFloat || w->shape().rank() != 4 ||
+        attributes_.group != 1 || !AllOnes(attributes_.strides) ||
+        !AllOnes(attributes_.dilations)) {
+      return;
+    }
+    const TensorShape& ws = w->shape();
+    if (ws[2] != 3 || ws[3] != 3 || ws[0] % block != 0 || ws[1] % block != 0) return;
+    const ValueType* x_type = info.InputType(0);
+    if (x_type != nullptr && x_type->shape && x_type->shape->size() == 4 &&
+        (*x_type->shape)[2].IsKnown() && (*x_type->shape)[3].IsKnown()) {
+      const SymbolicShape& xs = *x_type->shape;
+      const int64_t spatial[2] = {xs[2].value, xs[3].value};
+      auto geometry = ResolveWindow(attributes_, spatial, {ws.dims().data() + 2, 2}, false);
+      if (!geometry.ok()) return;
+      NchwcConvArgs args;
+      SetNchwcWindow(*geometry, args);
+      if (!WinogradPays(args, xs[0].IsKnown() ? xs[0].value : 1)) return;
+      winograd_only_ = true;
+    }
+    winograd_ = std::make_unique<NchwcWinogradFilters>(w->Data<float>(), ws[0], ws[1], block);
+  }
+
   WindowAttributes attributes_;
   FusedActivation activation_;
+  std::unique_ptr<NchwcWinogradFilters> winograd_;
+  bool winograd_only_ = false;
 };
 
 }  // namespace

@@ -18,11 +18,13 @@ constexpr int kTilePx = 6;
 constexpr int kDwTilePx = 8;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace
 
 const NchwcConvKernels& NchwcConvKernelsAvx512() {
-  static const NchwcConvKernels kernels{Vec::kB, kMaxOb, ConvRow, DepthwiseRow};
+  static const NchwcConvKernels kernels{Vec::kB,      kMaxOb,           ConvRow,
+                                        DepthwiseRow, WinogradInputRow, WinogradOutputRow};
   return kernels;
 }
 

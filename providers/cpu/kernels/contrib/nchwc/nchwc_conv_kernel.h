@@ -59,6 +59,15 @@ struct NchwcConvKernels {
   /// `scratch` holds NchwcDepthwiseScratchFloats(args, block) floats.
   void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh,
                         float* scratch);
+  /// Winograd F(4x4, 3x3) input transform of tile row `ty` of channel block `ib` of image `n`
+  /// (nchwc_winograd.h): tile tx goes to tile `first_tile + tx` of `v`, laid out
+  /// [36][in_blocks][total_tiles][block].
+  void (*winograd_input_row)(const NchwcConvArgs& args, int64_t n, int64_t ib, int64_t ty,
+                             int64_t first_tile, int64_t total_tiles, float* v);
+  /// Winograd output transform of tile row `ty` of filter block `ob` of image `n` from the
+  /// products `m` ([36][out_blocks][total_tiles][block]) into y, with bias, sum and clamp.
+  void (*winograd_output_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t ty,
+                              int64_t first_tile, int64_t total_tiles, const float* m);
 };
 
 const NchwcConvKernels& NchwcConvKernelsAvx512();

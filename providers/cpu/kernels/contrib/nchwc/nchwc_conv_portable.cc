@@ -15,11 +15,13 @@ constexpr int kTilePx = 4;
 constexpr int kDwTilePx = 4;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace
 
 const NchwcConvKernels& NchwcConvKernelsPortable() {
-  static const NchwcConvKernels kernels{Vec::kB, kMaxOb, ConvRow, DepthwiseRow};
+  static const NchwcConvKernels kernels{Vec::kB,      kMaxOb,           ConvRow,
+                                        DepthwiseRow, WinogradInputRow, WinogradOutputRow};
   return kernels;
 }
 

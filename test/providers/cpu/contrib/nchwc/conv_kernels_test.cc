@@ -9,6 +9,7 @@
 
 #include "lib/common/cpu_info.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
 
 namespace ort::test {
 namespace {
@@ -122,15 +123,19 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   }
 }
 
-TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direct loop",
-          "[contrib][nchwc][Conv]") {
+std::vector<std::pair<std::string, const NchwcConvKernels*>> UsableKernelSets() {
   std::vector<std::pair<std::string, const NchwcConvKernels*>> sets{
       {"portable", &NchwcConvKernelsPortable()}};
   const CpuFeatures& features = GetCpuFeatures();
   if (features.avx2 && features.fma) sets.emplace_back("avx2", &NchwcConvKernelsAvx2());
   if (features.avx512f) sets.emplace_back("avx512", &NchwcConvKernelsAvx512());
+  return sets;
+}
+
+TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direct loop",
+          "[contrib][nchwc][Conv]") {
   CHECK(BestNchwcConvKernels().block == NchwcBlockSize());
-  for (const auto& [name, kernels] : sets) {
+  for (const auto& [name, kernels] : UsableKernelSets()) {
     for (Form form : {Form::kBlocked, Form::kPlain, Form::kDepthwise}) {
       for (bool with_sum : {false, true}) {
         for (bool padded : {false, true}) {
@@ -142,6 +147,78 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
         }
       }
     }
+  }
+}
+
+// A 3x3 stride-1 convolution through Winograd F(4x4, 3x3) against the direct loop: images whose
+// sides are not multiples of the 4-pixel tile, padding on some sides only, two images.
+void CheckWinograd(const NchwcConvKernels& kernels, int64_t pad, bool with_sum, bool clamped,
+                   ThreadPool* pool) {
+  const int64_t block = kernels.block;
+  NchwcConvArgs a;
+  const int64_t batch = 2;
+  a.in_block = block;
+  a.in_blocks = 3;
+  a.out_blocks = 2;
+  a.in_h = 11;
+  a.in_w = 14;
+  a.k_h = a.k_w = 3;
+  a.pad_top = a.pad_bottom = pad;
+  a.pad_left = pad;
+  a.pad_right = 0;
+  if (clamped) {
+    a.out_min = -0.75f;
+    a.out_max = 1.5f;
+  }
+  a.out_h = a.in_h + 2 * pad - 2;
+  a.out_w = a.in_w + pad - 2;
+  const int64_t filters = a.out_blocks * block, channels = a.in_blocks * block;
+  const auto x = Random(static_cast<size_t>(batch * channels * a.in_h * a.in_w), 5);
+  const auto w = Random(static_cast<size_t>(filters * channels * 9), 6);
+  const auto bias = Random(static_cast<size_t>(filters), 7);
+  const size_t y_size = static_cast<size_t>(batch * filters * a.out_h * a.out_w);
+  const auto sum = Random(y_size, 8);
+  std::vector<float> y(y_size, -1.0f);
+  a.x = x.data();
+  a.w = w.data();
+  a.bias = bias.data();
+  a.sum = with_sum ? sum.data() : nullptr;
+  a.y = y.data();
+  const NchwcWinogradFilters transformed(w.data(), filters, channels, block);
+  std::vector<float> scratch(static_cast<size_t>(NchwcWinogradScratchFloats(a, batch, block)));
+  RunNchwcWinograd(kernels, a, batch, transformed, nullptr, scratch.data(), pool);
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t m = 0; m < filters; ++m) {
+      for (int64_t oh = 0; oh < a.out_h; ++oh) {
+        for (int64_t ow = 0; ow < a.out_w; ++ow) {
+          const size_t index = static_cast<size_t>(
+              (((n * a.out_blocks + m / block) * a.out_h + oh) * a.out_w + ow) * block + m % block);
+          INFO("n " << n << " m " << m << " oh " << oh << " ow " << ow);
+          // The transforms scale values by up to 8 (A^T) and 5 (B^T) before rounding: a few
+          // float ulps of the products' magnitude, not of the result's.
+          REQUIRE(
+              y[index] ==
+              Approx(Reference(a, Form::kBlocked, block, n, m, oh, ow)).epsilon(1e-4).margin(2e-4));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("NCHWc Winograd F(4x4, 3x3) of every usable instruction set matches a direct loop",
+          "[contrib][nchwc][Conv]") {
+  ThreadPool pool("test", 2, false);
+  for (const auto& [name, kernels] : UsableKernelSets()) {
+    for (int64_t pad : {0, 1}) {
+      for (bool with_sum : {false, true}) {
+        for (bool clamped : {false, true}) {
+          INFO(name << " pad " << pad << " sum " << with_sum << " clamped " << clamped);
+          CheckWinograd(*kernels, pad, with_sum, clamped, nullptr);
+        }
+      }
+    }
+    INFO(name << " on two threads");
+    CheckWinograd(*kernels, 1, true, false, &pool);
   }
 }
 

@@ -1,0 +1,54 @@
+// Winograd F(4x4, 3x3) for NCHWc convolutions (Lavin and Gray, "Fast Algorithms for
+// Convolutional Neural Networks"): each 4x4 output tile comes from a 6x6 input tile through
+// 36 elementwise products per channel pair instead of 144 multiply-adds, so a 3x3 convolution
+// with stride 1 does 4x fewer multiplications. The input tiles are transformed (B^T d B), the
+// 36 products become 36 pointwise convolutions over all tiles (the NCHWc 1x1 microkernels, with
+// filters G g G^T transformed once), and the output transform (A^T m A) adds bias and sum and
+// clamps. ONNX Runtime's CPU provider has no Winograd path; this is where 3x3 layers beat it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/threading/thread_pool.h"
+#include "providers/cpu/kernels/common/fused_activation.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
+
+namespace ort {
+
+/// Points of the transformed tile: 6x6.
+constexpr int64_t kWinogradPoints = 36;
+
+/// Filters of one 3x3 NCHWc convolution transformed for Winograd F(4x4, 3x3), laid out as 36
+/// pointwise NCHWc filter sets [36][filters / B][channels / B][B][B].
+class NchwcWinogradFilters {
+ public:
+  /// Transforms OIHWBiBo filters `w` ([filters / B][channels / B][3][3][B][B]) of block `block`.
+  NchwcWinogradFilters(const float* w, int64_t filters, int64_t channels, int64_t block);
+
+  int64_t filters() const { return filters_; }
+  int64_t channels() const { return channels_; }
+  const float* data() const { return u_.data(); }
+
+ private:
+  int64_t filters_;
+  int64_t channels_;
+  std::vector<float> u_;
+};
+
+/// True when the convolution `args` (3x3, stride 1, dilation 1, NCHWc input) of `batch` images
+/// runs faster as Winograd than with the direct kernels: enough tiles to keep the pointwise
+/// products' microkernels busy.
+bool WinogradPays(const NchwcConvArgs& args, int64_t batch);
+
+/// Floats of scratch RunNchwcWinograd needs: the transformed input and the products.
+int64_t NchwcWinogradScratchFloats(const NchwcConvArgs& args, int64_t batch, int64_t block);
+
+/// Computes the convolution `args` of `batch` images with `filters` on `pool` (may be null);
+/// `activation` (when not folded into the args' clamp) is applied to each finished tile row.
+/// `scratch` holds NchwcWinogradScratchFloats(args, batch, kernels.block) floats.
+void RunNchwcWinograd(const NchwcConvKernels& kernels, const NchwcConvArgs& args, int64_t batch,
+                      const NchwcWinogradFilters& filters, const FusedActivation* activation,
+                      float* scratch, ThreadPool* pool);
+
+}  // namespace ort
