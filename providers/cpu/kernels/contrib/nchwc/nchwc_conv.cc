@@ -130,8 +130,7 @@ class NchwcConv final : public OpKernel {
     const double cost = 2.0 * static_cast<double>(per_task * block * columns_per_task * depth *
                                                   args.k_h * args.k_w);
     const int64_t row = args.out_w * block;
-    const size_t scratch_floats = static_cast<size_t>(
-        depthwise ? NchwcDepthwiseScratchFloats(args, block) : NchwcConvScratchFloats(args));
+    const size_t scratch_floats = static_cast<size_t>(depthwise ? 0 : NchwcConvScratchFloats(args));
     ThreadPool::TryParallelFor(context.thread_pool(), tasks, cost, [&](int64_t begin, int64_t end) {
       thread_local std::vector<float> scratch;
       if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
@@ -143,7 +142,7 @@ class NchwcConv final : public OpKernel {
         const int64_t ob = task / rows % block_groups * per_task;
         const int64_t count = std::min(per_task, args.out_blocks - ob);
         if (depthwise) {
-          kernels.depthwise_row(args, n, ob, oh, scratch.data());
+          kernels.depthwise_row(args, n, ob, oh);
         } else {
           kernels.conv_row(args, n, ob, count, oh, ow_begin, ow_end, scratch.data());
         }

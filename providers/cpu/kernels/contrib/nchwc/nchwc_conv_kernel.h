@@ -41,11 +41,6 @@ inline int64_t NchwcConvScratchFloats(const NchwcConvArgs& a) {
   return a.in_blocks * a.k_h * NchwcPaddedRowWidth(a) * a.in_block;
 }
 
-/// Floats of scratch a `depthwise_row` call needs: a padded copy of one block's rows.
-inline int64_t NchwcDepthwiseScratchFloats(const NchwcConvArgs& a, int64_t block) {
-  return a.k_h * NchwcPaddedRowWidth(a) * block;
-}
-
 /// One instruction set's kernels; `block` is its vector width in floats.
 struct NchwcConvKernels {
   int64_t block;
@@ -55,10 +50,8 @@ struct NchwcConvKernels {
   /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats.
   void (*conv_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t count, int64_t oh,
                    int64_t ow_begin, int64_t ow_end, float* scratch);
-  /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution;
-  /// `scratch` holds NchwcDepthwiseScratchFloats(args, block) floats.
-  void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh,
-                        float* scratch);
+  /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
+  void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
   /// Winograd F(4x4, 3x3) input transform of tile row `ty` of channel block `ib` of image `n`
   /// (nchwc_winograd.h): tile tx goes to tile `first_tile + tx` of `v`, laid out
   /// [36][in_blocks][total_tiles][block].

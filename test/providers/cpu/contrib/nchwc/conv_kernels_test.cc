@@ -93,9 +93,8 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t oh = 0; oh < a.out_h; ++oh) {
       if (form == Form::kDepthwise) {
-        std::vector<float> scratch(static_cast<size_t>(NchwcDepthwiseScratchFloats(a, block)));
         for (int64_t ob = 0; ob < a.out_blocks; ++ob) {
-          kernels.depthwise_row(a, n, ob, oh, scratch.data());
+          kernels.depthwise_row(a, n, ob, oh);
         }
         continue;
       }
