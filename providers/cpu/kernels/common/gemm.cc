@@ -192,6 +192,34 @@ void ComputeBlock(const GemmPlan<T>& plan, const MatrixView<T>& a, const Operand
   }
 }
 
+/// out[0, nr) += a[0, depth) * one packed panel (depth x nr, row by row). With nr fixed at
+/// compile time the sums stay in registers; even and odd depth steps use separate sums so that
+/// consecutive multiply-adds do not wait for each other.
+template <int kNr>
+inline void PanelRow(int64_t depth, const MatrixView<float>& a, int64_t p0,
+                     const float* __restrict panel, float* __restrict out) {
+  float even[kNr] = {}, odd[kNr] = {};
+  int64_t p = 0;
+  for (; p + 2 <= depth; p += 2) {
+    const float first = a.At(0, p0 + p), second = a.At(0, p0 + p + 1);
+    for (int j = 0; j < kNr; ++j) even[j] += first * panel[p * kNr + j];
+    for (int j = 0; j < kNr; ++j) odd[j] += second * panel[(p + 1) * kNr + j];
+  }
+  if (p < depth) {
+    const float last = a.At(0, p0 + p);
+    for (int j = 0; j < kNr; ++j) even[j] += last * panel[p * kNr + j];
+  }
+  for (int j = 0; j < kNr; ++j) out[j] += even[j] + odd[j];
+}
+
+void PanelRowAnyWidth(int64_t nr, int64_t depth, const MatrixView<float>& a, int64_t p0,
+                      const float* __restrict panel, float* __restrict out) {
+  for (int64_t p = 0; p < depth; ++p) {
+    const float value = a.At(0, p0 + p);
+    for (int64_t j = 0; j < nr; ++j) out[j] += value * panel[p * nr + j];
+  }
+}
+
 /// C's single row (m == 1) from a pre-packed B: the panels are read once, in order, so the
 /// product runs at memory speed without packing the vector.
 void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float alpha,
@@ -205,11 +233,14 @@ void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float a
     for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
       const int64_t depth = std::min(plan.kc, k - p0);
       for (int64_t panel = begin; panel < end; ++panel) {
-        const float* __restrict source = packed + p0 * packed_stride + panel * nr * depth;
-        float* __restrict out = sums.data() + (panel - begin) * nr;
-        for (int64_t p = 0; p < depth; ++p) {
-          const float value = a.At(0, p0 + p);
-          for (int64_t j = 0; j < nr; ++j) out[j] += value * source[p * nr + j];
+        const float* source = packed + p0 * packed_stride + panel * nr * depth;
+        float* out = sums.data() + (panel - begin) * nr;
+        if (nr == 32) {
+          PanelRow<32>(depth, a, p0, source, out);
+        } else if (nr == 16) {
+          PanelRow<16>(depth, a, p0, source, out);
+        } else {
+          PanelRowAnyWidth(nr, depth, a, p0, source, out);
         }
       }
     }
