@@ -357,16 +357,19 @@ void Gemm(const GemmPlan<T>& plan, bool transpose_a, int64_t m, int64_t n, int64
   // reused across the widest B) and then along M when there are too few blocks to keep every
   // thread busy; never narrower than one register tile.
   const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
-  const int64_t wanted_blocks = threads > 1 ? 2 * threads : 1;
+  const int64_t wanted_blocks = threads > 1 ? (operand_b.packed != nullptr ? 1 : 2) * threads : 1;
   int64_t block_rows = plan.mc;
-  int64_t block_cols = plan.nc;
+  // A pre-packed B needs no packing buffer, so a block may span all of N and pack its rows of A
+  // once per depth step for every column.
+  const int64_t max_cols = operand_b.packed != nullptr ? n : plan.nc;
+  int64_t block_cols = max_cols;
   const auto narrow = [](int64_t extent, int64_t wanted, int64_t tile, int64_t limit) {
     const int64_t narrowed = (extent + wanted - 1) / wanted;
     return std::min(limit, std::max(tile, (narrowed + tile - 1) / tile * tile));
   };
   int64_t row_blocks = (m + block_rows - 1) / block_rows;
   if (row_blocks * ((n + block_cols - 1) / block_cols) < wanted_blocks) {
-    block_cols = narrow(n, (wanted_blocks + row_blocks - 1) / row_blocks, plan.nr, plan.nc);
+    block_cols = narrow(n, (wanted_blocks + row_blocks - 1) / row_blocks, plan.nr, max_cols);
   }
   const int64_t col_blocks = (n + block_cols - 1) / block_cols;
   if (row_blocks * col_blocks < wanted_blocks) {
