@@ -38,6 +38,7 @@ std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
   basic_rules.push_back(CreateFuseConvAddRule());
   basic_rules.push_back(CreateFuseConvMulRule());
   basic_rules.push_back(CreateFuseReluClipRule());
+  basic_rules.push_back(CreateFuseHardSwishRule());
   basic_rules.push_back(CreateFuseMatMulAddIntoGemmRule());
 
   std::vector<std::unique_ptr<GraphTransformer>> passes;

@@ -26,6 +26,7 @@ std::unique_ptr<RewriteRule> CreateFuseConvBatchNormRule();
 std::unique_ptr<RewriteRule> CreateFuseConvAddRule();
 std::unique_ptr<RewriteRule> CreateFuseConvMulRule();
 std::unique_ptr<RewriteRule> CreateFuseReluClipRule();
+std::unique_ptr<RewriteRule> CreateFuseHardSwishRule();
 std::unique_ptr<RewriteRule> CreateFuseMatMulAddIntoGemmRule();
 
 // Rewrite rules of the extended level: fusions into com.microsoft contrib ops.

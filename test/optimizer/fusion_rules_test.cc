@@ -193,4 +193,68 @@ TEST_CASE("A Conv, BatchNormalization, Add, Mul chain gives the same outputs fus
   for (size_t i = 0; i < plain.size(); ++i) CHECK(fused[i] == Approx(plain[i]).epsilon(1e-5));
 }
 
+TEST_CASE("fuse_hard_swish makes x * Clip(x + 3, 0, 6) / 6 a HardSigmoid and a Mul",
+          "[optimizer]") {
+  // x * Clip(x + 3, 0, 6) scaled by 1/6 through `scale_op`; `extra_reader` also reads the Clip.
+  auto build = [](int64_t opset, const std::string& scale_op, bool extra_reader) {
+    Model model = MakeModel(opset);
+    Graph& graph = model.graph();
+    graph.set_inputs({"x"});
+    graph.SetValueType("x", FloatTensor({1, 2, 2, 2}));
+    graph.AddInitializer("three", Tensor::Scalar<float>(3));
+    graph.AddInitializer("scale", Tensor::Scalar<float>(scale_op == "Div" ? 6.0f : 1.0f / 6));
+    graph.AddNode({"add", "Add", "", {"three", "x"}, {"shifted"}, {}});
+    if (opset >= 11) {
+      graph.AddInitializer("zero", Tensor::Scalar<float>(0));
+      graph.AddInitializer("six", Tensor::Scalar<float>(6));
+      graph.AddNode({"clip", "Clip", "", {"shifted", "zero", "six"}, {"clipped"}, {}});
+    } else {
+      Node& clip = graph.AddNode({"clip", "Clip", "", {"shifted"}, {"clipped"}, {}});
+      clip.SetAttribute(Attribute::Float("min", 0));
+      clip.SetAttribute(Attribute::Float("max", 6));
+    }
+    graph.AddNode({"mul", "Mul", "", {"x", "clipped"}, {"product"}, {}});
+    graph.AddNode({"scale", scale_op, "", {"product", "scale"}, {"y"}, {}});
+    graph.set_outputs(extra_reader ? std::vector<std::string>{"y", "clipped"}
+                                   : std::vector<std::string>{"y"});
+    return model;
+  };
+  auto run = [](Model model, OptimizationLevel level) {
+    model.graph().ResolveOuterScope();
+    SessionOptions options;
+    options.optimization_level = level;
+    InferenceSession session(options);
+    REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+    REQUIRE(session.Load(std::make_unique<Model>(std::move(model))).ok());
+    REQUIRE(session.Initialize().ok());
+    std::vector<NamedValue> feeds{
+        {"x", Value(Tensor::FromVector<float>({1, 2, 2, 2}, {-4, -3, -1.5f, 0, 0.75f, 2, 3, 9}))}};
+    std::vector<Value> outputs;
+    REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+    auto span = outputs[0].tensor().Span<float>();
+    return std::vector<float>(span.begin(), span.end());
+  };
+  // Hand-derived x * min(max(x + 3, 0), 6) / 6.
+  const std::vector<float> expected{0, 0, -0.375f, 0, 0.46875f, 5.0f / 3, 3, 9};
+  for (int64_t opset : {7, 14}) {
+    for (const std::string scale_op : {"Div", "Mul"}) {
+      INFO("opset " << opset << " " << scale_op);
+      Model model = build(opset, scale_op, false);
+      OptimizeBasic(model);
+      CHECK(OpTypes(model.graph()) == Ops{"HardSigmoid", "Mul"});
+      const std::vector<float> fused =
+          run(build(opset, scale_op, false), OptimizationLevel::kBasic);
+      const std::vector<float> plain =
+          run(build(opset, scale_op, false), OptimizationLevel::kDisable);
+      for (size_t i = 0; i < expected.size(); ++i) {
+        CHECK(fused[i] == Approx(expected[i]).epsilon(1e-6));
+        CHECK(plain[i] == Approx(expected[i]).epsilon(1e-6));
+      }
+    }
+  }
+  Model shared = build(14, "Div", true);
+  OptimizeBasic(shared);
+  CHECK(OpTypes(shared.graph()) == Ops{"Add", "Clip", "Mul", "Div"});
+}
+
 }  // namespace ort::test
