@@ -1,6 +1,7 @@
 // Micro-benchmark of the CPU kernel library on shapes taken from the benchmark suite: SGEMM (each
-// instruction set, B packed per call and pre-packed) and the NCHWc convolution microkernels.
-// Prints GFLOP/s and the percentage of the single-core FMA peak measured at start-up.
+// instruction set, B packed per call and pre-packed), the NCHWc convolution microkernels and
+// Winograd F(4x4, 3x3) convolutions. Prints GFLOP/s (for Winograd: of the direct convolution it
+// replaces) and the percentage of the single-core FMA peak measured at start-up.
 //   ort-kernel-bench [--benchmark_filter=REGEX] [--threads=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
@@ -17,6 +18,7 @@
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
 #include "tools/kernel_bench/fma_peak.h"
 
 namespace ort::bench {
@@ -108,34 +110,46 @@ const ConvShape kConvShapes[] = {
     {"resnet_3x3_14", 256, 256, 14, 3, 1},    {"resnet_1x1_14", 1024, 256, 14, 1, 1},
     {"resnet_3x3_7", 512, 512, 7, 3, 1},      {"resnet_1x1_7", 2048, 512, 7, 1, 1},
     {"mobilenet_1x1_56", 144, 24, 56, 1, 1},  {"mobilenet_1x1_112", 16, 96, 112, 1, 1},
-    {"ppocr_3x3_160", 32, 32, 160, 3, 1},
+    {"ppocr_3x3_160", 32, 32, 160, 3, 1},     {"ppocr_3x3_160_neck", 96, 32, 160, 3, 1},
 };
+
+// The direct-convolution arguments of an NCHWc shape, inputs filled from `x`, `w` and `bias`.
+NchwcConvArgs ConvArgs(const ConvShape& s, int64_t block, const std::vector<float>& x,
+                       const std::vector<float>& w, const std::vector<float>& bias,
+                       std::vector<float>& y) {
+  NchwcConvArgs a;
+  a.in_block = block;
+  a.in_blocks = s.channels / block;
+  a.out_blocks = s.filters / block;
+  a.in_h = a.in_w = s.size;
+  a.k_h = a.k_w = s.kernel;
+  a.stride_h = a.stride_w = s.stride;
+  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = s.kernel / 2;
+  a.out_h = a.out_w = (s.size + 2 * (s.kernel / 2) - s.kernel) / s.stride + 1;
+  y.resize(static_cast<size_t>(s.filters * a.out_h * a.out_w));
+  a.x = x.data();
+  a.w = w.data();
+  a.bias = bias.data();
+  a.y = y.data();
+  return a;
+}
+
+double ConvFlops(const ConvShape& s, const NchwcConvArgs& a) {
+  return 2.0 *
+         static_cast<double>(s.filters * s.channels * s.kernel * s.kernel * a.out_h * a.out_w);
+}
 
 void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
   for (const ConvShape& s : kConvShapes) {
     const std::string name = std::string("NchwcConv/") + isa + "/" + s.origin;
     benchmark::RegisterBenchmark(name.c_str(), [s, &kernels](benchmark::State& state) {
-      const int64_t block = kernels.block;
-      NchwcConvArgs a;
-      a.in_block = block;
-      a.in_blocks = s.channels / block;
-      a.out_blocks = s.filters / block;
-      a.in_h = a.in_w = s.size;
-      a.k_h = a.k_w = s.kernel;
-      a.stride_h = a.stride_w = s.stride;
-      a.pad_top = a.pad_left = s.kernel / 2;
-      a.out_h = a.out_w = (s.size + 2 * (s.kernel / 2) - s.kernel) / s.stride + 1;
       const auto x = RandomFloats(static_cast<size_t>(s.channels * s.size * s.size));
       const auto w =
           RandomFloats(static_cast<size_t>(s.filters * s.channels * s.kernel * s.kernel));
       const auto bias = RandomFloats(static_cast<size_t>(s.filters));
-      std::vector<float> y(static_cast<size_t>(s.filters * a.out_h * a.out_w));
-      a.x = x.data();
-      a.w = w.data();
-      a.bias = bias.data();
-      a.y = y.data();
-      const double flops = 2.0 * static_cast<double>(s.filters * s.channels * s.kernel * s.kernel *
-                                                     a.out_h * a.out_w);
+      std::vector<float> y;
+      NchwcConvArgs a = ConvArgs(s, kernels.block, x, w, bias, y);
+      const double flops = ConvFlops(s, a);
       // As the Conv kernel runs them: a 1x1 convolution's image as one row of pixels.
       if (s.kernel == 1 && s.stride == 1) {
         a.in_w = a.out_w = a.in_h * a.in_w;
@@ -150,6 +164,24 @@ void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
           }
         }
       });
+    })->Unit(benchmark::kMillisecond);
+  }
+}
+
+void RegisterWinograd(const char* isa, const NchwcConvKernels& kernels) {
+  for (const ConvShape& s : kConvShapes) {
+    if (s.kernel != 3 || s.stride != 1) continue;
+    const std::string name = std::string("NchwcWinograd/") + isa + "/" + s.origin;
+    benchmark::RegisterBenchmark(name.c_str(), [s, &kernels](benchmark::State& state) {
+      const auto x = RandomFloats(static_cast<size_t>(s.channels * s.size * s.size));
+      const auto w = RandomFloats(static_cast<size_t>(s.filters * s.channels * 9));
+      const auto bias = RandomFloats(static_cast<size_t>(s.filters));
+      std::vector<float> y;
+      const NchwcConvArgs a = ConvArgs(s, kernels.block, x, w, bias, y);
+      const NchwcWinogradFilters filters(w.data(), s.filters, s.channels, kernels.block);
+      const std::unique_ptr<ThreadPool> pool = MakePool();
+      Measure(state, ConvFlops(s, a),
+              [&] { RunNchwcWinograd(kernels, a, 1, filters, nullptr, pool.get()); });
     })->Unit(benchmark::kMillisecond);
   }
 }
@@ -177,13 +209,16 @@ int main(int argc, char** argv) {
   if (avx512) {
     bench::RegisterGemm(SgemmKernelAvx512());
     bench::RegisterConv("avx512", NchwcConvKernelsAvx512());
+    bench::RegisterWinograd("avx512", NchwcConvKernelsAvx512());
   }
   if (avx2) {
     bench::RegisterGemm(SgemmKernelAvx2());
     bench::RegisterConv("avx2", NchwcConvKernelsAvx2());
+    bench::RegisterWinograd("avx2", NchwcConvKernelsAvx2());
   }
   bench::RegisterGemm(SgemmKernelPortable());
   bench::RegisterConv("portable", NchwcConvKernelsPortable());
+  bench::RegisterWinograd("portable", NchwcConvKernelsPortable());
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

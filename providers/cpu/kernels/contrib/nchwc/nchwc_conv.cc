@@ -100,13 +100,9 @@ class NchwcConv final : public OpKernel {
     if (winograd_ != nullptr && args.k_h == 3 && args.k_w == 3 && args.stride_h == 1 &&
         args.stride_w == 1 && args.dil_h == 1 && args.dil_w == 1 && !nchw_input &&
         (winograd_only_ || WinogradPays(args, xs[0]))) {
-      ORT_ASSIGN_OR_RETURN(
-          Tensor scratch,
-          context.AllocateTemp(DataType::kFloat,
-                               TensorShape({NchwcWinogradScratchFloats(args, xs[0], block)})));
       RunNchwcWinograd(kernels, args, xs[0], *winograd_,
                        activation_.enabled() && !clamps ? &activation_ : nullptr,
-                       scratch.MutableData<float>(), context.thread_pool());
+                       context.thread_pool());
       return Status::OK();
     }
     // A 1x1 convolution without stride or padding reads pixels in output order: its image is one

@@ -52,15 +52,17 @@ struct NchwcConvKernels {
                    int64_t ow_begin, int64_t ow_end, float* scratch);
   /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
   void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
-  /// Winograd F(4x4, 3x3) input transform of tile row `ty` of channel block `ib` of image `n`
-  /// (nchwc_winograd.h): tile tx goes to tile `first_tile + tx` of `v`, laid out
-  /// [36][in_blocks][total_tiles][block].
+  /// Winograd F(4x4, 3x3) input transform of tiles [tx_begin, tx_end) of tile row `ty` of
+  /// channel block `ib` of image `n` (nchwc_winograd.h): tile tx_begin goes to tile `first` of
+  /// `v`, laid out [36][in_blocks][tiles][block], and the next ones after it.
   void (*winograd_input_row)(const NchwcConvArgs& args, int64_t n, int64_t ib, int64_t ty,
-                             int64_t first_tile, int64_t total_tiles, float* v);
-  /// Winograd output transform of tile row `ty` of filter block `ob` of image `n` from the
-  /// products `m` ([36][out_blocks][total_tiles][block]) into y, with bias, sum and clamp.
+                             int64_t tx_begin, int64_t tx_end, float* v, int64_t first,
+                             int64_t tiles);
+  /// Winograd output transform of the same tiles of filter block `ob` from the products `m`
+  /// ([36][out_blocks][tiles][block]) into y, with bias, sum and clamp.
   void (*winograd_output_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t ty,
-                              int64_t first_tile, int64_t total_tiles, const float* m);
+                              int64_t tx_begin, int64_t tx_end, const float* m, int64_t first,
+                              int64_t tiles);
 };
 
 const NchwcConvKernels& NchwcConvKernelsAvx512();

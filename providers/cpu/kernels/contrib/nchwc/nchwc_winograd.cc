@@ -17,6 +17,111 @@ constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
 // small images still split across threads.
 constexpr int64_t kTilesPerTask = 96;
 
+// Transformed inputs and products of a chunk of tiles should stay in L2 between the phases.
+constexpr int64_t kChunkBytes = 384 * 1024;
+// Transformed filters beyond this are read from L3, once per chunk.
+constexpr int64_t kFiltersInL2Bytes = 256 * 1024;
+
+// Tiles per chunk: as many as fit kChunkBytes, but enough that re-reading filters from L3 for
+// each chunk costs less than spilling the chunk's transforms would; all tiles when no chunk
+// size satisfies both (the phases then stream through L3 once).
+int64_t ChunkTiles(const NchwcConvArgs& args, int64_t block, int64_t tiles) {
+  const int64_t channels = args.in_blocks * block, filters = args.out_blocks * block;
+  const int64_t fitting = kChunkBytes / (kWinogradPoints * (channels + filters) * 4);
+  const int64_t filter_bytes = kWinogradPoints * channels * filters * 4;
+  const int64_t amortizing =
+      filter_bytes <= kFiltersInL2Bytes ? 0 : channels * filters / (2 * (channels + filters));
+  if (fitting < std::max<int64_t>(amortizing, 12)) return tiles;
+  return std::min(tiles, fitting / 6 * 6);
+}
+
+// Runs tiles [t0, t1) (numbered image by image, row by row) through the three phases, each
+// parallel on `pool` (null: inline). `v` and `m` hold the chunk's transforms.
+void RunChunk(const NchwcConvKernels& kernels, const NchwcConvArgs& args,
+              const NchwcWinogradFilters& filters, const FusedActivation* activation, int64_t t0,
+              int64_t t1, float* v, float* m, ThreadPool* pool) {
+  const int64_t block = kernels.block;
+  const int64_t tiles_h = (args.out_h + 3) / 4, tiles_w = (args.out_w + 3) / 4;
+  const int64_t count = t1 - t0;
+  // Row segments of the chunk: (image, tile row, first column, end column, first chunk tile).
+  struct Segment {
+    int64_t n, ty, tx_begin, tx_end, first;
+  };
+  std::vector<Segment> segments;
+  for (int64_t t = t0; t < t1;) {
+    const int64_t row = t / tiles_w, tx = t % tiles_w;
+    const int64_t end = std::min(t1, (row + 1) * tiles_w);
+    segments.push_back({row / tiles_h, row % tiles_h, tx, tx + end - t, t - t0});
+    t = end;
+  }
+  const auto segment_count = static_cast<int64_t>(segments.size());
+  ThreadPool::TryParallelFor(
+      pool, segment_count * args.in_blocks,
+      static_cast<double>(tiles_w * kWinogradPoints * block * 8), [&](int64_t begin, int64_t end) {
+        for (int64_t task = begin; task < end; ++task) {
+          const Segment& s = segments[static_cast<size_t>(task / args.in_blocks)];
+          kernels.winograd_input_row(args, s.n, task % args.in_blocks, s.ty, s.tx_begin, s.tx_end,
+                                     v, s.first, count);
+        }
+      });
+
+  // Each point's products form a pointwise convolution over a one-row image of the chunk's tiles.
+  NchwcConvArgs point;
+  point.in_blocks = args.in_blocks;
+  point.in_block = block;
+  point.out_blocks = args.out_blocks;
+  point.in_h = point.out_h = 1;
+  point.in_w = point.out_w = count;
+  point.k_h = point.k_w = 1;
+  const int64_t column_tasks = (count + kTilesPerTask - 1) / kTilesPerTask;
+  const int64_t columns = (count + column_tasks - 1) / column_tasks;
+  const int64_t per_task = kernels.max_filter_blocks;
+  const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
+  const int64_t point_filters = filters.filters() * filters.channels();
+  ThreadPool::TryParallelFor(
+      pool, kWinogradPoints * block_groups * column_tasks,
+      2.0 * static_cast<double>(per_task * block * columns * args.in_blocks * block),
+      [&](int64_t begin, int64_t end) {
+        for (int64_t task = begin; task < end; ++task) {
+          const int64_t xi = task / (block_groups * column_tasks);
+          const int64_t ob = task / column_tasks % block_groups * per_task;
+          const int64_t column_begin = task % column_tasks * columns;
+          NchwcConvArgs at = point;
+          at.x = v + xi * args.in_blocks * count * block;
+          at.w = filters.data() + xi * point_filters;
+          at.y = m + xi * args.out_blocks * count * block;
+          kernels.conv_row(at, 0, ob, std::min(per_task, args.out_blocks - ob), 0, column_begin,
+                           std::min(count, column_begin + columns), nullptr);
+        }
+      });
+
+  const int64_t row_floats = args.out_w * block;
+  ThreadPool::TryParallelFor(
+      pool, segment_count * args.out_blocks,
+      static_cast<double>(tiles_w * kWinogradPoints * block * 6), [&](int64_t begin, int64_t end) {
+        for (int64_t task = begin; task < end; ++task) {
+          const Segment& s = segments[static_cast<size_t>(task / args.out_blocks)];
+          const int64_t ob = task % args.out_blocks;
+          kernels.winograd_output_row(args, s.n, ob, s.ty, s.tx_begin, s.tx_end, m, s.first, count);
+          if (activation == nullptr) continue;
+          const int64_t rows = std::min<int64_t>(4, args.out_h - s.ty * 4);
+          const int64_t column = s.tx_begin * 4;
+          const int64_t width = std::min(args.out_w, s.tx_end * 4) - column;
+          float* y = args.y + ((s.n * args.out_blocks + ob) * args.out_h + s.ty * 4) * row_floats;
+          for (int64_t r = 0; r < rows; ++r) {
+            activation->Apply(y + r * row_floats + column * block, width * block);
+          }
+        }
+      });
+}
+
+// Scratch of the calling thread, grown to `floats`.
+float* ThreadScratch(int64_t floats) {
+  thread_local std::vector<float> scratch;
+  if (scratch.size() < static_cast<size_t>(floats)) scratch.resize(static_cast<size_t>(floats));
+  return scratch.data();
+}
+
 }  // namespace
 
 NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int64_t channels,
@@ -60,76 +165,31 @@ bool WinogradPays(const NchwcConvArgs& args, int64_t batch) {
   return tiles >= 16;
 }
 
-int64_t NchwcWinogradScratchFloats(const NchwcConvArgs& args, int64_t batch, int64_t block) {
-  const int64_t tiles = batch * ((args.out_h + 3) / 4) * ((args.out_w + 3) / 4);
-  return kWinogradPoints * (args.in_blocks + args.out_blocks) * tiles * block;
-}
-
 void RunNchwcWinograd(const NchwcConvKernels& kernels, const NchwcConvArgs& args, int64_t batch,
                       const NchwcWinogradFilters& filters, const FusedActivation* activation,
-                      float* scratch, ThreadPool* pool) {
+                      ThreadPool* pool) {
   const int64_t block = kernels.block;
-  const int64_t tiles_h = (args.out_h + 3) / 4, tiles_w = (args.out_w + 3) / 4;
-  const int64_t tiles = batch * tiles_h * tiles_w;
-  float* v = scratch;
-  float* m = scratch + kWinogradPoints * args.in_blocks * tiles * block;
-
-  const int64_t tile_rows = batch * tiles_h;
-  ThreadPool::TryParallelFor(
-      pool, tile_rows * args.in_blocks, static_cast<double>(tiles_w * kWinogradPoints * block * 8),
-      [&](int64_t begin, int64_t end) {
-        for (int64_t task = begin; task < end; ++task) {
-          const int64_t row = task / args.in_blocks;
-          kernels.winograd_input_row(args, row / tiles_h, task % args.in_blocks, row % tiles_h,
-                                     row * tiles_w, tiles, v);
-        }
-      });
-
-  // Each point's products form a pointwise convolution over a one-row image of all tiles.
-  NchwcConvArgs point;
-  point.in_blocks = args.in_blocks;
-  point.in_block = block;
-  point.out_blocks = args.out_blocks;
-  point.in_h = point.out_h = 1;
-  point.in_w = point.out_w = tiles;
-  point.k_h = point.k_w = 1;
-  const int64_t column_tasks = (tiles + kTilesPerTask - 1) / kTilesPerTask;
-  const int64_t columns = (tiles + column_tasks - 1) / column_tasks;
-  const int64_t per_task = kernels.max_filter_blocks;
-  const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
-  const int64_t point_filters = filters.filters() * filters.channels();
-  ThreadPool::TryParallelFor(
-      pool, kWinogradPoints * block_groups * column_tasks,
-      2.0 * static_cast<double>(per_task * block * columns * args.in_blocks * block),
-      [&](int64_t begin, int64_t end) {
-        for (int64_t task = begin; task < end; ++task) {
-          const int64_t xi = task / (block_groups * column_tasks);
-          const int64_t ob = task / column_tasks % block_groups * per_task;
-          const int64_t column_begin = task % column_tasks * columns;
-          NchwcConvArgs at = point;
-          at.x = v + xi * args.in_blocks * tiles * block;
-          at.w = filters.data() + xi * point_filters;
-          at.y = m + xi * args.out_blocks * tiles * block;
-          kernels.conv_row(at, 0, ob, std::min(per_task, args.out_blocks - ob), 0, column_begin,
-                           std::min(tiles, column_begin + columns), nullptr);
-        }
-      });
-
-  const int64_t row_floats = args.out_w * block;
-  ThreadPool::TryParallelFor(
-      pool, tile_rows * args.out_blocks, static_cast<double>(tiles_w * kWinogradPoints * block * 6),
-      [&](int64_t begin, int64_t end) {
-        for (int64_t task = begin; task < end; ++task) {
-          const int64_t row = task / args.out_blocks, ob = task % args.out_blocks;
-          const int64_t n = row / tiles_h, ty = row % tiles_h;
-          kernels.winograd_output_row(args, n, ob, ty, row * tiles_w, tiles, m);
-          if (activation == nullptr) continue;
-          const int64_t out_rows = std::min<int64_t>(4, args.out_h - ty * 4);
-          activation->Apply(
-              args.y + ((n * args.out_blocks + ob) * args.out_h + ty * 4) * row_floats,
-              out_rows * row_floats);
-        }
-      });
+  const int64_t tiles = batch * ((args.out_h + 3) / 4) * ((args.out_w + 3) / 4);
+  const int64_t chunk = ChunkTiles(args, block, tiles);
+  const int64_t chunks = (tiles + chunk - 1) / chunk;
+  const int64_t in_floats = kWinogradPoints * args.in_blocks * chunk * block;
+  const int64_t chunk_floats = in_floats + kWinogradPoints * args.out_blocks * chunk * block;
+  const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
+  const auto run = [&](int64_t index, ThreadPool* inner) {
+    float* v = ThreadScratch(chunk_floats);
+    RunChunk(kernels, args, filters, activation, index * chunk,
+             std::min(tiles, (index + 1) * chunk), v, v + in_floats, inner);
+  };
+  // Enough chunks to share out whole; otherwise every phase of each chunk is shared.
+  if (chunks >= 2 * threads) {
+    const double cost = 2.0 * static_cast<double>(kWinogradPoints * chunk * args.in_blocks *
+                                                  args.out_blocks * block * block);
+    ThreadPool::TryParallelFor(pool, chunks, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t index = begin; index < end; ++index) run(index, nullptr);
+    });
+    return;
+  }
+  for (int64_t index = 0; index < chunks; ++index) run(index, pool);
 }
 
 }  // namespace ort

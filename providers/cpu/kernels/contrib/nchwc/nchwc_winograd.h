@@ -41,14 +41,11 @@ class NchwcWinogradFilters {
 /// products' microkernels busy.
 bool WinogradPays(const NchwcConvArgs& args, int64_t batch);
 
-/// Floats of scratch RunNchwcWinograd needs: the transformed input and the products.
-int64_t NchwcWinogradScratchFloats(const NchwcConvArgs& args, int64_t batch, int64_t block);
-
 /// Computes the convolution `args` of `batch` images with `filters` on `pool` (may be null);
 /// `activation` (when not folded into the args' clamp) is applied to each finished tile row.
-/// `scratch` holds NchwcWinogradScratchFloats(args, batch, kernels.block) floats.
+/// Tiles run in chunks whose transforms stay in cache, in per-thread scratch.
 void RunNchwcWinograd(const NchwcConvKernels& kernels, const NchwcConvArgs& args, int64_t batch,
                       const NchwcWinogradFilters& filters, const FusedActivation* activation,
-                      float* scratch, ThreadPool* pool);
+                      ThreadPool* pool);
 
 }  // namespace ort

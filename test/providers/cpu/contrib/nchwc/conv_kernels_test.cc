@@ -150,17 +150,18 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
 }
 
 // A 3x3 stride-1 convolution through Winograd F(4x4, 3x3) against the direct loop: images whose
-// sides are not multiples of the 4-pixel tile, padding on some sides only, two images.
+// sides are not multiples of the 4-pixel tile, padding on some sides only, two images; `large`
+// images span several chunks of tiles, cut inside tile rows and across images.
 void CheckWinograd(const NchwcConvKernels& kernels, int64_t pad, bool with_sum, bool clamped,
-                   ThreadPool* pool) {
+                   bool large, ThreadPool* pool) {
   const int64_t block = kernels.block;
   NchwcConvArgs a;
   const int64_t batch = 2;
   a.in_block = block;
   a.in_blocks = 3;
   a.out_blocks = 2;
-  a.in_h = 11;
-  a.in_w = 14;
+  a.in_h = large ? 30 : 11;
+  a.in_w = large ? 37 : 14;
   a.k_h = a.k_w = 3;
   a.pad_top = a.pad_bottom = pad;
   a.pad_left = pad;
@@ -184,8 +185,7 @@ void CheckWinograd(const NchwcConvKernels& kernels, int64_t pad, bool with_sum, 
   a.sum = with_sum ? sum.data() : nullptr;
   a.y = y.data();
   const NchwcWinogradFilters transformed(w.data(), filters, channels, block);
-  std::vector<float> scratch(static_cast<size_t>(NchwcWinogradScratchFloats(a, batch, block)));
-  RunNchwcWinograd(kernels, a, batch, transformed, nullptr, scratch.data(), pool);
+  RunNchwcWinograd(kernels, a, batch, transformed, nullptr, pool);
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t m = 0; m < filters; ++m) {
       for (int64_t oh = 0; oh < a.out_h; ++oh) {
@@ -212,12 +212,15 @@ TEST_CASE("NCHWc Winograd F(4x4, 3x3) of every usable instruction set matches a 
       for (bool with_sum : {false, true}) {
         for (bool clamped : {false, true}) {
           INFO(name << " pad " << pad << " sum " << with_sum << " clamped " << clamped);
-          CheckWinograd(*kernels, pad, with_sum, clamped, nullptr);
+          CheckWinograd(*kernels, pad, with_sum, clamped, false, nullptr);
         }
       }
     }
     INFO(name << " on two threads");
-    CheckWinograd(*kernels, 1, true, false, &pool);
+    CheckWinograd(*kernels, 1, true, false, false, &pool);
+    INFO(name << " in chunks");
+    CheckWinograd(*kernels, 1, true, true, true, nullptr);
+    CheckWinograd(*kernels, 1, false, false, true, &pool);
   }
 }
 
