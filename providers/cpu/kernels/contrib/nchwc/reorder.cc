@@ -3,13 +3,11 @@
 #include <algorithm>
 
 #include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/transpose_floats.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
 
 namespace ort {
 namespace {
-
-// Spatial positions transposed at a time between the plain and the blocked layout.
-constexpr int64_t kTile = 32;
 
 class ReorderInput final : public OpKernel {
  public:
@@ -51,13 +49,7 @@ class ReorderInput final : public OpKernel {
             }
             const float* src = in + (n * channels + c0) * spatial;
             if (valid < block) std::fill(dst, dst + spatial * block, 0.0f);
-            // Tiles of kTile positions keep both the rows read and the blocks written in L1.
-            for (int64_t s0 = 0; s0 < spatial; s0 += kTile) {
-              const int64_t s1 = std::min(spatial, s0 + kTile);
-              for (int64_t c = 0; c < valid; ++c) {
-                for (int64_t s = s0; s < s1; ++s) dst[s * block + c] = src[c * spatial + s];
-              }
-            }
+            TransposeFloats(src, spatial, dst, block, valid, spatial);
           }
         });
     return Status::OK();
@@ -108,13 +100,8 @@ class ReorderOutput final : public OpKernel {
               }
               continue;
             }
-            float* dst = out + (n * channels_ + c0) * spatial;
-            for (int64_t s0 = 0; s0 < spatial; s0 += kTile) {
-              const int64_t s1 = std::min(spatial, s0 + kTile);
-              for (int64_t c = 0; c < valid; ++c) {
-                for (int64_t s = s0; s < s1; ++s) dst[c * spatial + s] = src[s * block + c];
-              }
-            }
+            TransposeFloats(src, block, out + (n * channels_ + c0) * spatial, spatial, spatial,
+                            valid);
           }
         });
     return Status::OK();

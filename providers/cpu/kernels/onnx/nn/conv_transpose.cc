@@ -32,9 +32,62 @@ struct TransposeProblem {
   }
 };
 
+// True when the windows tile the output without overlap or padding (kernel == stride, no
+// dilation, no pads, output exactly input * stride) in 2-D: every output element then comes
+// from one column entry, so it is written once instead of filled and accumulated.
+bool DisjointWindows2d(const TransposeProblem& p) {
+  if (p.input.size() != 2) return false;
+  for (size_t i = 0; i < 2; ++i) {
+    if (p.kernel[i] != p.strides[i] || p.dilations[i] != 1 || p.pads[i] != 0 ||
+        p.pads[i + 2] != 0 || p.output[i] != p.input[i] * p.strides[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// out[f][h * KH + kh][w * KW + kw] = col[(f, kh, kw)][h][w] + bias[f], rows split over `pool`.
 template <typename T>
-void RunConvTranspose(const TransposeProblem& p, const T* x, const T* w, const T* bias, T* y,
-                      ThreadPool* pool) {
+void ScatterDisjointWindows(const TransposeProblem& p, int64_t filters, const T* col, const T* bias,
+                            T* out, ThreadPool* pool) {
+  const int64_t in_h = p.input[0], in_w = p.input[1];
+  const int64_t k_h = p.kernel[0], k_w = p.kernel[1];
+  const int64_t out_w = in_w * k_w, in_size = in_h * in_w;
+  ThreadPool::TryParallelFor(pool, filters * in_h, static_cast<double>(k_h * out_w),
+                             [&](int64_t begin, int64_t end) {
+                               for (int64_t row = begin; row < end; ++row) {
+                                 const int64_t f = row / in_h, h = row % in_h;
+                                 const T b = bias != nullptr ? bias[f] : T(0);
+                                 for (int64_t kh = 0; kh < k_h; ++kh) {
+                                   T* __restrict o = out + (f * in_h * k_h + h * k_h + kh) * out_w;
+                                   const T* c = col + (f * k_h + kh) * k_w * in_size + h * in_w;
+                                   if (k_w == 2) {
+                                     // The common 2x2 upsampling: two column rows interleaved,
+                                     // written in one pass.
+                                     const T* __restrict even = c;
+                                     const T* __restrict odd = c + in_size;
+                                     for (int64_t w = 0; w < in_w; ++w) {
+                                       o[2 * w] = even[w] + b;
+                                       o[2 * w + 1] = odd[w] + b;
+                                     }
+                                     continue;
+                                   }
+                                   for (int64_t kw = 0; kw < k_w; ++kw) {
+                                     const T* __restrict source = c + kw * in_size;
+                                     for (int64_t w = 0; w < in_w; ++w)
+                                       o[w * k_w + kw] = source[w] + b;
+                                   }
+                                 }
+                               }
+                             });
+}
+
+// Column buffers come from the context's allocator (the arena), so runs reuse them instead of
+// mapping and faulting in fresh pages every time.
+template <typename T>
+Status RunConvTranspose(const TransposeProblem& p, const T* x, const T* w, const T* bias, T* y,
+                        const KernelContext& context) {
+  ThreadPool* pool = context.thread_pool();
   const int64_t group_channels = p.channels / p.group;
   const int64_t group_filters = p.filters / p.group;
   const int64_t kernel_size = TransposeProblem::Product(p.kernel);
@@ -44,6 +97,7 @@ void RunConvTranspose(const TransposeProblem& p, const T* x, const T* w, const T
   // Col2Im runs "backwards": the output is the image and the input positions are the windows.
   const ConvGeometryView view{group_filters, p.output, p.kernel, p.strides,
                               p.dilations,   p.pads,   p.input};
+  const bool disjoint = DisjointWindows2d(p);
   auto run_task = [&](int64_t task, T* col, ThreadPool* inner) {
     const int64_t n = task / p.group;
     const int64_t grp = task % p.group;
@@ -51,25 +105,40 @@ void RunConvTranspose(const TransposeProblem& p, const T* x, const T* w, const T
     T* out = y + (n * p.filters + grp * group_filters) * out_size;
     TypedGemm<T>(true, false, rows, in_size, group_channels, 1.0f, w + grp * group_channels * rows,
                  rows, image, in_size, 0.0f, col, in_size, inner);
+    const T* group_bias = bias != nullptr ? bias + grp * group_filters : nullptr;
+    if (disjoint) {
+      ScatterDisjointWindows<T>(p, group_filters, col, group_bias, out, inner);
+      return;
+    }
     for (int64_t f = 0; f < group_filters; ++f) {
-      const T value = bias != nullptr ? bias[grp * group_filters + f] : T(0);
+      const T value = group_bias != nullptr ? group_bias[f] : T(0);
       std::fill(out + f * out_size, out + (f + 1) * out_size, value);
     }
     Col2Im<T>(view, col, out, inner);
   };
   const int64_t tasks = p.batch * p.group;
   const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
-  const auto col_size = static_cast<size_t>(rows * in_size);
-  if (threads > 1 && (tasks >= 2 * threads || tasks % threads == 0)) {
-    const double cost = 2.0 * static_cast<double>(rows * in_size * group_channels);
-    ThreadPool::TryParallelFor(pool, tasks, cost, [&](int64_t begin, int64_t end) {
-      std::vector<T> col(col_size);
-      for (int64_t task = begin; task < end; ++task) run_task(task, col.data(), nullptr);
+  const int64_t col_size = rows * in_size;
+  const bool split_tasks = threads > 1 && (tasks >= 2 * threads || tasks % threads == 0);
+  const int64_t buffers = split_tasks ? std::min(threads, tasks) : 1;
+  ORT_ASSIGN_OR_RETURN(Tensor cols,
+                       context.AllocateTemp(DataTypeOf<T>(), TensorShape({buffers, col_size})));
+  T* col_data = cols.MutableData<T>();
+  if (split_tasks) {
+    // One range per buffer, so no two ranges share a column buffer.
+    const double cost = 2.0 * static_cast<double>(rows * in_size * group_channels) *
+                        static_cast<double>((tasks + buffers - 1) / buffers);
+    ThreadPool::TryParallelFor(pool, buffers, cost, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        for (int64_t task = b; task < tasks; task += buffers) {
+          run_task(task, col_data + b * col_size, nullptr);
+        }
+      }
     });
   } else {
-    std::vector<T> col(col_size);
-    for (int64_t task = 0; task < tasks; ++task) run_task(task, col.data(), pool);
+    for (int64_t task = 0; task < tasks; ++task) run_task(task, col_data, pool);
   }
+  return Status::OK();
 }
 
 class ConvTranspose final : public OpKernel {
@@ -95,18 +164,18 @@ class ConvTranspose final : public OpKernel {
     y_dims.insert(y_dims.end(), problem.output.begin(), problem.output.end());
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), TensorShape(y_dims)));
     if (y->NumElements() == 0) return Status::OK();
-    ThreadPool* pool = context.thread_pool();
     return DispatchByType<FloatTypes>(x->dtype(), "ConvTranspose", [&]<typename T>() {
       if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        RunConvTranspose<T>(problem, x->Data<T>(), w->Data<T>(), bias ? bias->Data<T>() : nullptr,
-                            y->MutableData<T>(), pool);
+        return RunConvTranspose<T>(problem, x->Data<T>(), w->Data<T>(),
+                                   bias ? bias->Data<T>() : nullptr, y->MutableData<T>(), context);
       } else {
         // Half types compute in float.
+        Status status;
         ComputeInFloat<T, 3>({x, w, bias}, *y, [&](const auto& in, float* out) {
-          RunConvTranspose<float>(problem, in[0], in[1], in[2], out, pool);
+          status = RunConvTranspose<float>(problem, in[0], in[1], in[2], out, context);
         });
+        return status;
       }
-      return Status::OK();
     });
   }
 
