@@ -192,6 +192,53 @@ void ComputeBlock(const GemmPlan<T>& plan, const MatrixView<T>& a, const Operand
   }
 }
 
+/// C = alpha * op(A) * B + beta * C with a pre-packed B on several threads: A is packed once, by
+/// all threads, into one shared buffer; then narrow column blocks (several per thread, so a late
+/// thread's share is taken over) each sweep every depth step. Splitting rows instead would leave
+/// few, uneven blocks for short A (128 rows are 9 panels of 14 and 2 rows); splitting columns
+/// with per-block packing would pack A once per block.
+template <typename T>
+void GemmSharedA(const GemmPlan<T>& plan, int64_t m, int64_t n, int64_t k, T alpha,
+                 const MatrixView<T>& a, const OperandB<T>& b, T beta, T* c, int64_t ldc,
+                 ThreadPool* pool) {
+  const int64_t padded_m = (m + plan.mr - 1) / plan.mr * plan.mr;
+  T* packed_a = ThreadBuffer<T>(0, padded_m * k);
+  const int64_t depth_blocks = (k + plan.kc - 1) / plan.kc;
+  const int64_t panels = padded_m / plan.mr;
+  ThreadPool::TryParallelFor(pool, depth_blocks * panels, static_cast<double>(plan.mr * plan.kc),
+                             [&](int64_t begin, int64_t end) {
+                               for (int64_t task = begin; task < end; ++task) {
+                                 const int64_t p0 = task / panels * plan.kc;
+                                 const int64_t row0 = task % panels * plan.mr;
+                                 const int64_t depth = std::min(plan.kc, k - p0);
+                                 PackA(a, plan.mr, row0, std::min(plan.mr, m - row0), p0, depth,
+                                       alpha, packed_a + p0 * padded_m + row0 * depth);
+                               }
+                             });
+  const int64_t threads = pool->DegreeOfParallelism();
+  const int64_t wanted = 4 * threads;
+  const int64_t cols = std::max(plan.nr, (n / wanted + plan.nr - 1) / plan.nr * plan.nr);
+  const int64_t col_blocks = (n + cols - 1) / cols;
+  const double cost =
+      static_cast<double>(m) * static_cast<double>(cols) * static_cast<double>(k) * 0.25;
+  ThreadPool::TryParallelFor(pool, col_blocks, cost, [&](int64_t begin, int64_t end) {
+    for (int64_t block = begin; block < end; ++block) {
+      const int64_t col0 = block * cols;
+      const int64_t width = std::min(cols, n - col0);
+      // Mc rows at a time keep the A block of each depth step in L2.
+      for (int64_t row0 = 0; row0 < m; row0 += plan.mc) {
+        const int64_t rows = std::min(plan.mc, m - row0);
+        for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
+          const int64_t depth = std::min(plan.kc, k - p0);
+          plan.block(rows, width, depth, packed_a + p0 * padded_m + row0 * depth,
+                     b.packed + p0 * b.packed_stride + col0 * depth, beta, p0 == 0,
+                     c + row0 * ldc + col0, ldc);
+        }
+      }
+    }
+  });
+}
+
 /// out[0, nr) += a[0, depth) * one packed panel (depth x nr, row by row). With nr fixed at
 /// compile time the sums stay in registers; even and odd depth steps use separate sums so that
 /// consecutive multiply-adds do not wait for each other.
@@ -333,6 +380,10 @@ void Gemm(const GemmPlan<T>& plan, bool transpose_a, int64_t m, int64_t n, int64
       return;
     }
   }
+  if (operand_b.packed != nullptr && pool != nullptr && pool->DegreeOfParallelism() > 1) {
+    GemmSharedA(plan, m, n, k, alpha, view_a, operand_b, beta, c, ldc, pool);
+    return;
+  }
   if (operand_b.packed == nullptr && (m == 1 || n == 1)) {
     // Gather the vector operand contiguously, then run C's single row or column as a GEMV.
     const MatrixView<T>& vector_view = m == 1 ? view_a : view_b;
@@ -357,7 +408,7 @@ void Gemm(const GemmPlan<T>& plan, bool transpose_a, int64_t m, int64_t n, int64
   // reused across the widest B) and then along M when there are too few blocks to keep every
   // thread busy; never narrower than one register tile.
   const int64_t threads = pool == nullptr ? 1 : pool->DegreeOfParallelism();
-  const int64_t wanted_blocks = threads > 1 ? (operand_b.packed != nullptr ? 1 : 2) * threads : 1;
+  const int64_t wanted_blocks = threads > 1 ? 2 * threads : 1;
   int64_t block_rows = plan.mc;
   // A pre-packed B needs no packing buffer, so a block may span all of N and pack its rows of A
   // once per depth step for every column.

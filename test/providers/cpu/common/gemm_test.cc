@@ -42,12 +42,12 @@ void CheckAgainstNaive(Fn gemm, double tolerance) {
   struct Size {
     int64_t m, n, k;
   };
-  // Odd sizes around the register tiles (4x8, 6x16, 14x32) and the cache blocks (Kc 256, Mc 192,
+  // Odd sizes around the register tiles (4x8, 6x16, 14x32) and the cache blocks (Kc 768, Mc 196,
   // Nc 512), vectors and empty K.
-  const Size sizes[] = {{1, 1, 1},     {3, 5, 7},     {4, 8, 16},     {5, 9, 3},
-                        {7, 33, 5},    {13, 17, 300}, {1, 37, 19},    {29, 1, 33},
-                        {130, 70, 9},  {65, 97, 300}, {67, 515, 258}, {7, 3, 0},
-                        {33, 1030, 5}, {14, 32, 64},  {15, 65, 257},  {197, 75, 530}};
+  const Size sizes[] = {{1, 1, 1},      {3, 5, 7},     {4, 8, 16},    {5, 9, 3},    {7, 33, 5},
+                        {13, 17, 300},  {1, 37, 19},   {29, 1, 33},   {130, 70, 9}, {65, 97, 300},
+                        {67, 515, 258}, {7, 3, 0},     {33, 1030, 5}, {14, 32, 64}, {15, 65, 257},
+                        {197, 75, 530}, {21, 45, 1540}};
   const std::pair<T, T> scales[] = {{T(1), T(0)}, {T(0.5), T(1)}, {T(-2), T(0.25)}};
   for (const Size& size : sizes) {
     for (int transposes = 0; transposes < 4; ++transposes) {
