@@ -98,13 +98,17 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
         }
         continue;
       }
-      // Each row in two column ranges, the first of odd width, to reach every tail tile.
+      // Each row in column ranges of every width from 1 to 8, to reach every tail tile and the
+      // tiles one pixel wider than usual (7 pixels on AVX-512 and AVX2, 5 portable).
       std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
-      const int64_t split = a.out_w / 2 + 1;
       for (int64_t ob = 0; ob < a.out_blocks; ob += kernels.max_filter_blocks) {
         const int64_t count = std::min(kernels.max_filter_blocks, a.out_blocks - ob);
-        kernels.conv_row(a, n, ob, count, oh, 0, split, scratch.data());
-        kernels.conv_row(a, n, ob, count, oh, split, a.out_w, scratch.data());
+        const int64_t widths[] = {7, 5, 8, 1, 6, 2, 3, 4};
+        for (int64_t begin = 0, i = 0; begin < a.out_w; ++i) {
+          const int64_t end = std::min(a.out_w, begin + widths[(i + oh) % 8]);
+          kernels.conv_row(a, n, ob, count, oh, begin, end, scratch.data());
+          begin = end;
+        }
       }
     }
   }
