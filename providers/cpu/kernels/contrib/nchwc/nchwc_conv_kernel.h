@@ -47,7 +47,8 @@ struct NchwcConvKernels {
   /// Output filter blocks one `conv_row` call computes at most.
   int64_t max_filter_blocks;
   /// Writes columns [ow_begin, ow_end) of output row `oh` of filter blocks [ob, ob + count) of
-  /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats.
+  /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats, and
+  /// may be null when the convolution has no padding (nothing is copied then).
   void (*conv_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t count, int64_t oh,
                    int64_t ow_begin, int64_t ow_end, float* scratch);
   /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
