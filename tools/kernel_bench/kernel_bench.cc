@@ -208,6 +208,7 @@ int main(int argc, char** argv) {
               bench::g_peak_gflops, bench::g_threads);
   if (avx512) {
     bench::RegisterGemm(SgemmKernelAvx512());
+    bench::RegisterGemm(SgemmKernelAvx512Wide());
     bench::RegisterConv("avx512", NchwcConvKernelsAvx512());
     bench::RegisterWinograd("avx512", NchwcConvKernelsAvx512());
   }

@@ -282,7 +282,9 @@ void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float a
       for (int64_t panel = begin; panel < end; ++panel) {
         const float* source = packed + p0 * packed_stride + panel * nr * depth;
         float* out = sums.data() + (panel - begin) * nr;
-        if (nr == 32) {
+        if (nr == 48) {
+          PanelRow<48>(depth, a, p0, source, out);
+        } else if (nr == 32) {
           PanelRow<32>(depth, a, p0, source, out);
         } else if (nr == 16) {
           PanelRow<16>(depth, a, p0, source, out);
@@ -521,7 +523,7 @@ PackedSgemmB::PackedSgemmB(const SgemmKernel& kernel, bool transpose_b, int64_t 
 }
 
 PackedSgemmB::PackedSgemmB(bool transpose_b, int64_t k, int64_t n, const float* b, int64_t ldb)
-    : PackedSgemmB(BestSgemmKernel(), transpose_b, k, n, b, ldb) {}
+    : PackedSgemmB(BestSgemmKernelFor(n), transpose_b, k, n, b, ldb) {}
 
 std::unique_ptr<PackedSgemmB> PackConstantB(const KernelInfo& info, size_t index, bool transpose) {
   const Tensor* b = info.ConstantInput(index);
@@ -544,7 +546,9 @@ void SgemmWithKernel(const SgemmKernel& kernel, bool transpose_a, bool transpose
 void Sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, float alpha,
            const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
            int64_t ldc, ThreadPool* pool) {
-  static const GemmPlan<float> plan = SgemmPlan(BestSgemmKernel());
+  static const GemmPlan<float> narrow = SgemmPlan(BestSgemmKernel());
+  static const GemmPlan<float> wide = SgemmPlan(SgemmKernelAvx512Wide());
+  const GemmPlan<float>& plan = &BestSgemmKernelFor(n) == &SgemmKernelAvx512Wide() ? wide : narrow;
   Gemm<float>(plan, transpose_a, m, n, k, alpha, a, lda,
               OperandB<float>{MakeView(b, ldb, transpose_b)}, beta, c, ldc, pool);
 }

@@ -27,7 +27,7 @@ class PackedSgemmB {
   /// Packs op(B), k x n, stored row-major with leading dimension ldb, for `kernel`.
   PackedSgemmB(const SgemmKernel& kernel, bool transpose_b, int64_t k, int64_t n, const float* b,
                int64_t ldb);
-  /// The same for the kernel Sgemm uses (BestSgemmKernel()).
+  /// The same for the kernel Sgemm uses for n columns (BestSgemmKernelFor(n)).
   PackedSgemmB(bool transpose_b, int64_t k, int64_t n, const float* b, int64_t ldb);
 
   int64_t k() const { return k_; }

@@ -26,12 +26,17 @@ struct SgemmKernel {
                 const float* packed_b, float beta, bool first, float* c, int64_t ldc);
 };
 
-const SgemmKernel& SgemmKernelAvx512();
+const SgemmKernel& SgemmKernelAvx512();      // 14 x 32
+const SgemmKernel& SgemmKernelAvx512Wide();  // 8 x 48
 const SgemmKernel& SgemmKernelAvx2();
 const SgemmKernel& SgemmKernelPortable();
 
 /// The kernel of the best instruction set that this CPU has and MaxCpuIsa() allows.
 const SgemmKernel& BestSgemmKernel();
+
+/// The best kernel for products with `n` columns: on AVX-512 the 8 x 48 tile unless padding n
+/// to 48 columns wastes more than padding it to 32 (n = 64 or 128 would compute 96 or 144).
+const SgemmKernel& BestSgemmKernelFor(int64_t n);
 
 /// Sgemm (gemm.h) through the given kernel, which the CPU must support; for tests and
 /// benchmarks that compare instruction sets.

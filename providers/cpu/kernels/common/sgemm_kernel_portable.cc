@@ -37,4 +37,12 @@ const SgemmKernel& BestSgemmKernel() {
   return best;
 }
 
+const SgemmKernel& BestSgemmKernelFor(int64_t n) {
+  const SgemmKernel& best = BestSgemmKernel();
+  if (&best != &SgemmKernelAvx512()) return best;
+  const SgemmKernel& wide = SgemmKernelAvx512Wide();
+  const auto padded = [n](int64_t nr) { return (n + nr - 1) / nr * nr; };
+  return padded(wide.nr) <= padded(best.nr) ? wide : best;
+}
+
 }  // namespace ort

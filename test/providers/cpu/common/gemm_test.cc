@@ -93,7 +93,10 @@ std::vector<const SgemmKernel*> UsableKernels() {
   std::vector<const SgemmKernel*> kernels{&SgemmKernelPortable()};
   const CpuFeatures& features = GetCpuFeatures();
   if (features.avx2 && features.fma) kernels.push_back(&SgemmKernelAvx2());
-  if (features.avx512f) kernels.push_back(&SgemmKernelAvx512());
+  if (features.avx512f) {
+    kernels.push_back(&SgemmKernelAvx512());
+    kernels.push_back(&SgemmKernelAvx512Wide());
+  }
   return kernels;
 }
 
