@@ -45,6 +45,24 @@ Model BatchNormModel(bool second_reader = false, int64_t training = 0) {
   return model;
 }
 
+// Runs `model` at `level` on the CPU provider with input x = `x` ([1, *]): output 0's values and
+// the number of nodes the session executes.
+std::pair<size_t, std::vector<float>> RunOnCpu(Model model, OptimizationLevel level, Tensor x) {
+  model.graph().ResolveOuterScope();
+  SessionOptions options;
+  options.optimization_level = level;
+  InferenceSession session(options);
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(std::make_unique<Model>(std::move(model))).ok());
+  REQUIRE(session.Initialize().ok());
+  const size_t nodes = session.ExecutionOrder().size();
+  std::vector<NamedValue> feeds{{"x", Value(std::move(x))}};
+  std::vector<Value> outputs;
+  REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+  auto span = outputs[0].tensor().Span<float>();
+  return {nodes, std::vector<float>(span.begin(), span.end())};
+}
+
 }  // namespace
 
 TEST_CASE("fuse_conv_batchnorm folds inference BatchNormalization into the Conv", "[optimizer]") {
@@ -170,20 +188,8 @@ TEST_CASE("A Conv, BatchNormalization, Add, Mul chain gives the same outputs fus
     graph.AddNode({"add", "Add", "", {"y", "shift"}, {"s"}, {}});
     graph.AddNode({"mul", "Mul", "", {"scale", "s"}, {"out"}, {}});
     graph.set_outputs({"out"});
-    graph.ResolveOuterScope();
-    SessionOptions options;
-    options.optimization_level = level;
-    InferenceSession session(options);
-    REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-    REQUIRE(session.Load(std::make_unique<Model>(std::move(model))).ok());
-    REQUIRE(session.Initialize().ok());
-    const size_t nodes = session.ExecutionOrder().size();
-    std::vector<NamedValue> feeds{
-        {"x", Value(Tensor::FromVector<float>({1, 1, 2, 2}, {1, -2, 0.5f, 4}))}};
-    std::vector<Value> outputs;
-    REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
-    auto span = outputs[0].tensor().Span<float>();
-    return std::make_pair(nodes, std::vector<float>(span.begin(), span.end()));
+    return RunOnCpu(std::move(model), level,
+                    Tensor::FromVector<float>({1, 1, 2, 2}, {1, -2, 0.5f, 4}));
   };
   const auto [plain_nodes, plain] = run(OptimizationLevel::kDisable);
   const auto [fused_nodes, fused] = run(OptimizationLevel::kBasic);
@@ -220,19 +226,9 @@ TEST_CASE("fuse_hard_swish makes x * Clip(x + 3, 0, 6) / 6 a HardSigmoid and a M
     return model;
   };
   auto run = [](Model model, OptimizationLevel level) {
-    model.graph().ResolveOuterScope();
-    SessionOptions options;
-    options.optimization_level = level;
-    InferenceSession session(options);
-    REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-    REQUIRE(session.Load(std::make_unique<Model>(std::move(model))).ok());
-    REQUIRE(session.Initialize().ok());
-    std::vector<NamedValue> feeds{
-        {"x", Value(Tensor::FromVector<float>({1, 2, 2, 2}, {-4, -3, -1.5f, 0, 0.75f, 2, 3, 9}))}};
-    std::vector<Value> outputs;
-    REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
-    auto span = outputs[0].tensor().Span<float>();
-    return std::vector<float>(span.begin(), span.end());
+    return RunOnCpu(std::move(model), level,
+                    Tensor::FromVector<float>({1, 2, 2, 2}, {-4, -3, -1.5f, 0, 0.75f, 2, 3, 9}))
+        .second;
   };
   // Hand-derived x * min(max(x + 3, 0), 6) / 6.
   const std::vector<float> expected{0, 0, -0.375f, 0, 0.46875f, 5.0f / 3, 3, 9};

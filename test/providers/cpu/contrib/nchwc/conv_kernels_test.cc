@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -55,6 +56,44 @@ float Reference(const NchwcConvArgs& a, Form form, int64_t block, int64_t n, int
   return std::clamp(sum + (a.sum != nullptr ? a.sum[y] : 0.0f), a.out_min, a.out_max);
 }
 
+// Random inputs for `a` (its shape already set) of `batch` images, wired into `a`; y starts at -1.
+struct ConvBuffers {
+  std::vector<float> x, w, bias, sum, y;
+
+  ConvBuffers(NchwcConvArgs& a, int64_t batch, int64_t block, int64_t depth, bool with_sum,
+              uint32_t seed)
+      : x(Random(static_cast<size_t>(batch * a.in_blocks * a.in_block * a.in_h * a.in_w), seed)),
+        w(Random(static_cast<size_t>(a.out_blocks * block * depth * a.k_h * a.k_w), seed + 1)),
+        bias(Random(static_cast<size_t>(a.out_blocks * block), seed + 2)),
+        sum(Random(static_cast<size_t>(batch * a.out_blocks * block * a.out_h * a.out_w),
+                   seed + 3)),
+        y(sum.size(), -1.0f) {
+    a.x = x.data();
+    a.w = w.data();
+    a.bias = bias.data();
+    a.sum = with_sum ? sum.data() : nullptr;
+    a.y = y.data();
+  }
+};
+
+// Every output element of `a`'s `batch` images against Reference within `epsilon` / `margin`.
+void CheckOutput(const NchwcConvArgs& a, Form form, int64_t block, int64_t batch, double epsilon,
+                 double margin) {
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t m = 0; m < a.out_blocks * block; ++m) {
+      for (int64_t oh = 0; oh < a.out_h; ++oh) {
+        for (int64_t ow = 0; ow < a.out_w; ++ow) {
+          const int64_t index =
+              (((n * a.out_blocks + m / block) * a.out_h + oh) * a.out_w + ow) * block + m % block;
+          INFO("n " << n << " m " << m << " oh " << oh << " ow " << ow);
+          REQUIRE(a.y[index] ==
+                  Approx(Reference(a, form, block, n, m, oh, ow)).epsilon(epsilon).margin(margin));
+        }
+      }
+    }
+  }
+}
+
 void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded,
                   bool clamped) {
   const int64_t block = kernels.block;
@@ -77,19 +116,8 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   }
   a.out_h = (a.in_h + 2 * a.pad_top - a.dil_h * (a.k_h - 1) - 1) / a.stride_h + 1;
   a.out_w = (a.in_w + 2 * a.pad_left - a.dil_w * (a.k_w - 1) - 1) / a.stride_w + 1;
-  const int64_t filters = a.out_blocks * block;
   const int64_t depth = form == Form::kDepthwise ? 1 : a.in_blocks * a.in_block;
-  const auto x = Random(static_cast<size_t>(batch * a.in_blocks * a.in_block * a.in_h * a.in_w), 1);
-  const auto w = Random(static_cast<size_t>(filters * depth * a.k_h * a.k_w), 2);
-  const auto bias = Random(static_cast<size_t>(filters), 3);
-  const size_t y_size = static_cast<size_t>(batch * filters * a.out_h * a.out_w);
-  const auto sum = Random(y_size, 4);
-  std::vector<float> y(y_size, -1.0f);
-  a.x = x.data();
-  a.w = w.data();
-  a.bias = bias.data();
-  a.sum = with_sum ? sum.data() : nullptr;
-  a.y = y.data();
+  ConvBuffers buffers(a, batch, block, depth, with_sum, 1);
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t oh = 0; oh < a.out_h; ++oh) {
       if (form == Form::kDepthwise) {
@@ -113,18 +141,8 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
       }
     }
   }
-  for (int64_t n = 0; n < batch; ++n) {
-    for (int64_t m = 0; m < filters; ++m) {
-      for (int64_t oh = 0; oh < a.out_h; ++oh) {
-        for (int64_t ow = 0; ow < a.out_w; ++ow) {
-          const size_t index = static_cast<size_t>(
-              (((n * a.out_blocks + m / block) * a.out_h + oh) * a.out_w + ow) * block + m % block);
-          INFO("n " << n << " m " << m << " oh " << oh << " ow " << ow);
-          REQUIRE(y[index] == Approx(Reference(a, form, block, n, m, oh, ow)).margin(1e-4));
-        }
-      }
-    }
-  }
+  // Catch's default relative tolerance.
+  CheckOutput(a, form, block, batch, std::numeric_limits<float>::epsilon() * 100, 1e-4);
 }
 
 std::vector<std::pair<std::string, const NchwcConvKernels*>> UsableKernelSets() {
@@ -178,35 +196,12 @@ void CheckWinograd(const NchwcConvKernels& kernels, int64_t pad, bool with_sum, 
   a.out_h = a.in_h + 2 * pad - 2;
   a.out_w = a.in_w + pad - 2;
   const int64_t filters = a.out_blocks * block, channels = a.in_blocks * block;
-  const auto x = Random(static_cast<size_t>(batch * channels * a.in_h * a.in_w), 5);
-  const auto w = Random(static_cast<size_t>(filters * channels * 9), 6);
-  const auto bias = Random(static_cast<size_t>(filters), 7);
-  const size_t y_size = static_cast<size_t>(batch * filters * a.out_h * a.out_w);
-  const auto sum = Random(y_size, 8);
-  std::vector<float> y(y_size, -1.0f);
-  a.x = x.data();
-  a.w = w.data();
-  a.bias = bias.data();
-  a.sum = with_sum ? sum.data() : nullptr;
-  a.y = y.data();
-  const NchwcWinogradFilters transformed(w.data(), filters, channels, block);
+  ConvBuffers buffers(a, batch, block, channels, with_sum, 5);
+  const NchwcWinogradFilters transformed(buffers.w.data(), filters, channels, block);
   RunNchwcWinograd(kernels, a, batch, transformed, nullptr, pool);
-  for (int64_t n = 0; n < batch; ++n) {
-    for (int64_t m = 0; m < filters; ++m) {
-      for (int64_t oh = 0; oh < a.out_h; ++oh) {
-        for (int64_t ow = 0; ow < a.out_w; ++ow) {
-          const size_t index = static_cast<size_t>(
-              (((n * a.out_blocks + m / block) * a.out_h + oh) * a.out_w + ow) * block + m % block);
-          INFO("n " << n << " m " << m << " oh " << oh << " ow " << ow);
-          // The transforms scale values by up to 8 (A^T) and 5 (B^T) before rounding: a few
-          // float ulps of the products' magnitude, not of the result's.
-          REQUIRE(
-              y[index] ==
-              Approx(Reference(a, Form::kBlocked, block, n, m, oh, ow)).epsilon(1e-4).margin(2e-4));
-        }
-      }
-    }
-  }
+  // The transforms scale values by up to 8 (A^T) and 5 (B^T) before rounding: a few float ulps
+  // of the products' magnitude, not of the result's.
+  CheckOutput(a, Form::kBlocked, block, batch, 1e-4, 2e-4);
 }
 
 TEST_CASE("NCHWc Winograd F(4x4, 3x3) of every usable instruction set matches a direct loop",
