@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "lib/threading/thread_pool.h"
@@ -17,6 +20,28 @@ TEST_CASE("ParallelFor covers every index exactly once", "[threading]") {
     });
     for (int64_t i = 0; i < total; ++i) REQUIRE(hits[i].load() == 1);
   }
+}
+
+TEST_CASE("ParallelFor hands out ranges that shrink as the work runs out", "[threading]") {
+  // A thread slowed down near the end then holds only a small range.
+  ThreadPool pool("guided", 2, true);
+  const int64_t total = 10000;
+  std::mutex mutex;
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  pool.ParallelFor(total, 1000.0, [&](int64_t begin, int64_t end) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ranges.emplace_back(begin, end);
+  });
+  std::sort(ranges.begin(), ranges.end());
+  REQUIRE(ranges.size() > 4);
+  CHECK(ranges.front().first == 0);
+  CHECK(ranges.back().second == total);
+  for (size_t i = 1; i < ranges.size(); ++i) {
+    REQUIRE(ranges[i].first == ranges[i - 1].second);
+    CHECK(ranges[i].second - ranges[i].first <= ranges[i - 1].second - ranges[i - 1].first);
+  }
+  CHECK(ranges.front().second <= total / 4);  // a quarter of the work at most per claim
+  CHECK(ranges.back().second - ranges.back().first <= 10);  // the last claims take the grain
 }
 
 TEST_CASE("Several threads may share one pool", "[threading]") {
