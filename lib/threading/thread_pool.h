@@ -1,5 +1,6 @@
 // Intra-op (and inter-op) thread pool: a fixed set of workers plus the calling thread, with a
-// parallel-for that splits a range into chunks sized by cost. Several threads may call
+// parallel-for that gives each thread a fixed share of the range and balances the ends by
+// stealing (ranges a thread claims are its "chunks"). Several threads may call
 // ParallelFor on one pool at once (concurrent Run calls on one session share its pool).
 // While a ParallelStats is installed on the calling thread (profiling), the pool counts the
 // parallel-for calls and chunks and which of its threads ran them.
@@ -96,7 +97,8 @@ class ThreadPool {
   void WorkerLoop(int worker);
   void RunJob(const std::shared_ptr<Job>& job);
   void RunChunks(Job& job);
-  /// The stats slot of the calling thread: its worker slot in this pool, else 0 (the caller).
+  /// The slot of the calling thread (its share and stats slot): worker i is i + 1, any other
+  /// thread 0.
   int CurrentSlot() const;
 
   std::string name_;

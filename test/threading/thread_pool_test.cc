@@ -22,26 +22,42 @@ TEST_CASE("ParallelFor covers every index exactly once", "[threading]") {
   }
 }
 
-TEST_CASE("ParallelFor hands out ranges that shrink as the work runs out", "[threading]") {
-  // A thread slowed down near the end then holds only a small range.
-  ThreadPool pool("guided", 2, true);
-  const int64_t total = 10000;
-  std::mutex mutex;
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-  pool.ParallelFor(total, 1000.0, [&](int64_t begin, int64_t end) {
-    std::lock_guard<std::mutex> lock(mutex);
-    ranges.emplace_back(begin, end);
+TEST_CASE("A thread claims its own share from the front, then steals from the back",
+          "[threading]") {
+  ThreadPool pool("shares", 2, true);
+  // Keep the pool's only worker inside another caller's parallel-for, so this thread runs the
+  // next one alone and its claims come in a fixed order.
+  std::atomic<int> blocked{0};
+  std::atomic<bool> release{false};
+  std::thread other([&] {
+    pool.ParallelFor(2, 1e6, [&](int64_t, int64_t) {
+      blocked.fetch_add(1);
+      while (!release.load()) std::this_thread::yield();
+    });
   });
-  std::sort(ranges.begin(), ranges.end());
+  while (blocked.load() < 2) std::this_thread::yield();
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  pool.ParallelFor(1000, 1000.0,
+                   [&](int64_t begin, int64_t end) { ranges.emplace_back(begin, end); });
+  release = true;
+  other.join();
+  // Own share [0, 500) from the front, a quarter of what is left each time down to the grain
+  // (10 units of 1000 cycles), then the worker's share [500, 1000) half at a time from the back.
   REQUIRE(ranges.size() > 4);
-  CHECK(ranges.front().first == 0);
-  CHECK(ranges.back().second == total);
-  for (size_t i = 1; i < ranges.size(); ++i) {
-    REQUIRE(ranges[i].first == ranges[i - 1].second);
+  CHECK(ranges[0] == std::make_pair<int64_t, int64_t>(0, 125));
+  CHECK(ranges[1] == std::make_pair<int64_t, int64_t>(125, 218));
+  size_t i = 1;
+  for (; i < ranges.size() && ranges[i].first == ranges[i - 1].second; ++i) {
     CHECK(ranges[i].second - ranges[i].first <= ranges[i - 1].second - ranges[i - 1].first);
   }
-  CHECK(ranges.front().second <= total / 4);  // a quarter of the work at most per claim
-  CHECK(ranges.back().second - ranges.back().first <= 10);  // the last claims take the grain
+  REQUIRE(i < ranges.size());
+  CHECK(ranges[i - 1].second == 500);
+  CHECK(ranges[i - 1].second - ranges[i - 1].first <= 10);
+  CHECK(ranges[i] == std::make_pair<int64_t, int64_t>(750, 1000));
+  CHECK(ranges.back().first == 500);
+  int64_t covered = 0;
+  for (const auto& range : ranges) covered += range.second - range.first;
+  CHECK(covered == 1000);
 }
 
 TEST_CASE("Several threads may share one pool", "[threading]") {
