@@ -2,6 +2,7 @@
 // Runs a model on ONNX Runtime (onnxruntime-node) for reference outputs and timings.
 //   node ort_reference.js MODEL --input NAME=FILE.npy ... [--output-dir DIR]
 //        [--threads N] [--repeat N] [--warmup N] [--opt-level all|extended|basic|disabled]
+//        [--save-optimized FILE]
 // Writes <output name>.npy per output into --output-dir and prints one JSON line with the
 // session creation time, the per-run latencies (ms) and the resident memory just before session
 // creation and after the runs (bytes), for memory comparisons made the same way in both engines.
@@ -61,7 +62,9 @@ function writeNpy(file, tensor) {
 
 async function main() {
   const args = process.argv.slice(2);
-  const options = { inputs: {}, outputDir: '', threads: 1, repeat: 1, warmup: 0, optLevel: 'all' };
+  const options = {
+    inputs: {}, outputDir: '', threads: 1, repeat: 1, warmup: 0, optLevel: 'all', saveOptimized: '',
+  };
   let model = '';
   for (let i = 0; i < args.length; ++i) {
     const arg = args[i];
@@ -73,6 +76,7 @@ async function main() {
     else if (arg === '--repeat') options.repeat = Number(args[++i]);
     else if (arg === '--warmup') options.warmup = Number(args[++i]);
     else if (arg === '--opt-level') options.optLevel = args[++i];
+    else if (arg === '--save-optimized') options.saveOptimized = args[++i];
     else model = arg;
   }
   const rssBeforeBytes = process.memoryUsage().rss;
@@ -82,6 +86,7 @@ async function main() {
     intraOpNumThreads: options.threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    ...(options.saveOptimized ? { optimizedModelFilePath: options.saveOptimized } : {}),
   });
   const createMs = Number(process.hrtime.bigint() - created) / 1e6;
   for (let i = 0; i < options.warmup; ++i) await session.run(options.inputs);
