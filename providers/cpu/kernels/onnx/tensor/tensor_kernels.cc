@@ -20,6 +20,7 @@ void RegisterTensorKernels(KernelRegistry& registry) {
   RegisterScatterElementsKernels(registry);
   RegisterExpandKernels(registry);
   RegisterTileKernels(registry);
+  RegisterCenterCropPadKernels(registry);
   RegisterPadKernels(registry);
   RegisterShapeKernels(registry);
   RegisterCompressKernels(registry);

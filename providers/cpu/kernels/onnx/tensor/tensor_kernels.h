@@ -20,6 +20,7 @@ void RegisterScatterNDKernels(KernelRegistry& registry);
 void RegisterScatterElementsKernels(KernelRegistry& registry);
 void RegisterExpandKernels(KernelRegistry& registry);
 void RegisterTileKernels(KernelRegistry& registry);
+void RegisterCenterCropPadKernels(KernelRegistry& registry);
 void RegisterPadKernels(KernelRegistry& registry);
 void RegisterShapeKernels(KernelRegistry& registry);
 void RegisterCompressKernels(KernelRegistry& registry);
