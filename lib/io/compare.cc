@@ -46,6 +46,22 @@ Comparison CompareTensors(const Tensor& actual, const Tensor& expected,
     }
     return result;
   }
+  if (actual.dtype() >= DataType::kFloat8E4M3FN && actual.dtype() <= DataType::kFloat8E5M2FNUZ) {
+    // Float8 values are compared by code: a cast either produces the right one or not.
+    const auto* a = static_cast<const uint8_t*>(actual.RawData());
+    const auto* e = static_cast<const uint8_t*>(expected.RawData());
+    for (int64_t i = 0; i < count; ++i) {
+      if (a[i] != e[i]) {
+        if (result.match) {
+          result.detail =
+              fmt::format("element {}: code {:#04x} != expected {:#04x}", i, a[i], e[i]);
+        }
+        result.match = false;
+        ++result.mismatches;
+      }
+    }
+    return result;
+  }
   Status status = DispatchByType<NumericTypes>(actual.dtype(), "compare", [&]<typename T>() {
     const T* a = actual.Data<T>();
     const T* e = expected.Data<T>();

@@ -12,6 +12,19 @@ Tensor Strings(std::vector<int64_t> dims, const std::vector<std::string>& values
   return OpTester::MakeTensor<std::string>(std::move(dims), values);
 }
 
+// A float8 tensor holding the given codes.
+Tensor Float8(DataType type, const std::vector<uint8_t>& codes) {
+  Tensor tensor = Tensor::Allocate(type, TensorShape({static_cast<int64_t>(codes.size())})).value();
+  std::copy(codes.begin(), codes.end(), static_cast<uint8_t*>(tensor.MutableRawData()));
+  return tensor;
+}
+
+OpTester CastTo(DataType to, int64_t saturate = 1) {
+  OpTester tester("Cast", 19);
+  tester.AttrInt("to", static_cast<int64_t>(to)).AttrInt("saturate", saturate);
+  return tester;
+}
+
 }  // namespace
 
 TEST_CASE("Cast between numeric types truncates and wraps like numpy", "[math][Cast]") {
@@ -146,6 +159,71 @@ TEST_CASE("CastLike takes the type of its second input", "[math][CastLike]") {
       .Input<int32_t>("x", {2}, {7, -8})
       .TensorInput("like", Strings({0}, {}))
       .TensorOutput("y", Strings({2}, {"7", "-8"}))
+      .Run();
+}
+
+// Codes derived by hand from the formats (sign, exponent, mantissa; bias 7 for E4M3FN, 8 for
+// E4M3FNUZ, 15 for E5M2, 16 for E5M2FNUZ), e.g. 1.0 in E4M3FN is 0 0111 000 = 0x38.
+TEST_CASE("Cast to float8 rounds to nearest even and saturates", "[math][Cast]") {
+  const float inf = std::numeric_limits<float>::infinity();
+  // 1.0625 and 1.1875 are halfway between neighbours: the even mantissa wins.
+  CastTo(DataType::kFloat8E4M3FN)
+      .Input<float>("x", {9},
+                    {1.0f, -2.0f, 448.0f, 0.001953125f, 1.0625f, 1.1875f, 1000.0f, inf, -inf})
+      .TensorOutput("y", Float8(DataType::kFloat8E4M3FN,
+                                {0x38, 0xC0, 0x7E, 0x01, 0x38, 0x3A, 0x7E, 0x7E, 0xFE}))
+      .Run();
+  // Without saturation: 460 is within half a step (32) of 448; 1000 and infinity become NaN.
+  CastTo(DataType::kFloat8E4M3FN, 0)
+      .Input<float>("x", {4}, {460.0f, 1000.0f, inf, std::nanf("")})
+      .TensorOutput("y", Float8(DataType::kFloat8E4M3FN, {0x7E, 0x7F, 0x7F, 0x7F}))
+      .Run();
+  CastTo(DataType::kFloat8E5M2)
+      .Input<float>("x", {4}, {1.0f, 0.5f, 57344.0f, 1e5f})
+      .TensorOutput("y", Float8(DataType::kFloat8E5M2, {0x3C, 0x38, 0x7B, 0x7B}))
+      .Run();
+  CastTo(DataType::kFloat8E5M2, 0)
+      .Input<float>("x", {3}, {1e5f, -inf, -1.0f})
+      .TensorOutput("y", Float8(DataType::kFloat8E5M2, {0x7C, 0xFC, 0xBC}))
+      .Run();
+  // FNUZ: no negative zero, NaN is 0x80.
+  CastTo(DataType::kFloat8E4M3FNUZ)
+      .Input<float>("x", {5}, {1.0f, -0.0f, 240.0f, inf, std::nanf("")})
+      .TensorOutput("y", Float8(DataType::kFloat8E4M3FNUZ, {0x40, 0x00, 0x7F, 0x7F, 0x80}))
+      .Run();
+  CastTo(DataType::kFloat8E5M2FNUZ)
+      .Input<float>("x", {2}, {1.0f, 57344.0f})
+      .TensorOutput("y", Float8(DataType::kFloat8E5M2FNUZ, {0x40, 0x7F}))
+      .Run();
+  // Other sources go through float: float16 1.5 and int32 -3.
+  CastTo(DataType::kFloat8E4M3FN)
+      .Input<Float16>("x", {1}, {Float16(1.5f)})
+      .TensorOutput("y", Float8(DataType::kFloat8E4M3FN, {0x3C}))
+      .Run();
+  CastTo(DataType::kFloat8E4M3FN)
+      .Input<int32_t>("x", {1}, {-3})
+      .TensorOutput("y", Float8(DataType::kFloat8E4M3FN, {0xC4}))
+      .Run();
+}
+
+TEST_CASE("Cast from float8 decodes normal and subnormal values", "[math][Cast]") {
+  CastTo(DataType::kFloat)
+      .TensorInput("x", Float8(DataType::kFloat8E4M3FN, {0x38, 0xC0, 0x01, 0x7E}))
+      .Output<float>("y", {4}, {1.0f, -2.0f, 0.001953125f, 448.0f})
+      .Run();
+  // E5M2 subnormal 0x01 is 2^-16.
+  CastTo(DataType::kFloat)
+      .TensorInput("x", Float8(DataType::kFloat8E5M2, {0x3C, 0x7B, 0x01}))
+      .Output<float>("y", {3}, {1.0f, 57344.0f, 1.52587890625e-05f})
+      .Run();
+  // E4M3FNUZ 0x4C = 1.5 * 2 and 0xCD = -1.625 * 2 truncate toward zero.
+  CastTo(DataType::kInt32)
+      .TensorInput("x", Float8(DataType::kFloat8E4M3FNUZ, {0x4C, 0xCD}))
+      .Output<int32_t>("y", {2}, {3, -3})
+      .Run();
+  CastTo(DataType::kFloat8E5M2)
+      .TensorInput("x", Float8(DataType::kFloat8E4M3FN, {0x38, 0x7E}))
+      .TensorOutput("y", Float8(DataType::kFloat8E5M2, {0x3C, 0x5F}))
       .Run();
 }
 

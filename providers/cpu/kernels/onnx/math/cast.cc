@@ -1,5 +1,6 @@
-// Cast (opsets 1-18) and CastLike (15-18) between every tensor element type: numbers, bool,
-// float16/bfloat16 and strings. Opset 19 added float8 types and `saturate`, not served here.
+// Cast (opsets 1+) and CastLike (15+) between every tensor element type: numbers, bool,
+// float16/bfloat16, the float8 types of opset 19 (through float, `saturate` as the spec says)
+// and strings. The 4-bit types of opset 21 are not served.
 //  - float -> integer truncates toward zero, wraps modulo 2^bits beyond the target range like
 //    numpy (through int64, saturating there) and maps NaN to 0;
 //  - anything -> float16/bfloat16 rounds once, to nearest even;
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "providers/cpu/kernels/common/float8.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
 
@@ -184,16 +186,49 @@ Status ConvertTensor(KernelContext& context, const Tensor& input, Tensor& output
 
 bool IsCastable(DataType type) {
   return type != DataType::kUndefined && type != DataType::kComplex64 &&
-         type != DataType::kComplex128 && static_cast<int32_t>(type) <= 16;
+         type != DataType::kComplex128 && (static_cast<int32_t>(type) <= 16 || IsFloat8(type));
 }
 
-Status CastTo(KernelContext& context, DataType to) {
+// Casts from or to a float8 type go through float.
+Status CastThroughFloat(KernelContext& context, const Tensor& input, Tensor& output,
+                        bool saturate) {
+  const int64_t count = input.NumElements();
+  Tensor floats;
+  if (input.dtype() == DataType::kFloat) {
+    floats = input;
+  } else {
+    ORT_ASSIGN_OR_RETURN(floats, Tensor::Allocate(DataType::kFloat, input.shape()));
+    if (IsFloat8(input.dtype())) {
+      const auto* in = static_cast<const uint8_t*>(input.RawData());
+      float* out = floats.MutableData<float>();
+      for (int64_t i = 0; i < count; ++i) out[i] = Float8ToFloat(in[i], input.dtype());
+    } else {
+      ORT_RETURN_IF_ERROR(DispatchByType<AllTensorTypes>(
+          input.dtype(), "Cast",
+          [&]<typename From>() { return ConvertTensor<From, float>(context, input, floats); }));
+    }
+  }
+  if (!IsFloat8(output.dtype())) {
+    return DispatchByType<AllTensorTypes>(output.dtype(), "Cast", [&]<typename To>() {
+      return ConvertTensor<float, To>(context, floats, output);
+    });
+  }
+  const float* in = floats.Data<float>();
+  auto* out = static_cast<uint8_t*>(output.MutableRawData());
+  for (int64_t i = 0; i < count; ++i) out[i] = FloatToFloat8(in[i], output.dtype(), saturate);
+  return Status::OK();
+}
+
+Status CastTo(KernelContext& context, DataType to, bool saturate) {
   ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
   if (input->dtype() == to) return context.SetOutput(0, Value(*input));
   if (!IsCastable(input->dtype())) {
     return context.Error("cannot cast from {}", DataTypeName(input->dtype()));
   }
   ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, to, input->shape()));
+  if (IsFloat8(input->dtype()) || IsFloat8(to)) {
+    return CastThroughFloat(context, *input, *output, saturate);
+  }
   return DispatchByType<AllTensorTypes>(input->dtype(), "Cast", [&]<typename From>() {
     return DispatchByType<AllTensorTypes>(to, "Cast", [&]<typename To>() {
       return ConvertTensor<From, To>(context, *input, *output);
@@ -220,6 +255,8 @@ class Cast final : public OpKernel {
       to_ = IsKnownDataType(static_cast<int32_t>(to)) ? static_cast<DataType>(to)
                                                       : DataType::kUndefined;
     }
+    ORT_ASSIGN_OR_RETURN(const int64_t saturate, info.GetAttributeOr<int64_t>("saturate", 1));
+    saturate_ = saturate != 0;
     if (!IsCastable(to_)) {
       return ORT_ERROR(kNotImplemented, "{}: cannot cast to type {} ({})", info.node().Describe(),
                        DataTypeName(to_), static_cast<int32_t>(to_));
@@ -227,29 +264,47 @@ class Cast final : public OpKernel {
     return Status::OK();
   }
 
-  Status Compute(KernelContext& context) const override { return CastTo(context, to_); }
+  Status Compute(KernelContext& context) const override { return CastTo(context, to_, saturate_); }
 
  private:
   DataType to_ = DataType::kUndefined;
+  bool saturate_ = true;
 };
 
 class CastLike final : public OpKernel {
  public:
+  Status Init(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(const int64_t saturate, info.GetAttributeOr<int64_t>("saturate", 1));
+    saturate_ = saturate != 0;
+    return Status::OK();
+  }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* like, context.RequiredInput(1));
     if (!IsCastable(like->dtype())) {
       return context.Error("cannot cast to {}", DataTypeName(like->dtype()));
     }
-    return CastTo(context, like->dtype());
+    return CastTo(context, like->dtype(), saturate_);
   }
+
+ private:
+  bool saturate_ = true;
 };
 
 }  // namespace
 
 void RegisterCastKernels(KernelRegistry& registry) {
   const auto types = AllTensorTypes::DataTypes();
+  std::vector<DataType> with_float8 = types;
+  for (DataType type : {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+                        DataType::kFloat8E5M2FNUZ}) {
+    with_float8.push_back(type);
+  }
   registry.Add<Cast>(KernelDef("Cast").Versions(1, 18).Input(0, types));
+  registry.Add<Cast>(KernelDef("Cast").Versions(19).Input(0, with_float8));
   registry.Add<CastLike>(KernelDef("CastLike").Versions(15, 18).Input(0, types).Input(1, types));
+  registry.Add<CastLike>(
+      KernelDef("CastLike").Versions(19).Input(0, with_float8).Input(1, with_float8));
 }
 
 }  // namespace ort
