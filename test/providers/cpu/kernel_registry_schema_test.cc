@@ -19,8 +19,20 @@ namespace {
 constexpr int kNewestKnownOpset = 17;  // Debian's onnx 1.12
 
 // Ops ONNX Runtime defines in the ai.onnx domain at versions where onnx has no schema for them
-// (LayerNormalization before onnx adopted it at 17); their ranges start where ORT's do.
-const std::set<std::string> kOrtDefinedOps = {"LayerNormalization", "SimplifiedLayerNormalization"};
+// (LayerNormalization before onnx adopted it at 17, and the experimental opset-1 ops ORT keeps,
+// ThresholdedRelu and MeanVarianceNormalization before their standard versions); their ranges
+// start where ORT's do.
+const std::set<std::string> kOrtDefinedOps = {"LayerNormalization",
+                                              "SimplifiedLayerNormalization",
+                                              "ImageScaler",
+                                              "Crop",
+                                              "Affine",
+                                              "ScaledTanh",
+                                              "ParametricSoftplus",
+                                              "Scale",
+                                              "DynamicSlice",
+                                              "ThresholdedRelu",
+                                              "MeanVarianceNormalization"};
 
 struct Range {
   int since;

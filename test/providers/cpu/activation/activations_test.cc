@@ -219,4 +219,36 @@ TEST_CASE("PRelu before opset 7 applies a 1-D slope per channel", "[activation][
       .Run();
 }
 
+TEST_CASE("The experimental opset-1 activations ONNX Runtime keeps",
+          "[activation][Affine][ScaledTanh][ParametricSoftplus][Scale][ThresholdedRelu]") {
+  Activation("Affine", 1)
+      .AttrFloat("alpha", 2.0f)
+      .AttrFloat("beta", 0.5f)
+      .Output<float>("y", {7}, {-5.5f, -1.5f, 0.0f, 0.5f, 1.5f, 4.5f, 12.5f})
+      .Run();
+  Activation("ScaledTanh", 1)
+      .AttrFloat("alpha", 1.5f)
+      .AttrFloat("beta", 0.5f)
+      .Output<float>(
+          "y", {7},
+          {-1.3577224f, -0.69317573f, -0.1865295f, 0.0f, 0.367378f, 1.1423912f, 1.4925821f})
+      .Run();
+  Activation("ParametricSoftplus", 1)
+      .AttrFloat("alpha", 2.0f)
+      .AttrFloat("beta", 0.5f)
+      .Output<float>(
+          "y", {7},
+          {0.40282655f, 0.94815397f, 1.2651981f, 1.3862944f, 1.6518788f, 2.6265233f, 6.0971746f})
+      .Run();
+  Activation("Scale", 1)
+      .AttrFloat("scale", 3.0f)
+      .Output<float>("y", {7}, {-9.0f, -3.0f, -0.75f, 0.0f, 1.5f, 6.0f, 18.0f})
+      .Run();
+  Activation("ThresholdedRelu", 1)
+      .AttrFloat("alpha", 0.5f)
+      .Output<float>("y", {7}, {0, 0, 0, 0, 0, 2, 6})
+      .Run();
+  Activation("ScaledTanh", 1).AttrFloat("alpha", 1.0f).RunExpectingError("beta");
+}
+
 }  // namespace ort::test

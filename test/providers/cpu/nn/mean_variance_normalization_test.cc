@@ -32,4 +32,32 @@ TEST_CASE("MeanVarianceNormalization over default and explicit axes",
       .Run();
 }
 
+TEST_CASE("MeanVarianceNormalization opset 1 across channels or mean only",
+          "[nn][MeanVarianceNormalization]") {
+  const std::vector<float> x = {-0.25f, 0.25f,  -0.875f, 1.5f,   -1.125f, 0.125f, -1.375f, 0.5f,
+                                1.625f, 1.5f,   -1.5f,   0.5f,   1.625f,  -1.25f, -0.375f, 0.875f,
+                                1.0f,   -0.25f, 0.5f,    0.625f, -0.625f, 0.625f, 0.25f,   0.75f};
+  // Per image over C, H, W.
+  OpTester("MeanVarianceNormalization", 1)
+      .AttrInt("across_channels", 1)
+      .Input<float>("x", {2, 3, 2, 2}, x)
+      .Output<float>(
+          "y", {2, 3, 2, 2},
+          {-0.30015153f, 0.16459922f, -0.88108993f, 1.3264761f,  -1.1134653f,   0.048411537f,
+           -1.3458407f,  0.39697459f, 1.4426638f,   1.3264761f,  -1.4620284f,   0.39697459f,
+           1.7127408f,   -2.0389771f, -0.89714998f, 0.7340318f,  0.89714998f,   -0.7340318f,
+           0.24467726f,  0.40779543f, -1.2233863f,  0.40779543f, -0.081559084f, 0.57091361f})
+      .Run();
+  // Per channel over H, W, mean subtracted only.
+  OpTester("MeanVarianceNormalization", 1)
+      .AttrInt("normalize_variance", 0)
+      .Input<float>("x", {2, 3, 2, 2}, x)
+      .Output<float>(
+          "y", {2, 3, 2, 2},
+          {-0.40625f, 0.09375f,  -1.03125f, 1.34375f,  -0.65625f, 0.59375f,  -0.90625f, 0.96875f,
+           1.09375f,  0.96875f,  -2.03125f, -0.03125f, 1.40625f,  -1.46875f, -0.59375f, 0.65625f,
+           0.53125f,  -0.71875f, 0.03125f,  0.15625f,  -0.875f,   0.375f,    0.0f,      0.5f})
+      .Run();
+}
+
 }  // namespace ort::test

@@ -154,6 +154,62 @@ struct ThresholdedReluOp {
   }
 };
 
+// The experimental opset-1 activations ONNX Runtime still serves: Affine, ScaledTanh,
+// ParametricSoftplus and Scale.
+struct AffineOp {
+  static constexpr double kCost = 1.0;
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  Status Init(const KernelInfo& info) {
+    ORT_RETURN_IF_ERROR(ReadFloat(info, "alpha", 1.0f, &alpha));
+    return ReadFloat(info, "beta", 0.0f, &beta);
+  }
+  template <typename C>
+  C operator()(C x) const {
+    return C(alpha) * x + C(beta);
+  }
+};
+
+struct ScaledTanhOp {
+  static constexpr double kCost = 20.0;
+  float alpha = 1.0f;
+  float beta = 1.0f;
+  Status Init(const KernelInfo& info) {
+    ORT_ASSIGN_OR_RETURN(alpha, info.GetAttribute<float>("alpha"));
+    ORT_ASSIGN_OR_RETURN(beta, info.GetAttribute<float>("beta"));
+    return Status::OK();
+  }
+  template <typename C>
+  C operator()(C x) const {
+    return C(alpha) * ActivationTanh(C(beta) * x);
+  }
+};
+
+struct ParametricSoftplusOp {
+  static constexpr double kCost = 20.0;
+  float alpha = 1.0f;
+  float beta = 1.0f;
+  Status Init(const KernelInfo& info) {
+    ORT_ASSIGN_OR_RETURN(alpha, info.GetAttribute<float>("alpha"));
+    ORT_ASSIGN_OR_RETURN(beta, info.GetAttribute<float>("beta"));
+    return Status::OK();
+  }
+  template <typename C>
+  C operator()(C x) const {
+    return C(alpha) * Softplus(C(beta) * x);
+  }
+};
+
+struct ScaleOp {
+  static constexpr double kCost = 1.0;
+  float scale = 1.0f;
+  Status Init(const KernelInfo& info) { return ReadFloat(info, "scale", 1.0f, &scale); }
+  template <typename C>
+  C operator()(C x) const {
+    return C(scale) * x;
+  }
+};
+
 struct ShrinkOp {
   static constexpr double kCost = 1.0;
   float bias = 0.0f;
@@ -254,10 +310,15 @@ void RegisterActivationFunctionKernels(KernelRegistry& registry) {
   Register<TanhOp>(registry, "Tanh", 1);
   Register<SoftplusOp>(registry, "Softplus", 1);
   Register<SoftsignOp>(registry, "Softsign", 1);
-  Register<ThresholdedReluOp>(registry, "ThresholdedRelu", 10);
+  // Opsets 1-9 had ThresholdedRelu as an experimental op with the same meaning.
+  Register<ThresholdedReluOp>(registry, "ThresholdedRelu", 1);
   Register<ShrinkOp, NumericTypes>(registry, "Shrink", 9);
   registry.Add<Gelu>(KernelDef("Gelu").Versions(20).Input(0, FloatTypes::DataTypes()));
   Register<MishOp>(registry, "Mish", 18);
+  Register<AffineOp>(registry, "Affine", 1);
+  Register<ScaledTanhOp>(registry, "ScaledTanh", 1);
+  Register<ParametricSoftplusOp>(registry, "ParametricSoftplus", 1);
+  Register<ScaleOp>(registry, "Scale", 1);
 }
 
 }  // namespace ort

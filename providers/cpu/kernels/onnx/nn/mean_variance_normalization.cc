@@ -1,5 +1,8 @@
 // MeanVarianceNormalization: (X - mean) / (std + 1e-9), with mean and std taken over `axes`
-// (default [0, 2, 3]) as in the op's function body: std = sqrt(E[X^2] - E[X]^2).
+// (default [0, 2, 3]) as in the op's function body: std = sqrt(E[X^2] - E[X]^2). The experimental
+// opset 1-8 op (kept by ONNX Runtime) normalizes NCHW per image over C, H, W
+// (across_channels = 1) or per channel over H, W, and may only subtract the mean
+// (normalize_variance = 0).
 #include <cmath>
 
 #include "providers/cpu/kernels/common/elementwise.h"
@@ -11,6 +14,15 @@ namespace {
 class MeanVarianceNormalization final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
+    if (info.opset() < 9) {
+      ORT_ASSIGN_OR_RETURN(const int64_t across,
+                           info.GetAttributeOr<int64_t>("across_channels", 0));
+      ORT_ASSIGN_OR_RETURN(const int64_t normalize,
+                           info.GetAttributeOr<int64_t>("normalize_variance", 1));
+      axes_ = across != 0 ? std::vector<int64_t>{1, 2, 3} : std::vector<int64_t>{2, 3};
+      normalize_variance_ = normalize != 0;
+      return Status::OK();
+    }
     ORT_ASSIGN_OR_RETURN(axes_, info.GetAttributeOr<std::vector<int64_t>>("axes", {0, 2, 3}));
     return Status::OK();
   }
@@ -65,7 +77,9 @@ class MeanVarianceNormalization final : public OpKernel {
       for (size_t s = 0; s < sums.size(); ++s) {
         means[s] = sums[s] / static_cast<C>(group);
         const C var = std::max(C(0), squares[s] / static_cast<C>(group) - means[s] * means[s]);
-        scales[s] = C(1) / (static_cast<C>(std::sqrt(var)) + static_cast<C>(1e-9));
+        scales[s] = normalize_variance_
+                        ? C(1) / (static_cast<C>(std::sqrt(var)) + static_cast<C>(1e-9))
+                        : C(1);
       }
       for (int64_t i = 0; i < count; ++i) {
         out[i] = static_cast<T>((C(in[i]) - means[slot_of[i]]) * scales[slot_of[i]]);
@@ -76,11 +90,14 @@ class MeanVarianceNormalization final : public OpKernel {
 
  private:
   std::vector<int64_t> axes_;
+  bool normalize_variance_ = true;
 };
 
 }  // namespace
 
 void RegisterMeanVarianceNormalizationKernels(KernelRegistry& registry) {
+  registry.Add<MeanVarianceNormalization>(
+      KernelDef("MeanVarianceNormalization").Versions(1, 8).Input(0, {DataType::kFloat}));
   registry.Add<MeanVarianceNormalization>(
       KernelDef("MeanVarianceNormalization")
           .Versions(9, 12)

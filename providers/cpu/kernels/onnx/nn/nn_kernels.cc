@@ -7,6 +7,7 @@ namespace ort {
 void RegisterNnKernels(KernelRegistry& registry) {
   RegisterBatchNormalizationKernels(registry);
   RegisterCol2ImKernels(registry);
+  RegisterImageScalerKernels(registry);
   RegisterConvIntegerKernels(registry);
   RegisterConvKernels(registry);
   RegisterConvTransposeKernels(registry);

@@ -1,5 +1,6 @@
 // Slice: opset 1 takes starts/ends/axes attributes; opset 10+ takes starts, ends, axes and steps
-// as inputs (negative steps walk backwards). Bounds are clamped as the spec describes and the
+// as inputs (negative steps walk backwards). DynamicSlice, the experimental opset-1 op ONNX
+// Runtime keeps, is Slice-10 without steps. Bounds are clamped as the spec describes and the
 // result is one strided copy of the input.
 #include <algorithm>
 
@@ -12,7 +13,7 @@ namespace {
 class Slice final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    from_attributes_ = info.opset() < 10;
+    from_attributes_ = info.opset() < 10 && info.node().op_type() == "Slice";
     if (from_attributes_) {
       ORT_ASSIGN_OR_RETURN(starts_, info.GetAttribute<std::vector<int64_t>>("starts"));
       ORT_ASSIGN_OR_RETURN(ends_, info.GetAttribute<std::vector<int64_t>>("ends"));
@@ -128,6 +129,12 @@ void RegisterSliceKernels(KernelRegistry& registry) {
                           .HostInput(2)
                           .HostInput(3)
                           .HostInput(4));
+  registry.Add<Slice>(KernelDef("DynamicSlice")
+                          .Versions(1)
+                          .Input(0, AllDataTypes())
+                          .HostInput(1)
+                          .HostInput(2)
+                          .HostInput(3));
 }
 
 }  // namespace ort

@@ -21,6 +21,7 @@ void RegisterTensorKernels(KernelRegistry& registry) {
   RegisterExpandKernels(registry);
   RegisterTileKernels(registry);
   RegisterCenterCropPadKernels(registry);
+  RegisterCropKernels(registry);
   RegisterPadKernels(registry);
   RegisterShapeKernels(registry);
   RegisterCompressKernels(registry);

@@ -21,6 +21,7 @@ void RegisterScatterElementsKernels(KernelRegistry& registry);
 void RegisterExpandKernels(KernelRegistry& registry);
 void RegisterTileKernels(KernelRegistry& registry);
 void RegisterCenterCropPadKernels(KernelRegistry& registry);
+void RegisterCropKernels(KernelRegistry& registry);
 void RegisterPadKernels(KernelRegistry& registry);
 void RegisterShapeKernels(KernelRegistry& registry);
 void RegisterCompressKernels(KernelRegistry& registry);
