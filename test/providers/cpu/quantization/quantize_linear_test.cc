@@ -4,6 +4,16 @@
 
 // Expected values from numpy: clip(rint(x / scale) + zero_point) and (x - zero_point) * scale.
 namespace ort::test {
+namespace {
+
+// A float8 tensor holding the given codes.
+Tensor Float8(DataType type, std::vector<int64_t> dims, const std::vector<uint8_t>& codes) {
+  Tensor tensor = Tensor::Allocate(type, TensorShape(std::move(dims))).value();
+  std::copy(codes.begin(), codes.end(), static_cast<uint8_t*>(tensor.MutableRawData()));
+  return tensor;
+}
+
+}  // namespace
 
 TEST_CASE("QuantizeLinear rounds half to even and saturates", "[quantization][QuantizeLinear]") {
   OpTester("QuantizeLinear", 13)
@@ -108,6 +118,74 @@ TEST_CASE("DequantizeLinear per tensor and per axis", "[quantization][Dequantize
       .Input<int8_t>("zp", {}, {1})
       .Output<float>("y", {4}, {0.0f, 0.0f, 0.0f, 0.0f})
       .RunExpectingError("type of x");
+}
+
+TEST_CASE("QuantizeLinear and DequantizeLinear 21 per block", "[quantization][QuantizeLinear]") {
+  // Blocks of 2 along axis 1: row 0 scales 1 and 2, row 1 scales 0.5 and 4 (3 / 2 and 7 / 4
+  // round half to even and to nearest).
+  OpTester("QuantizeLinear", 21)
+      .AttrInt("axis", 1)
+      .AttrInt("block_size", 2)
+      .Input<float>("x", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("scale", {2, 2}, {1, 2, 0.5f, 4})
+      .Output<uint8_t>("y", {2, 4}, {1, 2, 2, 2, 10, 12, 2, 2})
+      .Run();
+  // Blocks of 2 along axis 0: the scale also changes along the inner axis.
+  OpTester("QuantizeLinear", 21)
+      .AttrInt("axis", 0)
+      .AttrInt("block_size", 2)
+      .Input<float>("x", {4, 2}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("scale", {2, 2}, {1, 2, 4, 8})
+      .Output<uint8_t>("y", {4, 2}, {1, 1, 3, 2, 1, 1, 2, 1})
+      .Run();
+  OpTester("DequantizeLinear", 21)
+      .AttrInt("axis", 1)
+      .AttrInt("block_size", 2)
+      .Input<int8_t>("x", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("scale", {2, 2}, {1, 2, 0.5f, 4})
+      .Output<float>("y", {2, 4}, {1, 2, 6, 8, 2.5f, 3, 28, 32})
+      .Run();
+  OpTester("QuantizeLinear", 21)
+      .AttrInt("axis", 1)
+      .AttrInt("block_size", 2)
+      .Input<float>("x", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("scale", {2, 3}, {1, 1, 1, 1, 1, 1})
+      .Output<uint8_t>("y", {2, 4}, {0, 0, 0, 0, 0, 0, 0, 0})
+      .RunExpectingError("does not give blocks of 2");
+}
+
+TEST_CASE("QuantizeLinear and DequantizeLinear 21 with 16-bit types",
+          "[quantization][QuantizeLinear]") {
+  // output_dtype 5 (int16) without a zero point; 300.5 rounds to the even 300.
+  OpTester("QuantizeLinear", 21)
+      .AttrInt("output_dtype", 5)
+      .Input<float>("x", {3}, {-70000.0f, 1.5f, 300.5f})
+      .Input<float>("scale", {}, {1.0f})
+      .Output<int16_t>("y", {3}, {-32768, 2, 300})
+      .Run();
+  // (65535 - 32768) * 0.5 and (0 - 32768) * 0.5
+  OpTester("DequantizeLinear", 21)
+      .Input<uint16_t>("x", {2}, {65535, 0})
+      .Input<float>("scale", {}, {0.5f})
+      .Input<uint16_t>("zp", {}, {32768})
+      .Output<float>("y", {2}, {16383.5f, -16384.0f})
+      .Run();
+}
+
+TEST_CASE("QuantizeLinear and DequantizeLinear 19 with float8", "[quantization][QuantizeLinear]") {
+  // E4M3FN codes by hand: 0.5 = 0 0110 000, 1.5 = 0 0111 100, 500 saturates to 448 = 0x7E.
+  OpTester("QuantizeLinear", 19)
+      .Input<float>("x", {3}, {1.0f, 3.0f, 1000.0f})
+      .Input<float>("scale", {}, {2.0f})
+      .TensorInput("zp", Float8(DataType::kFloat8E4M3FN, {}, {0x00}))
+      .TensorOutput("y", Float8(DataType::kFloat8E4M3FN, {3}, {0x30, 0x3C, 0x7E}))
+      .Run();
+  // 0x38 = 1 and 0xC0 = -2, times 3.
+  OpTester("DequantizeLinear", 19)
+      .TensorInput("x", Float8(DataType::kFloat8E4M3FN, {2}, {0x38, 0xC0}))
+      .Input<float>("scale", {}, {3.0f})
+      .Output<float>("y", {2}, {3.0f, -6.0f})
+      .Run();
 }
 
 }  // namespace ort::test

@@ -1,73 +1,149 @@
-// QuantizeLinear and DequantizeLinear, per tensor or (opset 13+) per axis:
-//   quantize:   y = saturate(round_half_even(x / scale) + zero_point)   (int8 or uint8)
-//   dequantize: y = (x - zero_point) * scale                            (from int8, uint8, int32)
-// Opset 19 also takes float16/bfloat16 data and scales; its float8 types are not supported.
+// QuantizeLinear and DequantizeLinear, per tensor, (opset 13+) per axis or (21+) per block:
+//   quantize:   y = saturate(round_half_even(x / scale) + zero_point)
+//   dequantize: y = (x - zero_point) * scale
+// Quantized types: int8 and uint8, int32 (dequantize only), int16 and uint16 (21+) and the four
+// float8 types (19+; x / scale cast with Cast's rounding and `saturate`). Opset 19 also takes
+// float16/bfloat16 data and scales. The 4-bit types of opset 21 are not served.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/common/float8.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/quantization/quantization_kernels.h"
 
 namespace ort {
 namespace {
 
-/// The data viewed as [blocks, channels, inner] with one scale / zero point per channel
-/// (channels == 1 for per-tensor quantization).
+using IntegerQuantTypes = TypeList<int8_t, uint8_t, int16_t, uint16_t, int32_t>;
+
+/// The data viewed as [blocks, channels, inner]. Element (b, c, j) uses scale
+/// base(b, c) + j * inner_step: per tensor and per axis the scale of channel c (channels == 1
+/// per tensor); per block (block_size > 0) the scale tensor has the data's shape with the axis
+/// cut to ceil(channels / block_size), so the scale also moves with j.
 struct QuantLayout {
   int64_t blocks = 1;
   int64_t channels = 1;
   int64_t inner = 1;
+  int64_t block_size = 0;
+  int64_t scale_channels = 1;
+
+  int64_t ScaleBase(int64_t row) const {
+    const int64_t b = row / channels, c = row % channels;
+    return block_size == 0 ? c : (b * scale_channels + c / block_size) * inner;
+  }
+  int64_t InnerStep() const { return block_size == 0 ? 0 : 1; }
+};
+
+struct QuantAttributes {
+  int64_t axis = 1;
+  int64_t block_size = 0;
+  bool per_axis_allowed = true;
 };
 
 Result<QuantLayout> PlanLayout(const KernelContext& context, const TensorShape& shape,
-                               const Tensor& scale, const Tensor* zero_point, int64_t axis,
-                               bool per_axis_allowed) {
+                               const Tensor& scale, const Tensor* zero_point,
+                               const QuantAttributes& attributes) {
   QuantLayout layout;
   layout.inner = shape.NumElements();
   if (zero_point != nullptr && zero_point->shape() != scale.shape()) {
     return context.Error("zero point {} and scale {} must have one shape",
                          zero_point->shape().ToString(), scale.shape().ToString());
   }
-  if (scale.shape().rank() == 0 || (scale.shape().rank() == 1 && scale.NumElements() == 1)) {
+  const TensorShape& ss = scale.shape();
+  if (attributes.block_size <= 0 && (ss.rank() == 0 || (ss.rank() == 1 && ss[0] == 1))) {
     return layout;
   }
-  if (!per_axis_allowed || scale.shape().rank() != 1) {
-    return context.Error("scale {} must be a scalar{}", scale.shape().ToString(),
-                         per_axis_allowed ? " or 1-D" : "");
+  if (!attributes.per_axis_allowed || (attributes.block_size <= 0 && ss.rank() != 1)) {
+    return context.Error("scale {} must be a scalar{}", ss.ToString(),
+                         attributes.per_axis_allowed ? " or 1-D" : "");
   }
-  auto normalized = NormalizeAxis(axis, shape.rank());
+  auto normalized = NormalizeAxis(attributes.axis, shape.rank());
   if (!normalized.ok()) return context.Error("axis: {}", normalized.status().message());
-  if (shape[*normalized] != scale.NumElements()) {
-    return context.Error("scale has {} values but axis {} of {} has {}", scale.NumElements(), axis,
-                         shape.ToString(), shape[*normalized]);
+  const size_t axis = *normalized;
+  layout.blocks = shape.SizeToDimension(axis);
+  layout.channels = shape[axis];
+  layout.inner = shape.SizeFromDimension(axis + 1);
+  if (attributes.block_size <= 0) {
+    if (ss[0] != layout.channels) {
+      return context.Error("scale has {} values but axis {} of {} has {}", ss[0], attributes.axis,
+                           shape.ToString(), layout.channels);
+    }
+    layout.scale_channels = layout.channels;
+    return layout;
   }
-  layout.blocks = shape.SizeToDimension(*normalized);
-  layout.channels = shape[*normalized];
-  layout.inner = shape.SizeFromDimension(*normalized + 1);
+  layout.block_size = attributes.block_size;
+  layout.scale_channels = (layout.channels + layout.block_size - 1) / layout.block_size;
+  bool fits = ss.rank() == shape.rank();
+  for (size_t d = 0; fits && d < shape.rank(); ++d) {
+    fits = ss[d] == (d == axis ? layout.scale_channels : shape[d]);
+  }
+  if (!fits) {
+    return context.Error("scale {} does not give blocks of {} along axis {} of {}", ss.ToString(),
+                         layout.block_size, attributes.axis, shape.ToString());
+  }
   return layout;
 }
 
-/// Zero points as int32 (zeros when absent).
-Result<std::vector<int32_t>> ReadZeroPoints(const Tensor* zero_point, int64_t count) {
-  std::vector<int32_t> values(static_cast<size_t>(count), 0);
+/// Zero points as float (zeros when absent): integer ones are exact in float up to 16 bits, and
+/// int32 ones are only read for dequantization, which subtracts them in int64 (ReadInt32Zeros).
+Result<std::vector<float>> ReadZeroPoints(const Tensor* zero_point, int64_t count) {
+  std::vector<float> values(static_cast<size_t>(count), 0.0f);
   if (zero_point == nullptr) return values;
-  Status status = DispatchByType<TypeList<int8_t, uint8_t, int32_t>>(
-      zero_point->dtype(), "zero point", [&]<typename Z>() {
+  if (IsFloat8(zero_point->dtype())) {
+    const auto* codes = static_cast<const uint8_t*>(zero_point->RawData());
+    for (int64_t i = 0; i < count; ++i) values[i] = Float8ToFloat(codes[i], zero_point->dtype());
+    return values;
+  }
+  Status status =
+      DispatchByType<IntegerQuantTypes>(zero_point->dtype(), "zero point", [&]<typename Z>() {
         const Z* data = zero_point->Data<Z>();
-        for (int64_t i = 0; i < count; ++i) values[i] = static_cast<int32_t>(data[i]);
+        for (int64_t i = 0; i < count; ++i) values[i] = static_cast<float>(data[i]);
         return Status::OK();
       });
   if (!status.ok()) return status;
   return values;
 }
 
+Result<std::vector<int64_t>> ReadIntegerZeroPoints(const Tensor* zero_point, int64_t count) {
+  std::vector<int64_t> values(static_cast<size_t>(count), 0);
+  if (zero_point == nullptr) return values;
+  Status status =
+      DispatchByType<IntegerQuantTypes>(zero_point->dtype(), "zero point", [&]<typename Z>() {
+        const Z* data = zero_point->Data<Z>();
+        for (int64_t i = 0; i < count; ++i) values[i] = static_cast<int64_t>(data[i]);
+        return Status::OK();
+      });
+  if (!status.ok()) return status;
+  return values;
+}
+
+Result<QuantAttributes> ReadAttributes(const KernelInfo& info) {
+  QuantAttributes attributes;
+  attributes.per_axis_allowed = info.opset() >= 13;
+  ORT_ASSIGN_OR_RETURN(attributes.axis, info.GetAttributeOr<int64_t>("axis", 1));
+  if (info.opset() >= 21) {
+    ORT_ASSIGN_OR_RETURN(attributes.block_size, info.GetAttributeOr<int64_t>("block_size", 0));
+  }
+  return attributes;
+}
+
 class QuantizeLinear final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    per_axis_ = info.opset() >= 13;
-    ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", 1));
+    ORT_ASSIGN_OR_RETURN(attributes_, ReadAttributes(info));
+    ORT_ASSIGN_OR_RETURN(const int64_t saturate, info.GetAttributeOr<int64_t>("saturate", 1));
+    saturate_ = saturate != 0;
+    ORT_ASSIGN_OR_RETURN(const int64_t output_dtype,
+                         info.GetAttributeOr<int64_t>("output_dtype", 0));
+    if (output_dtype != 0) {
+      if (!IsKnownDataType(static_cast<int32_t>(output_dtype))) {
+        return ORT_ERROR(kNotImplemented, "{}: output_dtype {} is not supported",
+                         info.node().Describe(), output_dtype);
+      }
+      output_dtype_ = static_cast<DataType>(output_dtype);
+    }
     return Status::OK();
   }
 
@@ -76,48 +152,65 @@ class QuantizeLinear final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const Tensor* scale, context.RequiredInput(1));
     const Tensor* zero_point = context.Input(2);
     ORT_ASSIGN_OR_RETURN(QuantLayout layout,
-                         PlanLayout(context, x->shape(), *scale, zero_point, axis_, per_axis_));
+                         PlanLayout(context, x->shape(), *scale, zero_point, attributes_));
     auto scales = ReadFloatParams<float>(*scale);
     if (!scales.ok()) return context.Error("y_scale: {}", scales.status().message());
-    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> zeros,
-                         ReadZeroPoints(zero_point, layout.channels));
-    const DataType out_type = zero_point != nullptr ? zero_point->dtype() : DataType::kUint8;
+    ORT_ASSIGN_OR_RETURN(const std::vector<float> zeros,
+                         ReadZeroPoints(zero_point, scale->NumElements()));
+    const DataType out_type = zero_point != nullptr ? zero_point->dtype() : output_dtype_;
+    if (zero_point != nullptr && output_dtype_ != DataType::kUint8 &&
+        output_dtype_ != zero_point->dtype()) {
+      return context.Error("output_dtype {} differs from the zero point's type {}",
+                           DataTypeName(output_dtype_), DataTypeName(zero_point->dtype()));
+    }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, out_type, x->shape()));
-    return DispatchByType<TypeList<int8_t, uint8_t>>(out_type, "QuantizeLinear", [&]<typename Q>() {
-      using XTypes = TypeList<float, Float16, BFloat16, int32_t>;
-      return DispatchByType<XTypes>(x->dtype(), "QuantizeLinear", [&]<typename X>() {
-        const X* in = x->Data<X>();
-        Q* out = y->MutableData<Q>();
-        constexpr float kLow = std::numeric_limits<Q>::min();
-        constexpr float kHigh = std::numeric_limits<Q>::max();
+    using XTypes = TypeList<float, Float16, BFloat16, int32_t>;
+    return DispatchByType<XTypes>(x->dtype(), "QuantizeLinear", [&]<typename X>() {
+      const X* in = x->Data<X>();
+      // Writes element i from its scaled value x / scale + zero point.
+      auto quantize = [&](auto store) {
         const int64_t rows = layout.blocks * layout.channels;
         ThreadPool::TryParallelFor(
             context.thread_pool(), rows, 4.0 * layout.inner, [&](int64_t begin, int64_t end) {
               for (int64_t row = begin; row < end; ++row) {
-                const int64_t c = row % layout.channels;
-                const float s = (*scales)[c];
-                const auto zp = static_cast<float>(zeros[c]);
-                for (int64_t i = row * layout.inner; i < (row + 1) * layout.inner; ++i) {
-                  const float q = std::nearbyint(static_cast<float>(in[i]) / s) + zp;
-                  out[i] = static_cast<Q>(std::isnan(q) ? 0.0f : std::clamp(q, kLow, kHigh));
+                int64_t k = layout.ScaleBase(row);
+                for (int64_t i = row * layout.inner; i < (row + 1) * layout.inner;
+                     ++i, k += layout.InnerStep()) {
+                  store(i, static_cast<float>(in[i]) / (*scales)[k], zeros[k]);
                 }
               }
             });
         return Status::OK();
+      };
+      if (IsFloat8(out_type)) {
+        auto* out = static_cast<uint8_t*>(y->MutableRawData());
+        return quantize([&](int64_t i, float scaled, float zero) {
+          out[i] = FloatToFloat8(scaled + zero, out_type, saturate_);
+        });
+      }
+      using QTypes = TypeList<int8_t, uint8_t, int16_t, uint16_t>;
+      return DispatchByType<QTypes>(out_type, "QuantizeLinear", [&]<typename Q>() {
+        Q* out = y->MutableData<Q>();
+        constexpr float kLow = std::numeric_limits<Q>::min();
+        constexpr float kHigh = std::numeric_limits<Q>::max();
+        return quantize([&](int64_t i, float scaled, float zero) {
+          const float q = std::nearbyint(scaled) + zero;
+          out[i] = static_cast<Q>(std::isnan(q) ? 0.0f : std::clamp(q, kLow, kHigh));
+        });
       });
     });
   }
 
  private:
-  bool per_axis_ = true;
-  int64_t axis_ = 1;
+  QuantAttributes attributes_;
+  bool saturate_ = true;
+  DataType output_dtype_ = DataType::kUint8;
 };
 
 class DequantizeLinear final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    per_axis_ = info.opset() >= 13;
-    ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", 1));
+    ORT_ASSIGN_OR_RETURN(attributes_, ReadAttributes(info));
     return Status::OK();
   }
 
@@ -129,39 +222,57 @@ class DequantizeLinear final : public OpKernel {
       return context.Error("x_zero_point must have the type of x");
     }
     ORT_ASSIGN_OR_RETURN(QuantLayout layout,
-                         PlanLayout(context, x->shape(), *scale, zero_point, axis_, per_axis_));
+                         PlanLayout(context, x->shape(), *scale, zero_point, attributes_));
     auto scales = ReadFloatParams<float>(*scale);
     if (!scales.ok()) return context.Error("x_scale: {}", scales.status().message());
-    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> zeros,
-                         ReadZeroPoints(zero_point, layout.channels));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, scale->dtype(), x->shape()));
-    using QTypes = TypeList<int8_t, uint8_t, int32_t>;
-    return DispatchByType<QTypes>(x->dtype(), "DequantizeLinear", [&]<typename Q>() {
-      return DispatchByType<FloatTypes>(y->dtype(), "DequantizeLinear", [&]<typename Y>() {
-        const Q* in = x->Data<Q>();
-        Y* out = y->MutableData<Y>();
+    return DispatchByType<FloatTypes>(y->dtype(), "DequantizeLinear", [&]<typename Y>() {
+      Y* out = y->MutableData<Y>();
+      // Writes element i as value(i, k) * scale k.
+      auto dequantize = [&](auto value) {
         const int64_t rows = layout.blocks * layout.channels;
         ThreadPool::TryParallelFor(
             context.thread_pool(), rows, 2.0 * layout.inner, [&](int64_t begin, int64_t end) {
               for (int64_t row = begin; row < end; ++row) {
-                const int64_t c = row % layout.channels;
-                const float s = (*scales)[c];
-                const int64_t zp = zeros[c];
-                for (int64_t i = row * layout.inner; i < (row + 1) * layout.inner; ++i) {
-                  // int64 difference: int32 data minus a zero point cannot overflow.
-                  out[i] = static_cast<Y>(static_cast<float>(static_cast<int64_t>(in[i]) - zp) * s);
+                int64_t k = layout.ScaleBase(row);
+                for (int64_t i = row * layout.inner; i < (row + 1) * layout.inner;
+                     ++i, k += layout.InnerStep()) {
+                  out[i] = static_cast<Y>(value(i, k) * (*scales)[k]);
                 }
               }
             });
         return Status::OK();
+      };
+      if (IsFloat8(x->dtype())) {
+        ORT_ASSIGN_OR_RETURN(const std::vector<float> zeros,
+                             ReadZeroPoints(zero_point, scale->NumElements()));
+        const auto* in = static_cast<const uint8_t*>(x->RawData());
+        return dequantize(
+            [&](int64_t i, int64_t k) { return Float8ToFloat(in[i], x->dtype()) - zeros[k]; });
+      }
+      ORT_ASSIGN_OR_RETURN(const std::vector<int64_t> zeros,
+                           ReadIntegerZeroPoints(zero_point, scale->NumElements()));
+      return DispatchByType<IntegerQuantTypes>(x->dtype(), "DequantizeLinear", [&]<typename Q>() {
+        const Q* in = x->Data<Q>();
+        // int64 difference: int32 data minus a zero point cannot overflow.
+        return dequantize([&](int64_t i, int64_t k) {
+          return static_cast<float>(static_cast<int64_t>(in[i]) - zeros[k]);
+        });
       });
     });
   }
 
  private:
-  bool per_axis_ = true;
-  int64_t axis_ = 1;
+  QuantAttributes attributes_;
 };
+
+std::vector<DataType> WithFloat8(std::vector<DataType> types) {
+  for (DataType type : {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+                        DataType::kFloat8E5M2FNUZ}) {
+    types.push_back(type);
+  }
+  return types;
+}
 
 }  // namespace
 
@@ -169,12 +280,17 @@ void RegisterQuantizeLinearKernels(KernelRegistry& registry) {
   const auto x_types = TypeList<float, int32_t>::DataTypes();
   const auto x_types_19 = TypeList<float, Float16, BFloat16, int32_t>::DataTypes();
   const auto q_types = TypeList<int8_t, uint8_t, int32_t>::DataTypes();
+  const auto q_types_19 = WithFloat8(q_types);
+  const auto q_types_21 = WithFloat8(IntegerQuantTypes::DataTypes());
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(10, 12).Input(0, x_types));
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(13, 18).Input(0, x_types));
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(19, 20).Input(0, x_types_19));
+  registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(21).Input(0, x_types_19));
   registry.Add<DequantizeLinear>(KernelDef("DequantizeLinear").Versions(10, 12).Input(0, q_types));
   registry.Add<DequantizeLinear>(KernelDef("DequantizeLinear").Versions(13, 18).Input(0, q_types));
-  registry.Add<DequantizeLinear>(KernelDef("DequantizeLinear").Versions(19, 20).Input(0, q_types));
+  registry.Add<DequantizeLinear>(
+      KernelDef("DequantizeLinear").Versions(19, 20).Input(0, q_types_19));
+  registry.Add<DequantizeLinear>(KernelDef("DequantizeLinear").Versions(21).Input(0, q_types_21));
 }
 
 }  // namespace ort
