@@ -36,21 +36,23 @@ TEST_CASE("MatMulInteger with per-row and scalar zero points", "[math][MatMulInt
 }
 
 TEST_CASE("QLinearMatMul requantizes per output column", "[math][QLinearMatMul]") {
-  OpTester("QLinearMatMul", 10)
-      .Input<uint8_t>("a", {2, 3, 4}, {1,   96, 45,  159, 141, 200, 155, 20,  15,  238, 188, 195,
-                                       208, 82, 135, 48,  0,   152, 57,  152, 228, 68,  65,  43})
-      .Input<float>("a_scale", {}, {0.02f})
-      .Input<uint8_t>("a_zero_point", {}, {5})
-      .Input<int8_t>("b", {4, 5}, {-43,  68,   41,  44,   -118, 76,  61, -72, 24,  57,
-                                   -115, -109, -72, -127, 28,   -83, 19, 72,  -61, 10})
-      .Input<float>("b_scale", {5}, {0.1f, 0.050000001f, 0.2f, 0.0099999998f, 0.029999999f})
-      .Input<int8_t>("b_zero_point", {}, {-2})
-      .Input<float>("y_scale", {}, {0.40000001f})
-      .Input<int8_t>("y_zero_point", {}, {-3})
-      .Output<int8_t>("y", {2, 3, 5},
-                      {-52,  8,  18,  -9, 10,  -46, 12, -128, -7, -2, -95, -4, -128, -17, 28,
-                       -105, 12, -29, -7, -25, -34, 13, -36,  -9, 16, -73, 32, 35,   -2,  -33})
-      .Run();
+  for (int opset : {10, 21}) {
+    OpTester("QLinearMatMul", opset)
+        .Input<uint8_t>("a", {2, 3, 4}, {1,   96, 45,  159, 141, 200, 155, 20,  15,  238, 188, 195,
+                                         208, 82, 135, 48,  0,   152, 57,  152, 228, 68,  65,  43})
+        .Input<float>("a_scale", {}, {0.02f})
+        .Input<uint8_t>("a_zero_point", {}, {5})
+        .Input<int8_t>("b", {4, 5}, {-43,  68,   41,  44,   -118, 76,  61, -72, 24,  57,
+                                     -115, -109, -72, -127, 28,   -83, 19, 72,  -61, 10})
+        .Input<float>("b_scale", {5}, {0.1f, 0.050000001f, 0.2f, 0.0099999998f, 0.029999999f})
+        .Input<int8_t>("b_zero_point", {}, {-2})
+        .Input<float>("y_scale", {}, {0.40000001f})
+        .Input<int8_t>("y_zero_point", {}, {-3})
+        .Output<int8_t>("y", {2, 3, 5},
+                        {-52,  8,  18,  -9, 10,  -46, 12, -128, -7, -2, -95, -4, -128, -17, 28,
+                         -105, 12, -29, -7, -25, -34, 13, -36,  -9, 16, -73, 32, 35,   -2,  -33})
+        .Run();
+  }
 }
 
 }  // namespace ort::test

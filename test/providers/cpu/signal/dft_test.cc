@@ -45,6 +45,27 @@ TEST_CASE("DFT inverse of a complex signal along axis 2", "[signal][DFT]") {
       .Run();
 }
 
+TEST_CASE("DFT 20 takes the axis as an input, -2 by default", "[signal][DFT]") {
+  // The case above with the axis given as an input, then left at its default.
+  const std::vector<float> x = {0.3, -0.37, 0.39, 0.78, -0.41, 0.17,
+                                -1,  -0.06, 0.95, 0.55, -0.4,  -0.94};
+  const std::vector<float> y = {0.093333333, 0.19333333,  -0.072758499, -0.050726559,
+                                0.27942517,  -0.51260677, -0.15,        -0.15,
+                                -0.85512595, 0.43471143,  0.0051259505, -0.34471143};
+  OpTester("DFT", 20)
+      .AttrInt("inverse", 1)
+      .Input<float>("x", {1, 2, 3, 2}, x)
+      .OmittedInput()
+      .Input<int64_t>("axis", {}, {2})
+      .Output<float>("y", {1, 2, 3, 2}, y)
+      .Run();
+  OpTester("DFT", 20)
+      .AttrInt("inverse", 1)
+      .Input<float>("x", {1, 2, 3, 2}, x)
+      .Output<float>("y", {1, 2, 3, 2}, y)
+      .Run();
+}
+
 TEST_CASE("DFT of prime length in double and float16", "[signal][DFT]") {
   const std::vector<double> x = {0.414,  -0.404, -0.252, 0.484,  -0.818, 0.444, 0.321,
                                  -0.563, 0.863,  0.66,   -0.586, 0.315,  0.26,  0.366};

@@ -117,6 +117,9 @@ void RegisterMatMulIntegerKernels(KernelRegistry& registry) {
       KernelDef("MatMulInteger").Versions(10).Input(0, types).Input(1, types));
   registry.Add<QLinearMatMul>(
       KernelDef("QLinearMatMul").Versions(10, 20).Input(0, types).Input(3, types));
+  // Opset 21 added float8 operands; the 8-bit integer ones are unchanged.
+  registry.Add<QLinearMatMul>(
+      KernelDef("QLinearMatMul").Versions(21).Input(0, types).Input(3, types));
 }
 
 }  // namespace ort

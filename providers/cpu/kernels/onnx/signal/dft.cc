@@ -1,6 +1,6 @@
-// DFT (opset 17-19; opset 20 moved axis to an input): the discrete Fourier transform along
-// `axis` of a real ([..., 1]) or complex ([..., 2]) signal whose first axis is the batch. The
-// optional dft_length input zero-pads or truncates the signal; onesided keeps the first
+// DFT (opset 17+; opset 20 moved axis to an optional input, default -2): the discrete Fourier
+// transform along `axis` of a real ([..., 1]) or complex ([..., 2]) signal whose first axis is the
+// batch. The optional dft_length input zero-pads or truncates the signal; onesided keeps the first
 // floor(n/2)+1 bins; inverse computes the scaled inverse transform. Output is complex [..., 2].
 #include <cmath>
 #include <complex>
@@ -18,7 +18,8 @@ using SignalTypes = FloatTypes;
 class Dft final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", 1));
+    axis_from_input_ = info.opset() >= 20;
+    ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", axis_from_input_ ? -2 : 1));
     ORT_ASSIGN_OR_RETURN(int64_t inverse, info.GetAttributeOr<int64_t>("inverse", 0));
     ORT_ASSIGN_OR_RETURN(int64_t onesided, info.GetAttributeOr<int64_t>("onesided", 0));
     inverse_ = inverse != 0;
@@ -40,9 +41,13 @@ class Dft final : public OpKernel {
     if (rank < 3 || (shape[rank - 1] != 1 && shape[rank - 1] != 2)) {
       return context.Error("input must be [batch, signal..., 1 or 2], got {}", shape.ToString());
     }
-    const int64_t axis = axis_ < 0 ? axis_ + static_cast<int64_t>(rank) : axis_;
+    int64_t requested = axis_;
+    if (axis_from_input_ && context.Input(2) != nullptr) {
+      ORT_ASSIGN_OR_RETURN(requested, ReadScalarInteger(context, *context.Input(2), "axis"));
+    }
+    const int64_t axis = requested < 0 ? requested + static_cast<int64_t>(rank) : requested;
     if (axis < 0 || axis > static_cast<int64_t>(rank) - 2) {
-      return context.Error("axis {} is out of range for input rank {}", axis_, rank);
+      return context.Error("axis {} is out of range for input rank {}", requested, rank);
     }
     const int64_t components = shape[rank - 1];
     const int64_t available = shape[axis];
@@ -95,6 +100,7 @@ class Dft final : public OpKernel {
   int64_t axis_ = 1;
   bool inverse_ = false;
   bool onesided_ = false;
+  bool axis_from_input_ = false;
 };
 
 }  // namespace
@@ -104,6 +110,11 @@ void RegisterDftKernels(KernelRegistry& registry) {
                         .Versions(17, 19)
                         .Input(0, SignalTypes::DataTypes())
                         .Input(1, {DataType::kInt32, DataType::kInt64}));
+  registry.Add<Dft>(KernelDef("DFT")
+                        .Versions(20)
+                        .Input(0, SignalTypes::DataTypes())
+                        .Input(1, {DataType::kInt32, DataType::kInt64})
+                        .HostInput(2));
 }
 
 }  // namespace ort
