@@ -18,6 +18,7 @@ void RegisterRnnKernels(KernelRegistry& registry);
 void RegisterSequenceKernels(KernelRegistry& registry);
 void RegisterSignalKernels(KernelRegistry& registry);
 void RegisterTensorKernels(KernelRegistry& registry);
+void RegisterTextKernels(KernelRegistry& registry);
 
 /// Every ai.onnx kernel.
 inline void RegisterOnnxKernels(KernelRegistry& registry) {
@@ -34,6 +35,7 @@ inline void RegisterOnnxKernels(KernelRegistry& registry) {
   RegisterSequenceKernels(registry);
   RegisterSignalKernels(registry);
   RegisterTensorKernels(registry);
+  RegisterTextKernels(registry);
 }
 
 }  // namespace ort

@@ -53,4 +53,22 @@ TEST_CASE("LayerNormalization rejects a scale that does not broadcast",
       .RunExpectingError("does not broadcast");
 }
 
+// numpy: x / sqrt(mean(x * x over the normalized axes) + epsilon) * scale
+TEST_CASE("RMSNormalization (opset 23)", "[nn][RMSNormalization]") {
+  OpTester("RMSNormalization", 23)
+      .Input<float>("x", {2, 3}, {1, 2, 3, 4, 5, 6})
+      .Input<float>("scale", {3}, {1, 0.5f, 2})
+      .Output<float>("y", {2, 3},
+                     {0.46290955f, 0.46290955f, 2.7774573f, 0.78954188f, 0.49346368f, 2.3686256f})
+      .Run();
+  OpTester("RMSNormalization", 23)
+      .AttrInt("axis", 1)
+      .Input<float>("x", {2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("scale", {}, {1})
+      .Output<float>("y", {2, 2, 2},
+                     {0.36514813f, 0.73029626f, 1.0954444f, 1.4605925f, 0.75809796f, 0.90971755f,
+                      1.0613371f, 1.2129567f})
+      .Run();
+}
+
 }  // namespace ort::test

@@ -3,7 +3,7 @@
 // (broadcast to those axes). Optional outputs: Mean and InvStdDev with the leading dims kept and
 // the normalized ones set to 1. SimplifiedLayerNormalization (ORT's RMS norm, ai.onnx opset 1)
 // divides by the root mean square instead, has no B, and its only statistic is output 1,
-// inv_std_var.
+// inv_std_var; onnx adopted it at opset 23 as RMSNormalization (output Y only).
 #include <cmath>
 
 #include "providers/cpu/kernels/common/elementwise.h"
@@ -117,6 +117,8 @@ void RegisterLayerNormalizationKernels(KernelRegistry& registry) {
       KernelDef("LayerNormalization").Versions(1).Input(0, FloatTypes::DataTypes()));
   registry.Add<LayerNormalization<true>>(
       KernelDef("SimplifiedLayerNormalization").Versions(1).Input(0, FloatTypes::DataTypes()));
+  registry.Add<LayerNormalization<true>>(
+      KernelDef("RMSNormalization").Versions(23).Input(0, FloatTypes::DataTypes()));
 }
 
 }  // namespace ort
