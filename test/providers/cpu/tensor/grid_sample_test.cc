@@ -79,4 +79,41 @@ TEST_CASE("GridSample rejects bad shapes and attributes", "[tensor][GridSample]"
       .Run();
 }
 
+TEST_CASE("GridSample 20 renames the modes and samples volumes", "[tensor][GridSample]") {
+  OpTester("GridSample", 20)
+      .Input<float>("x", {1, 1, 2, 2}, {1, 2, 3, 4})
+      .Input<float>("grid", {1, 1, 2, 2}, {0, 0, -1, -1})
+      .Output<float>("y", {1, 1, 1, 2}, {2.5f, 0.25f})
+      .Run();
+  OpTester("GridSample", 20)
+      .AttrString("mode", "bilinear")
+      .Input<float>("x", {1, 1, 2, 2}, {1, 2, 3, 4})
+      .Input<float>("grid", {1, 1, 1, 2}, {0, 0})
+      .Output<float>("y", {1, 1, 1, 1}, {0})
+      .RunExpectingError("unsupported mode");
+  // The volume z0 = [[1, 2], [3, 4]], z1 = [[5, 6], [7, 8]], points (x, y, z) with
+  // align_corners=1: the center averages all eight; the corners read single voxels.
+  const std::vector<float> volume = {1, 2, 3, 4, 5, 6, 7, 8};
+  OpTester("GridSample", 20)
+      .AttrInt("align_corners", 1)
+      .Input<float>("x", {1, 1, 2, 2, 2}, volume)
+      .Input<float>("grid", {1, 1, 1, 4, 3}, {0, 0, 0, 1, 1, 1, -1, -1, 1, 1, -1, -1})
+      .Output<float>("y", {1, 1, 1, 1, 4}, {4.5f, 8, 5, 2})
+      .Run();
+  // align_corners=0: (-1, -1, -1) is voxel (-0.5, -0.5, -0.5), nearest (0, 0, 0); (1, 1, 1) is
+  // (1.5, 1.5, 1.5), nearest (2, 2, 2), outside: zero padding.
+  OpTester("GridSample", 20)
+      .AttrString("mode", "nearest")
+      .Input<float>("x", {1, 1, 2, 2, 2}, volume)
+      .Input<float>("grid", {1, 1, 1, 2, 3}, {-1, -1, -1, 1, 1, 1})
+      .Output<float>("y", {1, 1, 1, 1, 2}, {1, 0})
+      .Run();
+  OpTester("GridSample", 20)
+      .AttrString("mode", "cubic")
+      .Input<float>("x", {1, 1, 2, 2, 2}, volume)
+      .Input<float>("grid", {1, 1, 1, 1, 3}, {0, 0, 0})
+      .Output<float>("y", {1, 1, 1, 1, 1}, {0})
+      .RunExpectingError("cubic sampling needs a 4-D input");
+}
+
 }  // namespace ort::test
