@@ -33,6 +33,7 @@ void RegisterTensorKernels(KernelRegistry& registry) {
   RegisterTopKKernels(registry);
   RegisterResizeKernels(registry);
   RegisterGridSampleKernels(registry);
+  RegisterAffineGridKernels(registry);
 }
 
 }  // namespace ort

@@ -33,5 +33,6 @@ void RegisterOneHotKernels(KernelRegistry& registry);
 void RegisterTopKKernels(KernelRegistry& registry);
 void RegisterResizeKernels(KernelRegistry& registry);
 void RegisterGridSampleKernels(KernelRegistry& registry);
+void RegisterAffineGridKernels(KernelRegistry& registry);
 
 }  // namespace ort
