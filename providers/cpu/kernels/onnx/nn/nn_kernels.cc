@@ -8,6 +8,7 @@ void RegisterNnKernels(KernelRegistry& registry) {
   RegisterBatchNormalizationKernels(registry);
   RegisterCol2ImKernels(registry);
   RegisterImageScalerKernels(registry);
+  RegisterRotaryEmbeddingKernels(registry);
   RegisterConvIntegerKernels(registry);
   RegisterConvKernels(registry);
   RegisterConvTransposeKernels(registry);
