@@ -9,6 +9,7 @@ void RegisterNnKernels(KernelRegistry& registry) {
   RegisterCol2ImKernels(registry);
   RegisterImageScalerKernels(registry);
   RegisterRotaryEmbeddingKernels(registry);
+  RegisterOnnxAttentionKernels(registry);
   RegisterConvIntegerKernels(registry);
   RegisterConvKernels(registry);
   RegisterConvTransposeKernels(registry);

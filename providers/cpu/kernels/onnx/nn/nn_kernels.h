@@ -9,6 +9,7 @@ void RegisterBatchNormalizationKernels(KernelRegistry& registry);
 void RegisterCol2ImKernels(KernelRegistry& registry);
 void RegisterImageScalerKernels(KernelRegistry& registry);
 void RegisterRotaryEmbeddingKernels(KernelRegistry& registry);
+void RegisterOnnxAttentionKernels(KernelRegistry& registry);
 void RegisterConvIntegerKernels(KernelRegistry& registry);
 void RegisterConvKernels(KernelRegistry& registry);
 void RegisterConvTransposeKernels(KernelRegistry& registry);
