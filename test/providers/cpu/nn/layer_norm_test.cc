@@ -53,6 +53,21 @@ TEST_CASE("LayerNormalization rejects a scale that does not broadcast",
       .RunExpectingError("does not broadcast");
 }
 
+// numpy on float64; X is float16, Scale and Y float (ORT's mixed-precision definitions).
+TEST_CASE("LayerNormalization gives Y the type of Scale", "[nn][LayerNormalization]") {
+  const std::vector<Float16> x = {Float16(1.0f), Float16(2.0f), Float16(3.0f), Float16(4.0f)};
+  OpTester("LayerNormalization", 1)
+      .Input<Float16>("x", {1, 4}, x)
+      .Input<float>("scale", {4}, {1, 1, 1, 1})
+      .Output<float>("y", {1, 4}, {-1.341635f, -0.4472118f, 0.4472118f, 1.341635f})
+      .Run();
+  OpTester("SimplifiedLayerNormalization", 1)
+      .Input<Float16>("x", {1, 4}, x)
+      .Input<float>("scale", {4}, {1, 2, 1, 2})
+      .Output<float>("y", {1, 4}, {0.3651481f, 1.460593f, 1.095444f, 2.921185f})
+      .Run();
+}
+
 // numpy: x / sqrt(mean(x * x over the normalized axes) + epsilon) * scale
 TEST_CASE("RMSNormalization (opset 23)", "[nn][RMSNormalization]") {
   OpTester("RMSNormalization", 23)

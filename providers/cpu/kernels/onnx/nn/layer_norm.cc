@@ -52,7 +52,9 @@ class LayerNormalization final : public OpKernel {
     const TensorShape normalized(std::vector<int64_t>(xs.dims().begin() + *axis, xs.dims().end()));
     std::vector<int64_t> stats_dims(xs.dims().begin(), xs.dims().begin() + *axis);
     stats_dims.resize(xs.rank(), 1);
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), xs));
+    // Y takes Scale's type: ORT's definitions (LayerNormalization before 17, the simplified
+    // form, RMSNormalization) let it differ from X's in mixed-precision models; at 17 they agree.
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, scale->dtype(), xs));
     return DispatchByType<FloatTypes>(x->dtype(), "LayerNormalization", [&]<typename T>() {
       using C = ComputeType<T>;
       auto gamma = ExpandFloatParams<C>(*scale, normalized);
@@ -65,27 +67,33 @@ class LayerNormalization final : public OpKernel {
       }
       std::vector<C> means(static_cast<size_t>(rows)), inv_stds(static_cast<size_t>(rows));
       const T* in = x->Data<T>();
-      T* out = y->MutableData<T>();
       const C* g = gamma->data();
       const C* b = beta.data();
-      VectorizedParallelFor(
-          context.thread_pool(), rows, 5.0 * cols, [&](int64_t begin, int64_t end) {
-            for (int64_t row = begin; row < end; ++row) {
-              const T* src = in + row * cols;
-              T* dst = out + row * cols;
-              const C sum = RowSum<C>(src, cols, [](T v) { return C(v); });
-              const C mean = cols > 0 && !kSimplified ? sum / static_cast<C>(cols) : C(0);
-              const C squares =
-                  RowSum<C>(src, cols, [mean](T v) { return (C(v) - mean) * (C(v) - mean); });
-              const C var = cols > 0 ? squares / static_cast<C>(cols) : C(0);
-              const C inv_std = C(1) / static_cast<C>(std::sqrt(var + static_cast<C>(epsilon_)));
-              for (int64_t j = 0; j < cols; ++j) {
-                dst[j] = static_cast<T>((C(src[j]) - mean) * inv_std * g[j] + b[j]);
-              }
-              means[row] = mean;
-              inv_stds[row] = inv_std;
-            }
-          });
+      ORT_RETURN_IF_ERROR(
+          DispatchByType<FloatTypes>(y->dtype(), "LayerNormalization", [&]<typename Y>() {
+            Y* out = y->MutableData<Y>();
+            VectorizedParallelFor(
+                context.thread_pool(), rows, 5.0 * cols, [&](int64_t begin, int64_t end) {
+                  for (int64_t row = begin; row < end; ++row) {
+                    const T* src = in + row * cols;
+                    Y* dst = out + row * cols;
+                    const C sum = RowSum<C>(src, cols, [](T v) { return C(v); });
+                    const C mean = cols > 0 && !kSimplified ? sum / static_cast<C>(cols) : C(0);
+                    const C squares =
+                        RowSum<C>(src, cols, [mean](T v) { return (C(v) - mean) * (C(v) - mean); });
+                    const C var = cols > 0 ? squares / static_cast<C>(cols) : C(0);
+                    const C inv_std =
+                        C(1) / static_cast<C>(std::sqrt(var + static_cast<C>(epsilon_)));
+                    for (int64_t j = 0; j < cols; ++j) {
+                      dst[j] = static_cast<Y>(
+                          static_cast<ComputeType<Y>>((C(src[j]) - mean) * inv_std * g[j] + b[j]));
+                    }
+                    means[row] = mean;
+                    inv_stds[row] = inv_std;
+                  }
+                });
+            return Status::OK();
+          }));
       const std::vector<C>* stats[] = {&means, &inv_stds};
       for (size_t i = 0; i < 2; ++i) {
         const size_t index = kStatisticOutputs[i];
