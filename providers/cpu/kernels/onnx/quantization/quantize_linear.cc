@@ -143,6 +143,7 @@ class QuantizeLinear final : public OpKernel {
                          info.node().Describe(), output_dtype);
       }
       output_dtype_ = static_cast<DataType>(output_dtype);
+      output_dtype_set_ = true;
     }
     return Status::OK();
   }
@@ -158,8 +159,7 @@ class QuantizeLinear final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const std::vector<float> zeros,
                          ReadZeroPoints(zero_point, scale->NumElements()));
     const DataType out_type = zero_point != nullptr ? zero_point->dtype() : output_dtype_;
-    if (zero_point != nullptr && output_dtype_ != DataType::kUint8 &&
-        output_dtype_ != zero_point->dtype()) {
+    if (zero_point != nullptr && output_dtype_set_ && output_dtype_ != zero_point->dtype()) {
       return context.Error("output_dtype {} differs from the zero point's type {}",
                            DataTypeName(output_dtype_), DataTypeName(zero_point->dtype()));
     }
@@ -204,7 +204,8 @@ class QuantizeLinear final : public OpKernel {
  private:
   QuantAttributes attributes_;
   bool saturate_ = true;
-  DataType output_dtype_ = DataType::kUint8;
+  DataType output_dtype_ = DataType::kUint8;  // without a zero point
+  bool output_dtype_set_ = false;
 };
 
 class DequantizeLinear final : public OpKernel {
