@@ -16,31 +16,9 @@ rtol=${RTOL:-1e-3}
 atol=${ATOL:-1e-4}
 models=${MODELS:-"resnet50 mobilenet_v2 squeezenet1_1 bert_base silero_vad_v5 ppocr_v4_det two_branch"}
 export ORT_NODE_MODULES="$suite/node_modules"
-if [ -n "${WORK:-}" ]; then
-  work=$WORK
-  mkdir -p "$work"
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
-
-# Largest "max abs diff" of an `ort run --expected-dir` log.
-max_diff() {
-  grep -oE "max abs diff [^ ]+" | awk '{ if ($4 + 0 > m) m = $4 + 0 } END { printf "%.2g", m }'
-}
-
-# compare EXPECTED_DIR LOG_FILE COMMAND...: runs `ort run ... --expected-dir` and prints one cell.
-compare() {
-  local expected=$1 log=$2
-  shift 2
-  if "$@" --expected-dir "$expected" --rtol "$rtol" --atol "$atol" > "$log" 2>&1; then
-    echo "ok($(max_diff < "$log"))"
-  elif grep -q MISMATCH "$log"; then
-    echo "MISMATCH($(max_diff < "$log"))"
-  else
-    echo "ERROR"
-  fi
-}
+# shellcheck source=tools/suite/ort_run_compare.sh
+. "$repo/tools/suite/ort_run_compare.sh"
+make_work_dir
 
 # Compares the .npy files of two directories with numpy's allclose; prints one cell.
 compare_npy() {

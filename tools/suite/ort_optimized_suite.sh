@@ -19,27 +19,9 @@ atol=${ATOL:-1e-4}
 models=${MODELS:-"resnet50 mobilenet_v2 squeezenet1_1 bert_base silero_vad_v5 ppocr_v4_det"}
 levels=${LEVELS:-"basic extended all"}
 export ORT_NODE_MODULES="$suite/node_modules"
-if [ -n "${WORK:-}" ]; then
-  work=$WORK
-  mkdir -p "$work"
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
-
-# run_ours EXPECTED_DIR LOG MODEL LEVEL INPUT_FLAGS...: one table cell.
-run_ours() {
-  local expected=$1 log=$2 model=$3 level=$4
-  shift 4
-  if "$ort_bin" run "$model" "$@" -o "$level" --expected-dir "$expected" --rtol "$rtol" \
-    --atol "$atol" > "$log" 2>&1; then
-    grep -oE "max abs diff [^ ]+" "$log" | awk '{ if ($4 + 0 > m) m = $4 + 0 } END { printf "ok(%.2g)", m }'
-  elif grep -q MISMATCH "$log"; then
-    echo "MISMATCH"
-  else
-    echo "ERROR"
-  fi
-}
+# shellcheck source=tools/suite/ort_run_compare.sh
+. "$repo/tools/suite/ort_run_compare.sh"
+make_work_dir
 
 failures=0
 printf '%-16s %-9s %-14s %-14s\n' model ort-level "ours -o disable" "ours -o all"
@@ -62,7 +44,7 @@ for model in $models; do
     cells=()
     for ours_level in disable all; do
       log="$work/$model.$level.$ours_level.log"
-      cell=$(run_ours "$reference" "$log" "$optimized" "$ours_level" "${inputs[@]}")
+      cell=$(compare "$reference" "$log" "$ort_bin" run "$optimized" "${inputs[@]}" -o "$ours_level")
       [[ $cell == ok* ]] || {
         failures=$((failures + 1))
         cell="$cell: $(grep -v "max abs diff" "$log" | tail -n1 | cut -c1-160)"
