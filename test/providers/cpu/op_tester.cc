@@ -1,5 +1,6 @@
 #include "test/providers/cpu/op_tester.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "lib/ir/model.h"
@@ -128,6 +129,13 @@ void OpTester::RunExpectingError(const std::string& substring) {
   INFO(op_type_ << " opset " << opset_ << ": " << status.ToString());
   REQUIRE_FALSE(status.ok());
   CHECK(status.message().find(substring) != std::string::npos);
+}
+
+Tensor OpTester::MakeFloat8(DataType type, std::vector<int64_t> dims,
+                            const std::vector<uint8_t>& codes) {
+  Tensor tensor = Tensor::Allocate(type, TensorShape(std::move(dims))).value();
+  std::copy(codes.begin(), codes.end(), static_cast<uint8_t*>(tensor.MutableRawData()));
+  return tensor;
 }
 
 }  // namespace ort::test

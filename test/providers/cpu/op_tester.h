@@ -74,6 +74,9 @@ class OpTester {
     return Tensor::FromVector<T>(TensorShape(std::move(dims)),
                                  std::span<const T>(values.data(), values.size()));
   }
+  /// A float8 tensor (`type` one of the four float8 types) holding the given byte codes.
+  static Tensor MakeFloat8(DataType type, std::vector<int64_t> dims,
+                           const std::vector<uint8_t>& codes);
 
  private:
   struct InputSpec {

@@ -78,6 +78,14 @@ bool IsFloat8(DataType type) {
          type == DataType::kFloat8E5M2 || type == DataType::kFloat8E5M2FNUZ;
 }
 
+std::vector<DataType> WithFloat8Types(std::vector<DataType> types) {
+  for (DataType type : {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+                        DataType::kFloat8E5M2FNUZ}) {
+    types.push_back(type);
+  }
+  return types;
+}
+
 float Float8ToFloat(uint8_t bits, DataType type) { return Decode(bits, FormatOf(type)); }
 
 uint8_t FloatToFloat8(float value, DataType type, bool saturate) {

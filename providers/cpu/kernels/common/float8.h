@@ -5,12 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "lib/ir/data_type.h"
 
 namespace ort {
 
 bool IsFloat8(DataType type);
+/// `types` followed by the four float8 types (for kernel type constraints).
+std::vector<DataType> WithFloat8Types(std::vector<DataType> types);
 /// `type` must be one of the float8 types.
 float Float8ToFloat(uint8_t bits, DataType type);
 uint8_t FloatToFloat8(float value, DataType type, bool saturate);

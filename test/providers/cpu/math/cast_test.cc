@@ -12,11 +12,9 @@ Tensor Strings(std::vector<int64_t> dims, const std::vector<std::string>& values
   return OpTester::MakeTensor<std::string>(std::move(dims), values);
 }
 
-// A float8 tensor holding the given codes.
+// A 1-D float8 tensor holding the given codes.
 Tensor Float8(DataType type, const std::vector<uint8_t>& codes) {
-  Tensor tensor = Tensor::Allocate(type, TensorShape({static_cast<int64_t>(codes.size())})).value();
-  std::copy(codes.begin(), codes.end(), static_cast<uint8_t*>(tensor.MutableRawData()));
-  return tensor;
+  return OpTester::MakeFloat8(type, {static_cast<int64_t>(codes.size())}, codes);
 }
 
 OpTester CastTo(DataType to, int64_t saturate = 1) {

@@ -4,16 +4,6 @@
 
 // Expected values from numpy: clip(rint(x / scale) + zero_point) and (x - zero_point) * scale.
 namespace ort::test {
-namespace {
-
-// A float8 tensor holding the given codes.
-Tensor Float8(DataType type, std::vector<int64_t> dims, const std::vector<uint8_t>& codes) {
-  Tensor tensor = Tensor::Allocate(type, TensorShape(std::move(dims))).value();
-  std::copy(codes.begin(), codes.end(), static_cast<uint8_t*>(tensor.MutableRawData()));
-  return tensor;
-}
-
-}  // namespace
 
 TEST_CASE("QuantizeLinear rounds half to even and saturates", "[quantization][QuantizeLinear]") {
   OpTester("QuantizeLinear", 13)
@@ -177,12 +167,12 @@ TEST_CASE("QuantizeLinear and DequantizeLinear 19 with float8", "[quantization][
   OpTester("QuantizeLinear", 19)
       .Input<float>("x", {3}, {1.0f, 3.0f, 1000.0f})
       .Input<float>("scale", {}, {2.0f})
-      .TensorInput("zp", Float8(DataType::kFloat8E4M3FN, {}, {0x00}))
-      .TensorOutput("y", Float8(DataType::kFloat8E4M3FN, {3}, {0x30, 0x3C, 0x7E}))
+      .TensorInput("zp", OpTester::MakeFloat8(DataType::kFloat8E4M3FN, {}, {0x00}))
+      .TensorOutput("y", OpTester::MakeFloat8(DataType::kFloat8E4M3FN, {3}, {0x30, 0x3C, 0x7E}))
       .Run();
   // 0x38 = 1 and 0xC0 = -2, times 3.
   OpTester("DequantizeLinear", 19)
-      .TensorInput("x", Float8(DataType::kFloat8E4M3FN, {2}, {0x38, 0xC0}))
+      .TensorInput("x", OpTester::MakeFloat8(DataType::kFloat8E4M3FN, {2}, {0x38, 0xC0}))
       .Input<float>("scale", {}, {3.0f})
       .Output<float>("y", {2}, {3.0f, -6.0f})
       .Run();

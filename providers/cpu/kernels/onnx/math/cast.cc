@@ -295,11 +295,7 @@ class CastLike final : public OpKernel {
 
 void RegisterCastKernels(KernelRegistry& registry) {
   const auto types = AllTensorTypes::DataTypes();
-  std::vector<DataType> with_float8 = types;
-  for (DataType type : {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
-                        DataType::kFloat8E5M2FNUZ}) {
-    with_float8.push_back(type);
-  }
+  const auto with_float8 = WithFloat8Types(types);
   registry.Add<Cast>(KernelDef("Cast").Versions(1, 18).Input(0, types));
   registry.Add<Cast>(KernelDef("Cast").Versions(19).Input(0, with_float8));
   registry.Add<CastLike>(KernelDef("CastLike").Versions(15, 18).Input(0, types).Input(1, types));

@@ -267,22 +267,14 @@ class DequantizeLinear final : public OpKernel {
   QuantAttributes attributes_;
 };
 
-std::vector<DataType> WithFloat8(std::vector<DataType> types) {
-  for (DataType type : {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
-                        DataType::kFloat8E5M2FNUZ}) {
-    types.push_back(type);
-  }
-  return types;
-}
-
 }  // namespace
 
 void RegisterQuantizeLinearKernels(KernelRegistry& registry) {
   const auto x_types = TypeList<float, int32_t>::DataTypes();
   const auto x_types_19 = TypeList<float, Float16, BFloat16, int32_t>::DataTypes();
   const auto q_types = TypeList<int8_t, uint8_t, int32_t>::DataTypes();
-  const auto q_types_19 = WithFloat8(q_types);
-  const auto q_types_21 = WithFloat8(IntegerQuantTypes::DataTypes());
+  const auto q_types_19 = WithFloat8Types(q_types);
+  const auto q_types_21 = WithFloat8Types(IntegerQuantTypes::DataTypes());
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(10, 12).Input(0, x_types));
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(13, 18).Input(0, x_types));
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(19, 20).Input(0, x_types_19));
