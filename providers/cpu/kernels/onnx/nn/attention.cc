@@ -10,41 +10,11 @@
 #include <limits>
 
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/onnx/nn/head_view.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
 namespace ort {
 namespace {
-
-// A [B, heads, S, D] view of Q, K or V (3-D inputs are [B, S, heads * D]).
-struct HeadView {
-  int64_t batch = 0, heads = 0, tokens = 0, head_size = 0;
-  int64_t batch_stride = 0, head_stride = 0, token_stride = 0;
-
-  int64_t Offset(int64_t b, int64_t h, int64_t s) const {
-    return b * batch_stride + h * head_stride + s * token_stride;
-  }
-};
-
-Result<HeadView> ViewHeads(const TensorShape& shape, int64_t heads_attribute) {
-  HeadView v;
-  if (shape.rank() == 4) {
-    v.batch = shape[0], v.heads = shape[1], v.tokens = shape[2], v.head_size = shape[3];
-    v.token_stride = v.head_size;
-    v.head_stride = v.tokens * v.head_size;
-  } else if (shape.rank() == 3 && heads_attribute > 0 && shape[2] % heads_attribute == 0) {
-    v.batch = shape[0], v.tokens = shape[1], v.heads = heads_attribute;
-    v.head_size = shape[2] / heads_attribute;
-    v.head_stride = v.head_size;
-    v.token_stride = shape[2];
-  } else {
-    return ORT_ERROR(kInvalidArgument,
-                     "{} is neither [B, heads, S, head_size] nor [B, S, hidden] with the heads "
-                     "attribute ({}) dividing hidden",
-                     shape.ToString(), heads_attribute);
-  }
-  v.batch_stride = v.heads * v.tokens * v.head_size;
-  return v;
-}
 
 class Attention final : public OpKernel {
  public:

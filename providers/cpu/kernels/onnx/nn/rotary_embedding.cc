@@ -4,6 +4,7 @@
 // [max_position, rot / 2] rows picked by position_ids[B, S]. Pairs are (i, i + rot / 2), or
 // (2i, 2i + 1) when interleaved: (x1, x2) -> (cos x1 - sin x2, sin x1 + cos x2).
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/onnx/nn/head_view.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
 namespace ort {
@@ -25,24 +26,10 @@ class RotaryEmbedding final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const Tensor* sin, context.RequiredInput(2));
     const Tensor* positions = context.Input(3);
     const TensorShape& xs = x->shape();
-    // Strides, in elements, of batch, head and token steps, and the head size.
-    int64_t batch = 0, heads = 0, tokens = 0, head_size = 0;
-    int64_t batch_stride = 0, head_stride = 0, token_stride = 0;
-    if (xs.rank() == 4) {
-      batch = xs[0], heads = xs[1], tokens = xs[2], head_size = xs[3];
-      token_stride = head_size;
-      head_stride = tokens * head_size;
-    } else if (xs.rank() == 3 && num_heads_ > 0 && xs[2] % num_heads_ == 0) {
-      batch = xs[0], tokens = xs[1], heads = num_heads_, head_size = xs[2] / num_heads_;
-      head_stride = head_size;
-      token_stride = xs[2];
-    } else {
-      return context.Error(
-          "X must be [B, heads, S, head_size], or [B, S, hidden] with num_heads "
-          "dividing hidden; got {} with num_heads {}",
-          x->Describe(), num_heads_);
-    }
-    batch_stride = heads * tokens * head_size;
+    auto view = ViewHeads(xs, num_heads_);
+    if (!view.ok()) return context.Error("X: {}", view.status().message());
+    const int64_t batch = view->batch, heads = view->heads, tokens = view->tokens;
+    const int64_t head_size = view->head_size;
     const int64_t rot = rotary_dim_ == 0 ? head_size : rotary_dim_;
     if (rot % 2 != 0 || rot > head_size) {
       return context.Error("rotary_embedding_dim {} must be even and at most head_size {}", rot,
@@ -93,7 +80,7 @@ class RotaryEmbedding final : public OpKernel {
             for (int64_t unit = begin; unit < end; ++unit) {
               const int64_t b = unit / (heads * tokens), h = unit / tokens % heads;
               const int64_t s = unit % tokens;
-              const int64_t offset = b * batch_stride + h * head_stride + s * token_stride;
+              const int64_t offset = view->Offset(b, h, s);
               const T* src = in + offset;
               T* dst = out + offset;
               const int64_t row = rows[static_cast<size_t>(b * tokens + s)] * half;
