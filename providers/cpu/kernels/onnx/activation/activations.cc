@@ -170,8 +170,8 @@ struct AffineOp {
   }
 };
 
-struct ScaledTanhOp {
-  static constexpr double kCost = 20.0;
+// alpha * f(beta * x) ops whose attributes ONNX Runtime requires.
+struct RequiredAlphaBeta {
   float alpha = 1.0f;
   float beta = 1.0f;
   Status Init(const KernelInfo& info) {
@@ -179,21 +179,18 @@ struct ScaledTanhOp {
     ORT_ASSIGN_OR_RETURN(beta, info.GetAttribute<float>("beta"));
     return Status::OK();
   }
+};
+
+struct ScaledTanhOp : RequiredAlphaBeta {
+  static constexpr double kCost = 20.0;
   template <typename C>
   C operator()(C x) const {
     return C(alpha) * ActivationTanh(C(beta) * x);
   }
 };
 
-struct ParametricSoftplusOp {
+struct ParametricSoftplusOp : RequiredAlphaBeta {
   static constexpr double kCost = 20.0;
-  float alpha = 1.0f;
-  float beta = 1.0f;
-  Status Init(const KernelInfo& info) {
-    ORT_ASSIGN_OR_RETURN(alpha, info.GetAttribute<float>("alpha"));
-    ORT_ASSIGN_OR_RETURN(beta, info.GetAttribute<float>("beta"));
-    return Status::OK();
-  }
   template <typename C>
   C operator()(C x) const {
     return C(alpha) * Softplus(C(beta) * x);
