@@ -56,6 +56,16 @@ Result<Tensor> RandomTensor(DataType type, TensorShape shape, std::mt19937_64& r
   const int64_t count = tensor.NumElements();
   std::uniform_real_distribution<double> real(-1.0, 1.0);
   std::uniform_int_distribution<int> small(0, 9);
+  if (IsFourBit(type)) {
+    // Values 0..7 fit both int4 and uint4; an odd count leaves the padding nibble zero.
+    std::uniform_int_distribution<int> nibble(0, 7);
+    auto* bytes = static_cast<uint8_t*>(tensor.MutableRawData());
+    for (int64_t i = 0; i < count; i += 2) {
+      const int high = i + 1 < count ? nibble(rng) : 0;
+      bytes[i / 2] = static_cast<uint8_t>(nibble(rng) | (high << 4));
+    }
+    return tensor;
+  }
   Status status = DispatchByType<AllTensorTypes>(type, "random input", [&]<typename T>() {
     T* data = tensor.MutableData<T>();
     for (int64_t i = 0; i < count; ++i) {

@@ -35,6 +35,8 @@ constexpr std::array kTypes = {
     TypeRecord{DataType::kFloat8E4M3FNUZ, 1, "float8e4m3fnuz", ""},
     TypeRecord{DataType::kFloat8E5M2, 1, "float8e5m2", ""},
     TypeRecord{DataType::kFloat8E5M2FNUZ, 1, "float8e5m2fnuz", ""},
+    TypeRecord{DataType::kUint4, 0, "uint4", ""},
+    TypeRecord{DataType::kInt4, 0, "int4", ""},
 };
 
 const TypeRecord& Record(DataType type) {
@@ -45,6 +47,13 @@ const TypeRecord& Record(DataType type) {
 }  // namespace
 
 size_t ElementSize(DataType type) { return Record(type).size; }
+
+size_t StorageBytes(DataType type, int64_t count) {
+  const auto elements = static_cast<size_t>(count);
+  return IsFourBit(type) ? (elements + 1) / 2 : elements * ElementSize(type);
+}
+
+bool IsFourBit(DataType type) { return type == DataType::kUint4 || type == DataType::kInt4; }
 std::string_view DataTypeName(DataType type) { return Record(type).name; }
 std::string_view NumpyDescriptor(DataType type) { return Record(type).numpy; }
 

@@ -35,11 +35,18 @@ enum class DataType : int32_t {
   kFloat8E4M3FNUZ = 18,
   kFloat8E5M2 = 19,
   kFloat8E5M2FNUZ = 20,
+  kUint4 = 21,
+  kInt4 = 22,
 };
 
-/// Bytes per element; 0 for kUndefined. kString reports sizeof(std::string) (tensors hold
-/// std::string objects).
+/// Bytes per element; 0 for kUndefined and for the 4-bit types, which pack two elements into a
+/// byte and so have no per-element address (use StorageBytes). kString reports
+/// sizeof(std::string) (tensors hold std::string objects).
 size_t ElementSize(DataType type);
+/// Bytes that hold `count` elements of `type`: ceil(count / 2) for the 4-bit types.
+size_t StorageBytes(DataType type, int64_t count);
+/// int4 and uint4 (opset 21): two elements per byte, the first in the low nibble.
+bool IsFourBit(DataType type);
 /// ONNX spelling: "float", "int64", "float16", ...
 std::string_view DataTypeName(DataType type);
 /// The numpy dtype descriptor ("<f4", "|b1", ...); empty when numpy has none.

@@ -8,13 +8,13 @@ namespace ort {
 
 Result<std::shared_ptr<TensorBuffer>> TensorBuffer::Allocate(
     const std::shared_ptr<IAllocator>& allocator, DataType type, int64_t count) {
-  const size_t element_size = ElementSize(type);
+  const size_t element_size = IsFourBit(type) ? 1 : ElementSize(type);
   if (count < 0 || element_size == 0 ||
       static_cast<uint64_t>(count) > std::numeric_limits<size_t>::max() / 2 / element_size) {
     return ORT_ERROR(kInvalidArgument, "cannot allocate {} elements of type {}", count,
                      DataTypeName(type));
   }
-  const size_t bytes = static_cast<size_t>(count) * element_size;
+  const size_t bytes = StorageBytes(type, count);
   std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
   buffer->data_ = allocator->Alloc(bytes);
   if (buffer->data_ == nullptr) {
@@ -68,7 +68,7 @@ Result<Tensor> Tensor::Borrow(DataType type, TensorShape shape, void* data, size
   if (!shape.IsValid()) {
     return ORT_ERROR(kInvalidArgument, "invalid tensor shape {}", shape.ToString());
   }
-  const size_t needed = static_cast<size_t>(shape.NumElements()) * ElementSize(type);
+  const size_t needed = StorageBytes(type, shape.NumElements());
   if (bytes < needed) {
     return ORT_ERROR(kInvalidArgument, "{} bytes do not hold a {}{} tensor ({} bytes needed)",
                      bytes, DataTypeName(type), shape.ToString(), needed);

@@ -73,7 +73,7 @@ class Tensor {
   DataType dtype() const { return type_; }
   const TensorShape& shape() const { return shape_; }
   int64_t NumElements() const { return shape_.NumElements(); }
-  size_t SizeInBytes() const { return static_cast<size_t>(NumElements()) * ElementSize(type_); }
+  size_t SizeInBytes() const { return StorageBytes(type_, NumElements()); }
   const MemoryInfo& location() const;
 
   const void* RawData() const { return static_cast<const char*>(buffer_->data()) + offset_; }

@@ -3,6 +3,7 @@
 #include <onnx/onnx-data_pb.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace ort {
@@ -26,9 +27,13 @@ Result<TensorShape> ShapeOf(const onnx::TensorProto& proto) {
 }
 
 // Copies typed repeated-field data (float_data, int32_data, ...) into `tensor`.
+// `multiplier` values per element; the 4-bit types take one value per packed byte.
 template <typename Target, typename Field>
 Status CopyField(const Field& field, Tensor& tensor, const std::string& name, int64_t multiplier) {
-  const int64_t expected = tensor.NumElements() * multiplier;
+  const int64_t expected =
+      IsFourBit(tensor.dtype())
+          ? static_cast<int64_t>(StorageBytes(tensor.dtype(), tensor.NumElements()))
+          : tensor.NumElements() * multiplier;
   if (field.size() != expected) {
     return ORT_ERROR(kInvalidModel, "tensor '{}' ({}) holds {} values, its shape needs {}", name,
                      tensor.Describe(), field.size(), expected);
@@ -71,6 +76,8 @@ Status CopyTypedData(const onnx::TensorProto& proto, Tensor& tensor) {
     case DataType::kFloat8E4M3FNUZ:
     case DataType::kFloat8E5M2:
     case DataType::kFloat8E5M2FNUZ:
+    case DataType::kUint4:
+    case DataType::kInt4:
       return CopyField<uint8_t>(proto.int32_data(), tensor, name, 1);
     case DataType::kBool: {
       ORT_RETURN_IF_ERROR(CopyField<uint8_t>(proto.int32_data(), tensor, name, 1));
@@ -95,7 +102,7 @@ Status CopyTypedData(const onnx::TensorProto& proto, Tensor& tensor) {
 
 Status CheckRawSize(const onnx::TensorProto& proto, DataType type, const TensorShape& shape,
                     size_t bytes) {
-  const size_t expected = static_cast<size_t>(shape.NumElements()) * ElementSize(type);
+  const size_t expected = StorageBytes(type, shape.NumElements());
   if (bytes != expected) {
     return ORT_ERROR(kInvalidModel, "tensor '{}' ({}{}) has {} bytes of data, expected {}",
                      proto.name(), DataTypeName(type), shape.ToString(), bytes, expected);
@@ -127,7 +134,7 @@ Result<Tensor> Convert(onnx::TensorProto& proto, ExternalDataResolver* external,
   }
   if (proto.has_raw_data()) {
     ORT_RETURN_IF_ERROR(CheckRawSize(proto, type, shape, proto.raw_data().size()));
-    const size_t alignment = std::min<size_t>(ElementSize(type), 16);
+    const size_t alignment = std::clamp<size_t>(ElementSize(type), 1, 16);
     if (may_steal && type != DataType::kBool && shape.NumElements() > 0 &&
         reinterpret_cast<uintptr_t>(proto.raw_data().data()) % alignment == 0) {
       std::shared_ptr<std::string> owner(proto.release_raw_data());
@@ -201,7 +208,7 @@ Result<Tensor> ExternalDataResolver::Load(const onnx::TensorProto& proto, DataTy
     }
     file = std::move(opened).value();
   }
-  const size_t needed = static_cast<size_t>(shape.NumElements()) * ElementSize(type);
+  const size_t needed = StorageBytes(type, shape.NumElements());
   if (length < 0) length = static_cast<int64_t>(needed);
   ORT_RETURN_IF_ERROR(CheckRawSize(proto, type, shape, static_cast<size_t>(length)));
   if (static_cast<uint64_t>(offset) + static_cast<uint64_t>(length) > file->size()) {
@@ -211,7 +218,7 @@ Result<Tensor> ExternalDataResolver::Load(const onnx::TensorProto& proto, DataTy
   }
   const char* data = file->data() + offset;
   if (needed == 0) return Tensor::Allocate(type, std::move(shape));
-  if (reinterpret_cast<uintptr_t>(data) % std::min<size_t>(ElementSize(type), 16) != 0) {
+  if (reinterpret_cast<uintptr_t>(data) % std::clamp<size_t>(ElementSize(type), 1, 16) != 0) {
     // Misaligned data would make typed loads undefined behaviour: copy it once instead.
     ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(type, std::move(shape)));
     std::memcpy(tensor.MutableRawData(), data, needed);
@@ -232,6 +239,10 @@ Result<Tensor> TensorFromSparseProto(const onnx::SparseTensorProto& proto,
                                      ExternalDataResolver* external) {
   ORT_ASSIGN_OR_RETURN(Tensor values, TensorFromProtoCopy(proto.values(), external));
   ORT_ASSIGN_OR_RETURN(Tensor indices, TensorFromProtoCopy(proto.indices(), external));
+  if (IsFourBit(values.dtype())) {
+    return ORT_ERROR(kNotImplemented, "sparse tensor '{}': {} values are not supported",
+                     proto.values().name(), DataTypeName(values.dtype()));
+  }
   TensorShape shape(std::vector<int64_t>(proto.dims().begin(), proto.dims().end()));
   ORT_ASSIGN_OR_RETURN(Tensor dense, Tensor::Allocate(values.dtype(), shape));
   if (dense.SizeInBytes() > 0 && values.dtype() != DataType::kString) {

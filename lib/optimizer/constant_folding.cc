@@ -52,7 +52,7 @@ bool IsFoldable(const Graph& graph, const Node& node) {
     const auto shape = StaticShapeOf(graph, output);
     const auto elem_type = ElementTypeOf(graph, output);
     if (shape && elem_type) {
-      bytes += static_cast<size_t>(shape->NumElements()) * ElementSize(*elem_type);
+      bytes += StorageBytes(*elem_type, shape->NumElements());
     }
   }
   return bytes <= kMaxFoldedBytes;

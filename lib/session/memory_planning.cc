@@ -10,9 +10,10 @@ namespace {
 
 // What the planner needs to know about a value from its static type: a flat tensor's element
 // size, its byte size when the shape is static, and a key that matches only equal shapes.
+// Strings and the packed 4-bit types (no per-element size) are left to the allocator.
 void DescribeType(const ValueType* type, PlannerValue& value) {
   if (type == nullptr || !type->IsTensor() || type->elem_type == DataType::kString ||
-      type->elem_type == DataType::kUndefined) {
+      ElementSize(type->elem_type) == 0) {
     return;
   }
   value.element_size = ElementSize(type->elem_type);

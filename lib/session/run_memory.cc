@@ -67,7 +67,7 @@ Tensor RunMemory::TakeSlice(int buffer, DataType type, const TensorShape& shape)
   const Slice& slice = slices_[buffer];
   const int64_t elements = shape.NumElements();
   if (slice.data == nullptr || elements < 0) return {};
-  const size_t bytes = static_cast<size_t>(elements) * ElementSize(type);
+  const size_t bytes = StorageBytes(type, elements);
   // A larger tensor than the pattern saw (data-dependent shapes), or memory a view keeps alive
   // past the value's planned lifetime, goes to the allocator instead.
   if (bytes > slice.bytes || Occupied(buffer)) return {};

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "lib/ir/four_bit.h"
 #include "lib/ir/tensor.h"
 
 namespace ort {
@@ -59,6 +60,26 @@ TEST_CASE("Shapes broadcast like numpy", "[ir][TensorShape]") {
   CHECK(NormalizeAxis(-1, 4).value() == 3);
   CHECK_FALSE(NormalizeAxis(4, 4).ok());
   CHECK(ContiguousStrides(TensorShape{2, 3, 4}) == std::vector<int64_t>{12, 4, 1});
+}
+
+TEST_CASE("4-bit tensors pack two elements per byte", "[ir][Tensor]") {
+  CHECK(StorageBytes(DataType::kInt4, 5) == 3);
+  CHECK(StorageBytes(DataType::kUint4, 4) == 2);
+  CHECK(StorageBytes(DataType::kFloat, 5) == 20);
+  CHECK(ElementSize(DataType::kInt4) == 0);
+  Tensor packed = Tensor::Allocate(DataType::kInt4, TensorShape{3}).value();
+  CHECK(packed.SizeInBytes() == 2);
+  const Tensor values = Tensor::FromVector<int8_t>(TensorShape{3}, {-8, 7, -1});
+  REQUIRE(PackFourBit(values, packed).ok());
+  const auto* bytes = static_cast<const uint8_t*>(packed.RawData());
+  CHECK(bytes[0] == 0x78);
+  CHECK(bytes[1] == 0x0F);
+  const Tensor unpacked = UnpackFourBit(packed).value();
+  CHECK(unpacked.dtype() == DataType::kInt8);
+  CHECK(std::vector<int8_t>(unpacked.Span<int8_t>().begin(), unpacked.Span<int8_t>().end()) ==
+        std::vector<int8_t>{-8, 7, -1});
+  Tensor wrong = Tensor::Allocate(DataType::kUint4, TensorShape{3}).value();
+  CHECK_FALSE(PackFourBit(values, wrong).ok());
 }
 
 }  // namespace ort

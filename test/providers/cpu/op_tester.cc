@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "lib/ir/four_bit.h"
 #include "lib/ir/model.h"
 #include "lib/session/inference_session.h"
 #include "providers/provider_factory.h"
@@ -135,6 +136,16 @@ Tensor OpTester::MakeFloat8(DataType type, std::vector<int64_t> dims,
                             const std::vector<uint8_t>& codes) {
   Tensor tensor = Tensor::Allocate(type, TensorShape(std::move(dims))).value();
   std::copy(codes.begin(), codes.end(), static_cast<uint8_t*>(tensor.MutableRawData()));
+  return tensor;
+}
+
+Tensor OpTester::MakeFourBit(DataType type, std::vector<int64_t> dims,
+                             const std::vector<int>& values) {
+  Tensor tensor = Tensor::Allocate(type, TensorShape(std::move(dims))).value();
+  std::fill_n(static_cast<uint8_t*>(tensor.MutableRawData()), tensor.SizeInBytes(), 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    WriteFourBit(tensor.MutableRawData(), static_cast<int64_t>(i), values[i]);
+  }
   return tensor;
 }
 

@@ -77,6 +77,9 @@ class OpTester {
   /// A float8 tensor (`type` one of the four float8 types) holding the given byte codes.
   static Tensor MakeFloat8(DataType type, std::vector<int64_t> dims,
                            const std::vector<uint8_t>& codes);
+  /// An int4 or uint4 tensor holding `values`, packed two per byte.
+  static Tensor MakeFourBit(DataType type, std::vector<int64_t> dims,
+                            const std::vector<int>& values);
 
  private:
   struct InputSpec {

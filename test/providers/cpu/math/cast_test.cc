@@ -225,4 +225,60 @@ TEST_CASE("Cast from float8 decodes normal and subnormal values", "[math][Cast]"
       .Run();
 }
 
+// Expected values from numpy: v = np.rint(x).astype(np.int64) & 0xF, sign-extended for int4
+// ((v ^ 8) - 8): round half to even, then the low 4 bits. The odd counts leave a padding nibble.
+TEST_CASE("Cast to int4 and uint4 rounds half to even and keeps the low 4 bits", "[math][Cast]") {
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kInt4))
+      .Input<float>(
+          "x", {11},
+          {-9.6f, -8.5f, -7.5f, -0.5f, 0.5f, 1.5f, 2.5f, 6.6f, 7.5f, 14.5f, std::nanf("")})
+      .TensorOutput(
+          "y", OpTester::MakeFourBit(DataType::kInt4, {11}, {6, -8, -8, 0, 0, 2, 2, 7, -8, -2, 0}))
+      .Run();
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kUint4))
+      .Input<double>("x", {6}, {-3, 0.5, 1.5, 14.5, 15.5, 100})
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kUint4, {6}, {13, 0, 2, 14, 0, 4}))
+      .Run();
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kInt4))
+      .Input<int64_t>("x", {5}, {-100, -8, 7, 8, 100})
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kInt4, {5}, {-4, -8, 7, -8, 4}))
+      .Run();
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kUint4))
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kInt4, {3}, {-8, -1, 3}))
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kUint4, {3}, {8, 15, 3}))
+      .Run();
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kInt4))
+      .Input<std::string>("x", {3}, {"6.5", "-20", "3"})
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kInt4, {3}, {6, -4, 3}))
+      .Run();
+}
+
+TEST_CASE("Cast from int4 and uint4 is exact", "[math][Cast]") {
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kFloat))
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kInt4, {5}, {-8, -1, 0, 7, 3}))
+      .Output<float>("y", {5}, {-8, -1, 0, 7, 3})
+      .Run();
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kInt64))
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kUint4, {2, 2}, {0, 15, 8, 9}))
+      .Output<int64_t>("y", {2, 2}, {0, 15, 8, 9})
+      .Run();
+  OpTester("Cast", 21)
+      .AttrInt("to", static_cast<int64_t>(DataType::kString))
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kInt4, {2}, {-8, 7}))
+      .TensorOutput("y", Strings({2}, {"-8", "7"}))
+      .Run();
+  OpTester("CastLike", 21)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kUint4, {3}, {1, 14, 15}))
+      .Input<Float16>("like", {1}, {Float16(0.0f)})
+      .Output<Float16>("y", {3}, {Float16(1.0f), Float16(14.0f), Float16(15.0f)})
+      .Run();
+}
+
 }  // namespace ort::test

@@ -162,6 +162,46 @@ TEST_CASE("QuantizeLinear and DequantizeLinear 21 with 16-bit types",
       .Run();
 }
 
+TEST_CASE("QuantizeLinear and DequantizeLinear 21 with int4 and uint4",
+          "[quantization][QuantizeLinear]") {
+  // x / 0.5 = {-10, -2, 0, 0.5, 1.5, 6, 20}, rounded half to even, + 8, saturated to [0, 15].
+  OpTester("QuantizeLinear", 21)
+      .Input<float>("x", {7}, {-5, -1, 0, 0.25f, 0.75f, 3, 10})
+      .Input<float>("scale", {}, {0.5f})
+      .TensorInput("zp", OpTester::MakeFourBit(DataType::kUint4, {}, {8}))
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kUint4, {7}, {0, 6, 8, 8, 10, 14, 15}))
+      .Run();
+  // output_dtype 22 (int4) without a zero point: -9 and 4.5 saturate and round to -8 and 4.
+  OpTester("QuantizeLinear", 21)
+      .AttrInt("output_dtype", 22)
+      .Input<float>("x", {5}, {-9.2f, -1, 0.74f, 3.5f, 4.5f})
+      .Input<float>("scale", {}, {1.0f})
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kInt4, {5}, {-8, -1, 1, 4, 4}))
+      .Run();
+  // Blocks of 2 along rows of 3, so a row's elements straddle packed bytes:
+  //   row 0: (-8 - 1) * 0.5, (7 - 1) * 0.5, (-1 - -1) * 2
+  //   row 1: (3 - 0) * 1, (-4 - 0) * 1, (5 - 2) * 0.25
+  OpTester("DequantizeLinear", 21)
+      .AttrInt("axis", 1)
+      .AttrInt("block_size", 2)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kInt4, {2, 3}, {-8, 7, -1, 3, -4, 5}))
+      .Input<float>("scale", {2, 2}, {0.5f, 2, 1, 0.25f})
+      .TensorInput("zp", OpTester::MakeFourBit(DataType::kInt4, {2, 2}, {1, -1, 0, 2}))
+      .Output<float>("y", {2, 3}, {-4.5f, 3, 0, 3, -4, 0.75f})
+      .Run();
+  OpTester("DequantizeLinear", 21)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kUint4, {3}, {0, 15, 8}))
+      .Input<float>("scale", {}, {2.0f})
+      .Output<float>("y", {3}, {0, 30, 16})
+      .Run();
+  OpTester("DequantizeLinear", 21)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kUint4, {1}, {3}))
+      .Input<float>("scale", {}, {2.0f})
+      .TensorInput("zp", OpTester::MakeFourBit(DataType::kInt4, {}, {1}))
+      .Output<float>("y", {1}, {4})
+      .RunExpectingError("x_zero_point must have the type of x");
+}
+
 TEST_CASE("QuantizeLinear and DequantizeLinear 19 with float8", "[quantization][QuantizeLinear]") {
   // E4M3FN codes by hand: 0.5 = 0 0110 000, 1.5 = 0 0111 100, 500 saturates to 448 = 0x7E.
   OpTester("QuantizeLinear", 19)

@@ -112,4 +112,21 @@ TEST_CASE("Flatten splits the shape at the axis", "[tensor][Flatten]") {
       .RunExpectingError("out of range");
 }
 
+TEST_CASE("Reshape, Flatten and Identity keep packed 4-bit data", "[tensor][Reshape]") {
+  const std::vector<int> values = {-8, 7, 3, -2, 0, 1};
+  OpTester("Reshape", 21)
+      .TensorInput("data", OpTester::MakeFourBit(DataType::kInt4, {2, 3}, values))
+      .Input<int64_t>("shape", {2}, {3, -1})
+      .TensorOutput("reshaped", OpTester::MakeFourBit(DataType::kInt4, {3, 2}, values))
+      .Run();
+  OpTester("Flatten", 21)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kUint4, {1, 3, 1}, {15, 4, 9}))
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kUint4, {1, 3}, {15, 4, 9}))
+      .Run();
+  OpTester("Identity", 21)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kInt4, {5}, {-8, -7, 6, 7, 0}))
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kInt4, {5}, {-8, -7, 6, 7, 0}))
+      .Run();
+}
+
 }  // namespace ort::test

@@ -148,4 +148,17 @@ TEST_CASE("SpaceToDepth moves blocks into channels", "[tensor][SpaceToDepth]") {
       .RunExpectingError("not divisible");
 }
 
+TEST_CASE("Transpose moves packed int4 and uint4 elements", "[tensor][Transpose]") {
+  OpTester("Transpose", 21)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kInt4, {2, 3}, {-8, -1, 0, 1, 2, 7}))
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kInt4, {3, 2}, {-8, 1, -1, 2, 0, 7}))
+      .Run();
+  // [1, 3, 1] -> [3, 1, 1] keeps the order: a view of the same bytes.
+  OpTester("Transpose", 21)
+      .AttrInts("perm", {1, 0, 2})
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kUint4, {1, 3, 1}, {15, 0, 9}))
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kUint4, {3, 1, 1}, {15, 0, 9}))
+      .Run();
+}
+
 }  // namespace ort::test

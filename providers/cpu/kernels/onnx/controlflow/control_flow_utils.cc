@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "lib/ir/four_bit.h"
+
 namespace ort {
 
 Status BoundSubgraph::Bind(const KernelInfo& info, std::string_view attribute) {
@@ -46,6 +48,14 @@ void CopyElements(const Tensor& source, int64_t source_offset, Tensor& destinati
     const std::string* from = source.Data<std::string>() + source_offset;
     std::string* to = destination.MutableData<std::string>() + destination_offset;
     std::copy_n(from, count, to);
+    return;
+  }
+  if (IsFourBit(source.dtype())) {
+    const bool is_signed = source.dtype() == DataType::kInt4;
+    for (int64_t i = 0; i < count; ++i) {
+      WriteFourBit(destination.MutableRawData(), destination_offset + i,
+                   ReadFourBit(source.RawData(), source_offset + i, is_signed));
+    }
     return;
   }
   const size_t size = ElementSize(source.dtype());

@@ -1,12 +1,15 @@
 // Cast (opsets 1+) and CastLike (15+) between every tensor element type: numbers, bool,
 // float16/bfloat16, the float8 types of opset 19 (through float, `saturate` as the spec says)
-// and strings. The 4-bit types of opset 21 are not served.
+// strings and the 4-bit types of opset 21.
 //  - float -> integer truncates toward zero, wraps modulo 2^bits beyond the target range like
 //    numpy (through int64, saturating there) and maps NaN to 0;
 //  - anything -> float16/bfloat16 rounds once, to nearest even;
 //  - numbers -> string use the shortest text that reads back to the same value, with ONNX's
 //    "NaN", "INF" and "-INF"; string -> number parses that text (case-insensitively for the
-//    specials) and fails on anything else.
+//    specials) and fails on anything else;
+//  - anything -> int4/uint4 rounds to nearest even and keeps the low 4 bits (ONNX's int4 note:
+//    "rounding ... and truncating"; ONNX Runtime wraps the same way); 4-bit -> anything is exact.
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <charconv>
@@ -14,6 +17,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "lib/ir/four_bit.h"
 #include "providers/cpu/kernels/common/float8.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
@@ -186,7 +190,8 @@ Status ConvertTensor(KernelContext& context, const Tensor& input, Tensor& output
 
 bool IsCastable(DataType type) {
   return type != DataType::kUndefined && type != DataType::kComplex64 &&
-         type != DataType::kComplex128 && (static_cast<int32_t>(type) <= 16 || IsFloat8(type));
+         type != DataType::kComplex128 &&
+         (static_cast<int32_t>(type) <= 16 || IsFloat8(type) || IsFourBit(type));
 }
 
 // Casts from or to a float8 type go through float.
@@ -219,6 +224,38 @@ Status CastThroughFloat(KernelContext& context, const Tensor& input, Tensor& out
   return Status::OK();
 }
 
+// `input` is unpacked (not a 4-bit type). Integers keep their low 4 bits exactly; floats and
+// strings round to nearest even first (through int64, saturating there, like Cast to int8).
+Status CastToFourBit(KernelContext& context, const Tensor& input, Tensor& output) {
+  ORT_ASSIGN_OR_RETURN(Tensor wide, Tensor::Allocate(DataType::kInt64, input.shape()));
+  int64_t* values = wide.MutableData<int64_t>();
+  const int64_t count = input.NumElements();
+  if (IsFloat8(input.dtype())) {
+    const auto* codes = static_cast<const uint8_t*>(input.RawData());
+    for (int64_t i = 0; i < count; ++i) {
+      values[i] = DoubleToInteger<int64_t>(std::nearbyint(Float8ToFloat(codes[i], input.dtype())));
+    }
+  } else if (IsFloatingPoint(input.dtype()) || input.dtype() == DataType::kString) {
+    ORT_ASSIGN_OR_RETURN(Tensor real, Tensor::Allocate(DataType::kDouble, input.shape()));
+    ORT_RETURN_IF_ERROR(DispatchByType<AllTensorTypes>(input.dtype(), "Cast", [&]<typename From>() {
+      return ConvertTensor<From, double>(context, input, real);
+    }));
+    const double* in = real.Data<double>();
+    for (int64_t i = 0; i < count; ++i) values[i] = DoubleToInteger<int64_t>(std::nearbyint(in[i]));
+  } else {
+    ORT_RETURN_IF_ERROR(DispatchByType<AllTensorTypes>(input.dtype(), "Cast", [&]<typename From>() {
+      return ConvertTensor<From, int64_t>(context, input, wide);
+    }));
+  }
+  const bool is_signed = output.dtype() == DataType::kInt4;
+  ORT_ASSIGN_OR_RETURN(
+      Tensor narrow,
+      Tensor::Allocate(is_signed ? DataType::kInt8 : DataType::kUint8, input.shape()));
+  auto* out = static_cast<uint8_t*>(narrow.MutableRawData());
+  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<uint8_t>(values[i] & 0x0F);
+  return PackFourBit(narrow, output);
+}
+
 Status CastTo(KernelContext& context, DataType to, bool saturate) {
   ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
   if (input->dtype() == to) return context.SetOutput(0, Value(*input));
@@ -226,12 +263,18 @@ Status CastTo(KernelContext& context, DataType to, bool saturate) {
     return context.Error("cannot cast from {}", DataTypeName(input->dtype()));
   }
   ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, to, input->shape()));
-  if (IsFloat8(input->dtype()) || IsFloat8(to)) {
-    return CastThroughFloat(context, *input, *output, saturate);
+  Tensor source = *input;
+  if (IsFourBit(input->dtype())) {
+    ORT_ASSIGN_OR_RETURN(source, UnpackFourBit(*input));
   }
-  return DispatchByType<AllTensorTypes>(input->dtype(), "Cast", [&]<typename From>() {
+  if (IsFourBit(to)) return CastToFourBit(context, source, *output);
+  if (source.dtype() == to) return CopyTensorData(source, *output);
+  if (IsFloat8(source.dtype()) || IsFloat8(to)) {
+    return CastThroughFloat(context, source, *output, saturate);
+  }
+  return DispatchByType<AllTensorTypes>(source.dtype(), "Cast", [&]<typename From>() {
     return DispatchByType<AllTensorTypes>(to, "Cast", [&]<typename To>() {
-      return ConvertTensor<From, To>(context, *input, *output);
+      return ConvertTensor<From, To>(context, source, *output);
     });
   });
 }
@@ -296,11 +339,16 @@ class CastLike final : public OpKernel {
 void RegisterCastKernels(KernelRegistry& registry) {
   const auto types = AllTensorTypes::DataTypes();
   const auto with_float8 = WithFloat8Types(types);
+  auto with_four_bit = with_float8;
+  with_four_bit.insert(with_four_bit.end(), {DataType::kUint4, DataType::kInt4});
   registry.Add<Cast>(KernelDef("Cast").Versions(1, 18).Input(0, types));
-  registry.Add<Cast>(KernelDef("Cast").Versions(19).Input(0, with_float8));
+  registry.Add<Cast>(KernelDef("Cast").Versions(19, 20).Input(0, with_float8));
+  registry.Add<Cast>(KernelDef("Cast").Versions(21).Input(0, with_four_bit));
   registry.Add<CastLike>(KernelDef("CastLike").Versions(15, 18).Input(0, types).Input(1, types));
   registry.Add<CastLike>(
-      KernelDef("CastLike").Versions(19).Input(0, with_float8).Input(1, with_float8));
+      KernelDef("CastLike").Versions(19, 20).Input(0, with_float8).Input(1, with_float8));
+  registry.Add<CastLike>(
+      KernelDef("CastLike").Versions(21).Input(0, with_four_bit).Input(1, with_four_bit));
 }
 
 }  // namespace ort

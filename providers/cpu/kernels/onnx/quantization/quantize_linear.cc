@@ -3,11 +3,13 @@
 //   dequantize: y = (x - zero_point) * scale
 // Quantized types: int8 and uint8, int32 (dequantize only), int16 and uint16 (21+) and the four
 // float8 types (19+; x / scale cast with Cast's rounding and `saturate`). Opset 19 also takes
-// float16/bfloat16 data and scales. The 4-bit types of opset 21 are not served.
+// float16/bfloat16 data and scales. int4 and uint4 (21+) are computed unpacked, one byte per
+// element, and saturate to [-8, 7] / [0, 15].
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "lib/ir/four_bit.h"
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/common/float8.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
@@ -119,6 +121,13 @@ Result<std::vector<int64_t>> ReadIntegerZeroPoints(const Tensor* zero_point, int
   return values;
 }
 
+/// `tensor` itself, or its unpacked copy (kept in `storage`) when it holds 4-bit values.
+Result<const Tensor*> Unpacked(const Tensor* tensor, Tensor& storage) {
+  if (tensor == nullptr || !IsFourBit(tensor->dtype())) return tensor;
+  ORT_ASSIGN_OR_RETURN(storage, UnpackFourBit(*tensor));
+  return &storage;
+}
+
 Result<QuantAttributes> ReadAttributes(const KernelInfo& info) {
   QuantAttributes attributes;
   attributes.per_axis_allowed = info.opset() >= 13;
@@ -151,17 +160,20 @@ class QuantizeLinear final : public OpKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* scale, context.RequiredInput(1));
-    const Tensor* zero_point = context.Input(2);
+    const Tensor* packed_zero_point = context.Input(2);
     ORT_ASSIGN_OR_RETURN(QuantLayout layout,
-                         PlanLayout(context, x->shape(), *scale, zero_point, attributes_));
+                         PlanLayout(context, x->shape(), *scale, packed_zero_point, attributes_));
     auto scales = ReadFloatParams<float>(*scale);
     if (!scales.ok()) return context.Error("y_scale: {}", scales.status().message());
+    Tensor zero_storage;
+    ORT_ASSIGN_OR_RETURN(const Tensor* zero_point, Unpacked(packed_zero_point, zero_storage));
     ORT_ASSIGN_OR_RETURN(const std::vector<float> zeros,
                          ReadZeroPoints(zero_point, scale->NumElements()));
-    const DataType out_type = zero_point != nullptr ? zero_point->dtype() : output_dtype_;
-    if (zero_point != nullptr && output_dtype_set_ && output_dtype_ != zero_point->dtype()) {
+    const DataType out_type =
+        packed_zero_point != nullptr ? packed_zero_point->dtype() : output_dtype_;
+    if (packed_zero_point != nullptr && output_dtype_set_ && output_dtype_ != out_type) {
       return context.Error("output_dtype {} differs from the zero point's type {}",
-                           DataTypeName(output_dtype_), DataTypeName(zero_point->dtype()));
+                           DataTypeName(output_dtype_), DataTypeName(out_type));
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, out_type, x->shape()));
     using XTypes = TypeList<float, Float16, BFloat16, int32_t>;
@@ -188,15 +200,26 @@ class QuantizeLinear final : public OpKernel {
           out[i] = FloatToFloat8(scaled + zero, out_type, saturate_);
         });
       }
-      using QTypes = TypeList<int8_t, uint8_t, int16_t, uint16_t>;
-      return DispatchByType<QTypes>(out_type, "QuantizeLinear", [&]<typename Q>() {
-        Q* out = y->MutableData<Q>();
-        constexpr float kLow = std::numeric_limits<Q>::min();
-        constexpr float kHigh = std::numeric_limits<Q>::max();
+      auto quantize_integer = [&]<typename Q>(Q* out, float low, float high) {
         return quantize([&](int64_t i, float scaled, float zero) {
           const float q = std::nearbyint(scaled) + zero;
-          out[i] = static_cast<Q>(std::isnan(q) ? 0.0f : std::clamp(q, kLow, kHigh));
+          out[i] = static_cast<Q>(std::isnan(q) ? 0.0f : std::clamp(q, low, high));
         });
+      };
+      if (IsFourBit(out_type)) {
+        const bool is_signed = out_type == DataType::kInt4;
+        ORT_ASSIGN_OR_RETURN(
+            Tensor unpacked,
+            Tensor::Allocate(is_signed ? DataType::kInt8 : DataType::kUint8, x->shape()));
+        ORT_RETURN_IF_ERROR(
+            is_signed ? quantize_integer(unpacked.MutableData<int8_t>(), kInt4Min, kInt4Max)
+                      : quantize_integer(unpacked.MutableData<uint8_t>(), 0, kUint4Max));
+        return PackFourBit(unpacked, *y);
+      }
+      using QTypes = TypeList<int8_t, uint8_t, int16_t, uint16_t>;
+      return DispatchByType<QTypes>(out_type, "QuantizeLinear", [&]<typename Q>() {
+        return quantize_integer(y->MutableData<Q>(), std::numeric_limits<Q>::min(),
+                                std::numeric_limits<Q>::max());
       });
     });
   }
@@ -216,12 +239,15 @@ class DequantizeLinear final : public OpKernel {
   }
 
   Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* packed_x, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* scale, context.RequiredInput(1));
-    const Tensor* zero_point = context.Input(2);
-    if (zero_point != nullptr && zero_point->dtype() != x->dtype()) {
+    const Tensor* packed_zero_point = context.Input(2);
+    if (packed_zero_point != nullptr && packed_zero_point->dtype() != packed_x->dtype()) {
       return context.Error("x_zero_point must have the type of x");
     }
+    Tensor x_storage, zero_storage;
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, Unpacked(packed_x, x_storage));
+    ORT_ASSIGN_OR_RETURN(const Tensor* zero_point, Unpacked(packed_zero_point, zero_storage));
     ORT_ASSIGN_OR_RETURN(QuantLayout layout,
                          PlanLayout(context, x->shape(), *scale, zero_point, attributes_));
     auto scales = ReadFloatParams<float>(*scale);
@@ -274,7 +300,8 @@ void RegisterQuantizeLinearKernels(KernelRegistry& registry) {
   const auto x_types_19 = TypeList<float, Float16, BFloat16, int32_t>::DataTypes();
   const auto q_types = TypeList<int8_t, uint8_t, int32_t>::DataTypes();
   const auto q_types_19 = WithFloat8Types(q_types);
-  const auto q_types_21 = WithFloat8Types(IntegerQuantTypes::DataTypes());
+  auto q_types_21 = WithFloat8Types(IntegerQuantTypes::DataTypes());
+  q_types_21.insert(q_types_21.end(), {DataType::kUint4, DataType::kInt4});
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(10, 12).Input(0, x_types));
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(13, 18).Input(0, x_types));
   registry.Add<QuantizeLinear>(KernelDef("QuantizeLinear").Versions(19, 20).Input(0, x_types_19));

@@ -18,7 +18,7 @@ class Identity final : public OpKernel {
 }  // namespace
 
 void RegisterIdentityKernels(KernelRegistry& registry) {
-  registry.Add<Identity>(KernelDef("Identity").Versions(1).Input(0, AllDataTypes()));
+  registry.Add<Identity>(KernelDef("Identity").Versions(1).Input(0, AllDataTypesWithPacked()));
 }
 
 }  // namespace ort

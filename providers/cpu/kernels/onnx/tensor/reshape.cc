@@ -102,8 +102,9 @@ class Flatten final : public OpKernel {
 }  // namespace
 
 void RegisterReshapeKernels(KernelRegistry& registry) {
-  registry.Add<Reshape>(KernelDef("Reshape").Versions(1).Input(0, AllDataTypes()).HostInput(1));
-  registry.Add<Flatten>(KernelDef("Flatten").Versions(1).Input(0, AllDataTypes()));
+  registry.Add<Reshape>(
+      KernelDef("Reshape").Versions(1).Input(0, AllDataTypesWithPacked()).HostInput(1));
+  registry.Add<Flatten>(KernelDef("Flatten").Versions(1).Input(0, AllDataTypesWithPacked()));
 }
 
 }  // namespace ort

@@ -52,8 +52,10 @@ class Size final : public OpKernel {
 }  // namespace
 
 void RegisterShapeKernels(KernelRegistry& registry) {
-  registry.Add<Shape>(KernelDef("Shape").Versions(1).Input(0, AllDataTypes()).HostOutput(0));
-  registry.Add<Size>(KernelDef("Size").Versions(1).Input(0, AllDataTypes()).HostOutput(0));
+  registry.Add<Shape>(
+      KernelDef("Shape").Versions(1).Input(0, AllDataTypesWithPacked()).HostOutput(0));
+  registry.Add<Size>(
+      KernelDef("Size").Versions(1).Input(0, AllDataTypesWithPacked()).HostOutput(0));
 }
 
 }  // namespace ort

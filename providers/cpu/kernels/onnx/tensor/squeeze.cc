@@ -113,8 +113,10 @@ class Unsqueeze final : public AxesKernel {
 }  // namespace
 
 void RegisterSqueezeKernels(KernelRegistry& registry) {
-  registry.Add<Squeeze>(KernelDef("Squeeze").Versions(1).Input(0, AllDataTypes()).HostInput(1));
-  registry.Add<Unsqueeze>(KernelDef("Unsqueeze").Versions(1).Input(0, AllDataTypes()).HostInput(1));
+  registry.Add<Squeeze>(
+      KernelDef("Squeeze").Versions(1).Input(0, AllDataTypesWithPacked()).HostInput(1));
+  registry.Add<Unsqueeze>(
+      KernelDef("Unsqueeze").Versions(1).Input(0, AllDataTypesWithPacked()).HostInput(1));
 }
 
 }  // namespace ort

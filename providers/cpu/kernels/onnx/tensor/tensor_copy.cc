@@ -255,6 +255,14 @@ std::vector<DataType> AllDataTypes() {
           DataType::kBool,  DataType::kString, DataType::kComplex64, DataType::kComplex128};
 }
 
+std::vector<DataType> AllDataTypesWithPacked() {
+  std::vector<DataType> types = AllDataTypes();
+  types.insert(types.end(),
+               {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+                DataType::kFloat8E5M2FNUZ, DataType::kUint4, DataType::kInt4});
+  return types;
+}
+
 void StridedCopy(DataType type, std::span<const int64_t> dims, const void* src,
                  std::span<const int64_t> src_strides, void* dst,
                  std::span<const int64_t> dst_strides, ThreadPool* pool) {

@@ -68,6 +68,9 @@ Status DispatchIndexType(DataType type, std::string_view what, Fn&& fn) {
 
 /// Every element type the data-movement kernels accept: the ONNX tensor types including complex.
 std::vector<DataType> AllDataTypes();
+/// AllDataTypes plus the float8 and 4-bit types, for the kernels that leave the data as it is
+/// (Identity, Reshape, Squeeze, Shape, ...) and Transpose.
+std::vector<DataType> AllDataTypesWithPacked();
 
 /// A pointer to element `index` of an untyped buffer holding elements of `type`.
 inline const void* ElementAt(const void* base, DataType type, int64_t index) {

@@ -1,7 +1,8 @@
 // Transpose. Permutations that only move unit dimensions return a view; the rest go through
 // StridedCopy, which merges contiguous dimensions, copies inner runs with memcpy (e.g. the
 // [0,2,1,3] head split of transformers) and tiles permutations that move the innermost axis
-// (2-D transposes, [0,2,3,1], [0,3,1,2]).
+// (2-D transposes, [0,2,3,1], [0,3,1,2]). The packed 4-bit types are permuted unpacked.
+#include "lib/ir/four_bit.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
 
@@ -56,6 +57,14 @@ class Transpose final : public OpKernel {
     }
     ORT_ASSIGN_OR_RETURN(Tensor * output,
                          context.Output(0, data->dtype(), TensorShape(std::move(out_dims))));
+    if (IsFourBit(data->dtype())) {
+      // Nibbles have no address: permute one byte per element, then pack.
+      ORT_ASSIGN_OR_RETURN(const Tensor unpacked, UnpackFourBit(*data));
+      ORT_ASSIGN_OR_RETURN(Tensor permuted, Tensor::Allocate(unpacked.dtype(), output->shape()));
+      PermuteCopy(unpacked.dtype(), in_dims, perm, unpacked.RawData(), permuted.MutableRawData(),
+                  context.thread_pool());
+      return PackFourBit(permuted, *output);
+    }
     PermuteCopy(data->dtype(), in_dims, perm, data->RawData(), output->MutableRawData(),
                 context.thread_pool());
     return Status::OK();
@@ -69,7 +78,7 @@ class Transpose final : public OpKernel {
 }  // namespace
 
 void RegisterTransposeKernels(KernelRegistry& registry) {
-  registry.Add<Transpose>(KernelDef("Transpose").Versions(1).Input(0, AllDataTypes()));
+  registry.Add<Transpose>(KernelDef("Transpose").Versions(1).Input(0, AllDataTypesWithPacked()));
 }
 
 }  // namespace ort

@@ -1,0 +1,58 @@
+#include <catch2/catch.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include "lib/ir/four_bit.h"
+#include "lib/onnx/tensor_proto.h"
+
+namespace ort {
+namespace {
+
+std::vector<int> FourBitValues(const Tensor& tensor) {
+  std::vector<int> values;
+  for (int64_t i = 0; i < tensor.NumElements(); ++i) {
+    values.push_back(ReadFourBit(tensor.RawData(), i, tensor.dtype() == DataType::kInt4));
+  }
+  return values;
+}
+
+}  // namespace
+
+// Bytes as the ONNX spec packs them: first element in the low nibble, a zero padding nibble.
+TEST_CASE("4-bit tensors load from raw_data and int32_data", "[onnx][TensorProto]") {
+  onnx::TensorProto proto;
+  proto.set_name("w");
+  proto.set_data_type(22);  // INT4
+  proto.add_dims(5);
+  proto.set_raw_data(std::string("\xF8\x70\x0E", 3));  // -8, -1 | 0, 7 | -2, pad
+  auto tensor = TensorFromProtoCopy(proto, nullptr);
+  REQUIRE(tensor.ok());
+  CHECK(tensor->dtype() == DataType::kInt4);
+  CHECK(tensor->SizeInBytes() == 3);
+  CHECK(FourBitValues(*tensor) == std::vector<int>{-8, -1, 0, 7, -2});
+
+  proto.clear_raw_data();
+  proto.set_data_type(21);  // UINT4
+  for (int byte : {0xF8, 0x70, 0x0E}) proto.add_int32_data(byte);
+  tensor = TensorFromProtoCopy(proto, nullptr);
+  REQUIRE(tensor.ok());
+  CHECK(FourBitValues(*tensor) == std::vector<int>{8, 15, 0, 7, 14});
+
+  onnx::TensorProto saved;
+  TensorToProto(*tensor, "w", &saved);
+  CHECK(saved.data_type() == 21);
+  CHECK(saved.raw_data() == std::string("\xF8\x70\x0E", 3));
+}
+
+TEST_CASE("4-bit tensors with the wrong byte count are rejected", "[onnx][TensorProto]") {
+  onnx::TensorProto proto;
+  proto.set_name("w");
+  proto.set_data_type(22);
+  proto.add_dims(5);
+  proto.set_raw_data(std::string("\xF8\x70", 2));
+  auto tensor = TensorFromProtoCopy(proto, nullptr);
+  REQUIRE_FALSE(tensor.ok());
+  CHECK_THAT(tensor.status().message(), Catch::Contains("has 2 bytes of data, expected 3"));
+}
+
+}  // namespace ort
