@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "test/providers/cpu/controlflow/graph_test_util.h"
+#include "test/providers/cpu/op_tester.h"
 
 namespace ort::test {
 namespace {
@@ -134,6 +135,34 @@ TEST_CASE("Scan rejects scan inputs of different lengths", "[controlflow][Scan]"
       model.Run({{"as", Floats({2}, {1, 2})}, {"bs", Floats({3}, {1, 2, 3})}}, &outputs);
   REQUIRE_FALSE(status.ok());
   CHECK(status.message().find("different lengths") != std::string::npos);
+}
+
+TEST_CASE("Scan slices and stacks packed int4 values", "[controlflow][Scan]") {
+  // Rows of 3 elements start mid-byte; the reversed scan input swaps the two rows.
+  TestModel model(21);
+  auto body = model.NewSubgraph("body");
+  GraphBuilder(*body)
+      .Input("x", TensorType(DataType::kInt4, {3}))
+      .Node("Identity", {"x"}, {"y"})
+      .Output("y", TensorType(DataType::kInt4, {3}));
+  model.main()
+      .Input("xs", TensorType(DataType::kInt4, {2, 3}))
+      .Node("Scan", {"xs"}, {"ys"},
+            ScanAttributes(std::move(body),
+                           [] {
+                             std::vector<Attribute> extra;
+                             extra.push_back(Attribute::Ints("scan_input_directions", {1}));
+                             return extra;
+                           }()))
+      .Output("ys");
+  std::vector<Value> outputs;
+  REQUIRE(
+      model
+          .Run({{"xs", Value(OpTester::MakeFourBit(DataType::kInt4, {2, 3}, {-8, 1, 2, 3, 4, 7}))}},
+               &outputs)
+          .ToString() == "OK");
+  CheckValue(outputs[0],
+             Value(OpTester::MakeFourBit(DataType::kInt4, {2, 3}, {3, 4, 7, -8, 1, 2})));
 }
 
 }  // namespace ort::test

@@ -33,6 +33,24 @@ TEST_CASE("Constant from every value attribute", "[generator][Constant]") {
       .Run();
 }
 
+TEST_CASE("Constant and ConstantOfShape with int4 and uint4", "[generator][Constant]") {
+  OpTester("Constant", 21)
+      .Attr(
+          Attribute::TensorValue("value", OpTester::MakeFourBit(DataType::kInt4, {3}, {-8, 0, 7})))
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kInt4, {3}, {-8, 0, 7}))
+      .Run();
+  OpTester("ConstantOfShape", 21)
+      .Attr(Attribute::TensorValue("value", OpTester::MakeFourBit(DataType::kInt4, {1}, {-3})))
+      .Input<int64_t>("shape", {1}, {3})
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kInt4, {3}, {-3, -3, -3}))
+      .Run();
+  OpTester("ConstantOfShape", 21)
+      .Attr(Attribute::TensorValue("value", OpTester::MakeFourBit(DataType::kUint4, {1}, {9})))
+      .Input<int64_t>("shape", {2}, {2, 2})
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kUint4, {2, 2}, {9, 9, 9, 9}))
+      .Run();
+}
+
 TEST_CASE("Constant needs exactly one known attribute", "[generator][Constant]") {
   OpTester("Constant", 13)
       .AttrInt("value_int", 1)

@@ -125,6 +125,23 @@ TEST_CASE("Pad reflect, edge and wrap modes", "[tensor][Pad]") {
       .Run();
 }
 
+TEST_CASE("Pad int4 and uint4 element by element", "[tensor][Pad]") {
+  // np.pad(x, ((0, 0), (1, 0)), constant_values=-1) and np.pad(x, (2, 1), mode="edge").
+  OpTester("Pad", 21)
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kInt4, {2, 3}, {-8, 1, 2, 3, 4, 7}))
+      .Input<int64_t>("pads", {4}, {0, 1, 0, 0})
+      .TensorInput("value", OpTester::MakeFourBit(DataType::kInt4, {}, {-1}))
+      .TensorOutput("y",
+                    OpTester::MakeFourBit(DataType::kInt4, {2, 4}, {-1, -8, 1, 2, -1, 3, 4, 7}))
+      .Run();
+  OpTester("Pad", 21)
+      .AttrString("mode", "edge")
+      .TensorInput("x", OpTester::MakeFourBit(DataType::kUint4, {3}, {15, 0, 9}))
+      .Input<int64_t>("pads", {2}, {2, 1})
+      .TensorOutput("y", OpTester::MakeFourBit(DataType::kUint4, {6}, {15, 15, 15, 0, 9, 9}))
+      .Run();
+}
+
 TEST_CASE("Pad opset 18 pads only the given axes", "[tensor][Pad]") {
   OpTester("Pad", 18)
       .Input<float>("x", {2, 2}, {1, 2, 3, 4})

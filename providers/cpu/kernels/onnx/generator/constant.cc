@@ -81,6 +81,13 @@ class ConstantOfShape final : public OpKernel {
     }
     ORT_ASSIGN_OR_RETURN(Tensor * output,
                          context.Output(0, value_.dtype(), TensorShape(std::move(dims).value())));
+    if (IsFourBit(value_.dtype())) {
+      const uint8_t nibble = *static_cast<const uint8_t*>(value_.RawData()) & 0x0F;
+      auto* bytes = static_cast<uint8_t*>(output->MutableRawData());
+      std::fill_n(bytes, output->SizeInBytes(), static_cast<uint8_t>(nibble | (nibble << 4)));
+      if (output->NumElements() % 2 == 1) bytes[output->SizeInBytes() - 1] = nibble;
+      return Status::OK();
+    }
     return DispatchByElementSize(value_.dtype(), "ConstantOfShape", [&]<typename T>() {
       const T value = *static_cast<const T*>(value_.RawData());
       T* out = static_cast<T*>(output->MutableRawData());

@@ -1,7 +1,8 @@
 // Pad: constant, reflect, edge and (opset 19) wrap modes; negative pads crop. Opsets 1-10 take
 // pads and value as attributes, 11+ as inputs, 18+ adds the axes input. Every mode is a per-axis
 // map from output to input index (or -1 for the constant), applied by AxisMapCopy, which copies
-// the interior of each row with memcpy.
+// the interior of each row with memcpy. The 4-bit types are padded unpacked.
+#include "lib/ir/four_bit.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
 
@@ -36,7 +37,15 @@ class Pad final : public OpKernel {
   }
 
   Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* data, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* packed_data, context.RequiredInput(0));
+    // 4-bit elements have no address: pad one byte per element, then pack.
+    const bool four_bit = IsFourBit(packed_data->dtype());
+    Tensor data_storage, value_storage;
+    const Tensor* data = packed_data;
+    if (four_bit) {
+      ORT_ASSIGN_OR_RETURN(data_storage, UnpackFourBit(*packed_data));
+      data = &data_storage;
+    }
     const size_t rank = data->shape().rank();
     std::vector<int64_t> pads = pads_;
     const void* fill = nullptr;
@@ -46,9 +55,13 @@ class Pad final : public OpKernel {
       if (!read.ok()) return context.Error("pads: {}", read.status().message());
       pads = std::move(read).value();
       if (const Tensor* value = context.Input(2)) {
-        if (value->dtype() != data->dtype() || value->NumElements() != 1) {
+        if (value->dtype() != packed_data->dtype() || value->NumElements() != 1) {
           return context.Error("constant_value must be one {} element, got {}",
-                               DataTypeName(data->dtype()), value->Describe());
+                               DataTypeName(packed_data->dtype()), value->Describe());
+        }
+        if (four_bit) {
+          ORT_ASSIGN_OR_RETURN(value_storage, UnpackFourBit(*value));
+          value = &value_storage;
         }
         fill = value->RawData();
       }
@@ -98,7 +111,8 @@ class Pad final : public OpKernel {
       for (int64_t o = 0; o < out_dims[d]; ++o)
         maps[d][static_cast<size_t>(o)] = Map(o - begin[d], size);
     }
-    ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, data->dtype(), TensorShape(out_dims)));
+    ORT_ASSIGN_OR_RETURN(Tensor * output,
+                         context.Output(0, packed_data->dtype(), TensorShape(out_dims)));
     if (output->NumElements() == 0) return Status::OK();
     if (opset_ < 11) {
       return DispatchByType<FloatTypes>(data->dtype(), "Pad", [&]<typename T>() {
@@ -107,6 +121,12 @@ class Pad final : public OpKernel {
                     out_dims, maps, &value, context.thread_pool());
         return Status::OK();
       });
+    }
+    if (four_bit) {
+      ORT_ASSIGN_OR_RETURN(Tensor padded, Tensor::Allocate(data->dtype(), output->shape()));
+      AxisMapCopy(data->dtype(), data->RawData(), data->shape().dims(), padded.MutableRawData(),
+                  out_dims, maps, fill, context.thread_pool());
+      return PackFourBit(padded, *output);
     }
     AxisMapCopy(data->dtype(), data->RawData(), data->shape().dims(), output->MutableRawData(),
                 out_dims, maps, fill, context.thread_pool());
@@ -143,8 +163,12 @@ class Pad final : public OpKernel {
 }  // namespace
 
 void RegisterPadKernels(KernelRegistry& registry) {
-  registry.Add<Pad>(
-      KernelDef("Pad").Versions(1).Input(0, AllDataTypes()).HostInput(1).HostInput(2).HostInput(3));
+  registry.Add<Pad>(KernelDef("Pad")
+                        .Versions(1)
+                        .Input(0, AllDataTypesWithPacked())
+                        .HostInput(1)
+                        .HostInput(2)
+                        .HostInput(3));
 }
 
 }  // namespace ort
