@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "test/providers/cpu/op_tester.h"
 
 // Expected values from numpy following the spec's reference (softmax(Q K^T * scale
@@ -72,6 +74,28 @@ TEST_CASE("Attention 23 masks, softcap and the score outputs", "[nn][Attention]"
       .OmittedOutput()
       .Output<float>("qk", {1, 1, 2, 3}, {1, 0, 0, 0.7456802f, 0.2543198f, 0})
       .Run();
+  // The same scores after softcap (mode 1: numpy 2 * tanh(0.5 * q k^T / 2)) and after the mask
+  // (mode 2), where hidden keys read as the lowest float, as ONNX Runtime reports them.
+  const float lowest = std::numeric_limits<float>::lowest();
+  for (int64_t mode : {1, 2}) {
+    const std::vector<float> capped = {-0.0532374f, -0.1347954f, 0.2150653f,
+                                       0.5535294f,  -0.5221748f, 0.3270862f};
+    const std::vector<float> masked = {-0.0532374f, lowest,      lowest,
+                                       0.5535294f,  -0.5221748f, lowest};
+    OpTester("Attention", 23)
+        .AttrFloat("scale", 0.5f)
+        .AttrFloat("softcap", 2.0f)
+        .AttrInt("qk_matmul_output_mode", mode)
+        .Input<float>("q", {1, 1, 2, 2}, {0.53f, 0.82f, -0.7f, 0.87f})
+        .Input<float>("k", {1, 1, 3, 2}, {-0.99f, 0.51f, 0.62f, -0.73f, -0.16f, 0.63f})
+        .Input<float>("v", {1, 1, 3, 2}, {-0.97f, 0.26f, 0.59f, 0.03f, 0.45f, -0.55f})
+        .Input<bool>("mask", {2, 2}, {true, false, true, true})
+        .Output<float>("y", {1, 1, 2, 2}, {-0.97f, 0.26f, -0.5732611f, 0.2015065f})
+        .OmittedOutput()
+        .OmittedOutput()
+        .Output<float>("qk", {1, 1, 2, 3}, mode == 1 ? capped : masked)
+        .Run();
+  }
   // An additive mask per key, and the scaled Q K^T as qk_matmul_output (mode 0).
   OpTester("Attention", 23)
       .Input<float>("q", {1, 1, 2, 2}, {-0.6f, -0.27f, -0.64f, -0.31f})

@@ -3,9 +3,10 @@
 // followed by this step's K, V), a boolean (true attends) or additive mask broadcast to
 // [B, q_heads, S_q, total] whose last axis may be shorter (the rest is masked), and is_causal
 // (query i sees keys up to past_length + i). Inputs are [B, heads, S, head_size], or 3-D
-// [B, S, heads * head_size] with q_num_heads and kv_num_heads. qk_matmul_output is served for
-// mode 0 (scaled Q K^T, without softcap) and mode 3 (the softmax). Rows whose every key is
-// masked come out NaN, as the spec's reference computes them.
+// [B, S, heads * head_size] with q_num_heads and kv_num_heads. qk_matmul_output follows ONNX
+// Runtime's stages, which the spec revisions describe differently: mode 0 the scaled Q K^T,
+// 1 after softcap, 2 after the mask (and causal masking), 3 the softmax. Rows whose every key
+// is masked come out NaN, as the spec's reference computes them.
 #include <cmath>
 #include <limits>
 
@@ -27,9 +28,8 @@ class Attention final : public OpKernel {
     has_scale_ = info.HasAttribute("scale");
     ORT_ASSIGN_OR_RETURN(scale_, info.GetAttributeOr<float>("scale", 1.0f));
     ORT_ASSIGN_OR_RETURN(softcap_, info.GetAttributeOr<float>("softcap", 0.0f));
-    if (qk_mode_ != 0 && qk_mode_ != 3) {
-      return ORT_ERROR(kNotImplemented,
-                       "{}: qk_matmul_output_mode {} is not supported (0 and 3 are)",
+    if (qk_mode_ < 0 || qk_mode_ > 3) {
+      return ORT_ERROR(kInvalidModel, "{}: qk_matmul_output_mode must be 0 to 3, got {}",
                        info.node().Describe(), qk_mode_);
     }
     return Status::OK();
@@ -172,22 +172,30 @@ class Attention final : public OpKernel {
                   scores_out->MutableData<T>()[unit * total + j] = static_cast<T>(score);
                 }
                 if (softcap_ > 0) score = C(softcap_) * std::tanh(score / C(softcap_));
+                if (scores_out != nullptr && qk_mode_ == 1) {
+                  scores_out->MutableData<T>()[unit * total + j] = static_cast<T>(score);
+                }
+                // Keys hidden by a boolean mask, the mask's length or causality.
+                bool hidden = is_causal_ && j > past + i;
                 if (mask != nullptr) {
                   if (j >= mask_length) {
-                    score = -std::numeric_limits<C>::infinity();
+                    hidden = true;
                   } else {
                     const int64_t at = b * mask_strides[0] + h * mask_strides[1] +
                                        i * mask_strides[2] + j * mask_strides[3];
                     if (mask->dtype() == DataType::kBool) {
-                      if (!reinterpret_cast<const bool*>(mask_bytes)[at]) {
-                        score = -std::numeric_limits<C>::infinity();
-                      }
+                      hidden = hidden || !reinterpret_cast<const bool*>(mask_bytes)[at];
                     } else {
                       score += C(reinterpret_cast<const T*>(mask_bytes)[at]);
                     }
                   }
                 }
-                if (is_causal_ && j > past + i) score = -std::numeric_limits<C>::infinity();
+                if (scores_out != nullptr && qk_mode_ == 2) {
+                  // ONNX Runtime reports hidden keys as the lowest finite value.
+                  scores_out->MutableData<T>()[unit * total + j] =
+                      static_cast<T>(hidden ? std::numeric_limits<C>::lowest() : score);
+                }
+                if (hidden) score = -std::numeric_limits<C>::infinity();
                 scores[j] = score;
                 largest = std::max(largest, score);
               }
