@@ -10,8 +10,9 @@
 
 namespace ort {
 
-/// Highest ai.onnx opset this engine accepts.
-inline constexpr int64_t kMaxOnnxOpset = 23;
+/// Highest ai.onnx opset this engine accepts (onnx 1.20's opset 26: every op whose definition
+/// changed since 17 has its kernel range closed or extended accordingly).
+inline constexpr int64_t kMaxOnnxOpset = 26;
 /// Highest ONNX IR version this engine accepts.
 inline constexpr int64_t kMaxIrVersion = 11;
 

@@ -150,6 +150,20 @@ TEST_CASE("Gelu (exact and tanh) and Mish", "[activation][Gelu][Mish]") {
   Activation("Gelu", 17).Output<float>("y", {7}, {0, 0, 0, 0, 0, 0, 0}).RunExpectingError("opset");
 }
 
+TEST_CASE("Swish with the default and a given alpha", "[activation][Swish]") {
+  Activation("Swish", 24)
+      .Output<float>("y", {7},
+                     {-0.14227762f, -0.26894142f, -0.10945587f, 0, 0.31122967f, 1.76159416f,
+                      5.98516426f})
+      .Run();
+  Activation("Swish", 24)
+      .AttrFloat("alpha", 0.5f)
+      .Output<float>("y", {7},
+                     {-0.54727657f, -0.37754067f, -0.11719766f, 0, 0.28108825f, 1.46211716f,
+                      5.71544476f})
+      .Run();
+}
+
 TEST_CASE("Activations on half types and empty tensors", "[activation][Sigmoid][Relu]") {
   OpTester("Sigmoid", 13)
       .Input<Float16>("x", {2}, {Float16(0.0f), Float16(2.0f)})

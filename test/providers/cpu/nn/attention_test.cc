@@ -110,4 +110,39 @@ TEST_CASE("Attention 23 masks, softcap and the score outputs", "[nn][Attention]"
       .Run();
 }
 
+TEST_CASE("Attention 24 hides padded keys and aligns causality to the valid ones",
+          "[nn][Attention]") {
+  // numpy: per sample, keys j >= length and j > length - S_q + i are hidden (lengths 2 and 3).
+  OpTester("Attention", 24)
+      .AttrInt("is_causal", 1)
+      .AttrInt("qk_matmul_output_mode", 3)
+      .Input<float>("q", {2, 1, 2, 2}, {0.5f, -0.3f, 0.8f, 0.1f, -0.6f, 0.4f, 0.2f, 0.9f})
+      .Input<float>("k", {2, 1, 3, 2},
+                    {0.3f, 0.7f, -0.5f, 0.2f, 0.9f, -0.4f, 0.1f, -0.8f, 0.6f, 0.5f, -0.2f, 0.3f})
+      .Input<float>("v", {2, 1, 3, 2}, {1, 2, 3, 4, 5, 6, -1, 0.5f, 2, -3, 0.25f, 1})
+      .OmittedInput()
+      .OmittedInput()
+      .OmittedInput()
+      .Input<int64_t>("nonpad_kv_seqlen", {2}, {2, 3})
+      .Output<float>(
+          "y", {2, 1, 2, 2},
+          {1, 2, 1.7607751f, 2.7607751f, 0.6164379f, -1.3858442f, 0.815619f, -0.9162771f})
+      .OmittedOutput()
+      .OmittedOutput()
+      .Output<float>("qk", {2, 1, 2, 3},
+                     {1, 0, 0, 0.6196125f, 0.3803875f, 0, 0.4611874f, 0.5388126f, 0, 0.1857036f,
+                      0.4558563f, 0.35844f})
+      .Run();
+  OpTester("Attention", 24)
+      .Input<float>("q", {1, 1, 1, 2}, {1, 0})
+      .Input<float>("k", {1, 1, 2, 2}, {1, 0, 0, 1})
+      .Input<float>("v", {1, 1, 2, 2}, {1, 0, 0, 1})
+      .OmittedInput()
+      .OmittedInput()
+      .OmittedInput()
+      .Input<int64_t>("nonpad_kv_seqlen", {1}, {3})
+      .Output<float>("y", {1, 1, 1, 2}, {0, 0})
+      .RunExpectingError("nonpad_kv_seqlen[0] = 3 is outside [0, 2]");
+}
+
 }  // namespace ort::test

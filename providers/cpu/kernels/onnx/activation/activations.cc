@@ -1,6 +1,6 @@
 // Elementwise activations: Relu, LeakyRelu, Elu, Selu, Celu, Sigmoid, HardSigmoid, HardSwish,
-// Tanh, Softplus, Softsign, ThresholdedRelu, Shrink, Gelu and Mish. Float computes through the
-// vectorizable FastExp/FastTanh/FastErf; half types compute in float, double through libm.
+// Tanh, Softplus, Softsign, ThresholdedRelu, Shrink, Gelu, Mish and Swish. Float computes through
+// the vectorizable FastExp/FastTanh/FastErf; half types compute in float, double through libm.
 #include <climits>
 #include <cmath>
 
@@ -91,6 +91,17 @@ struct SigmoidOp {
   template <typename C>
   C operator()(C x) const {
     return C(1) / (C(1) + ActivationExp(-x));
+  }
+};
+
+// Swish (opset 24): x * sigmoid(alpha * x).
+struct SwishOp {
+  static constexpr double kCost = 5.0;
+  float alpha = 1.0f;
+  Status Init(const KernelInfo& info) { return ReadFloat(info, "alpha", 1.0f, &alpha); }
+  template <typename C>
+  C operator()(C x) const {
+    return x / (C(1) + ActivationExp(-C(alpha) * x));
   }
 };
 
@@ -312,6 +323,7 @@ void RegisterActivationFunctionKernels(KernelRegistry& registry) {
   Register<ShrinkOp, NumericTypes>(registry, "Shrink", 9);
   registry.Add<Gelu>(KernelDef("Gelu").Versions(20).Input(0, FloatTypes::DataTypes()));
   Register<MishOp>(registry, "Mish", 18);
+  Register<SwishOp>(registry, "Swish", 24);
   Register<AffineOp>(registry, "Affine", 1);
   Register<ScaledTanhOp>(registry, "ScaledTanh", 1);
   Register<ParametricSoftplusOp>(registry, "ParametricSoftplus", 1);

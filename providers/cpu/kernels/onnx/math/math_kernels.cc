@@ -9,7 +9,7 @@ void RegisterMathKernels(KernelRegistry& registry) {
   RegisterBitShiftKernels(registry);
   RegisterCastKernels(registry);
   RegisterClipKernels(registry);
-  RegisterCumSumKernels(registry);
+  RegisterCumulativeKernels(registry);
   RegisterDetKernels(registry);
   RegisterEinsumKernels(registry);
   RegisterGemmKernels(registry);

@@ -9,7 +9,7 @@ void RegisterBinaryArithmeticKernels(KernelRegistry& registry);
 void RegisterBitShiftKernels(KernelRegistry& registry);
 void RegisterCastKernels(KernelRegistry& registry);
 void RegisterClipKernels(KernelRegistry& registry);
-void RegisterCumSumKernels(KernelRegistry& registry);
+void RegisterCumulativeKernels(KernelRegistry& registry);
 void RegisterDetKernels(KernelRegistry& registry);
 void RegisterEinsumKernels(KernelRegistry& registry);
 void RegisterGemmKernels(KernelRegistry& registry);

@@ -6,7 +6,10 @@
 // [B, S, heads * head_size] with q_num_heads and kv_num_heads. qk_matmul_output follows ONNX
 // Runtime's stages, which the spec revisions describe differently: mode 0 the scaled Q K^T,
 // 1 after softcap, 2 after the mask (and causal masking), 3 the softmax. Rows whose every key
-// is masked come out NaN, as the spec's reference computes them.
+// is masked come out NaN, as the spec's reference computes them. Opset 24 adds nonpad_kv_seqlen
+// for caches updated outside the op (K and V are the whole cache): keys from a sample's length
+// on are hidden, and is_causal aligns the queries to the end of the valid keys, as ONNX Runtime
+// does.
 #include <cmath>
 #include <limits>
 
@@ -42,6 +45,7 @@ class Attention final : public OpKernel {
     const Tensor* mask = context.Input(3);
     const Tensor* past_key = context.Input(4);
     const Tensor* past_value = context.Input(5);
+    const Tensor* nonpad_lengths = context.Input(6);
     if (q->shape().rank() != k->shape().rank() || q->shape().rank() != v->shape().rank()) {
       return context.Error("Q, K and V must have one rank, got {}, {} and {}", q->Describe(),
                            k->Describe(), v->Describe());
@@ -74,6 +78,27 @@ class Attention final : public OpKernel {
           "head_size] and [B, kv_heads, past, v_head_size]");
     }
     const int64_t total = past + kv->tokens;
+    // Per sample, the keys a query may see and where causality puts query 0's last key.
+    std::vector<int64_t> valid_keys(static_cast<size_t>(batch), total);
+    std::vector<int64_t> causal_offset(static_cast<size_t>(batch), past);
+    if (nonpad_lengths != nullptr) {
+      if (past_key != nullptr || context.IsOutputUsed(1) || context.IsOutputUsed(2)) {
+        return context.Error("nonpad_kv_seqlen cannot be used with past or present key/value");
+      }
+      auto lengths = ReadInt64Values(*nonpad_lengths);
+      if (!lengths.ok() || nonpad_lengths->shape() != TensorShape({batch})) {
+        return context.Error("nonpad_kv_seqlen must be int64 [{}], got {}", batch,
+                             nonpad_lengths->Describe());
+      }
+      for (int64_t b = 0; b < batch; ++b) {
+        const int64_t length = (*lengths)[static_cast<size_t>(b)];
+        if (length < 0 || length > total) {
+          return context.Error("nonpad_kv_seqlen[{}] = {} is outside [0, {}]", b, length, total);
+        }
+        valid_keys[static_cast<size_t>(b)] = length;
+        causal_offset[static_cast<size_t>(b)] = length - q_len;
+      }
+    }
     // Mask strides over [B, q_heads, S_q, its last axis], right-aligned; 0 where broadcast.
     int64_t mask_strides[4] = {0, 0, 0, 0};
     int64_t mask_length = 0;
@@ -175,8 +200,9 @@ class Attention final : public OpKernel {
                 if (scores_out != nullptr && qk_mode_ == 1) {
                   scores_out->MutableData<T>()[unit * total + j] = static_cast<T>(score);
                 }
-                // Keys hidden by a boolean mask, the mask's length or causality.
-                bool hidden = is_causal_ && j > past + i;
+                // Keys hidden by padding, a boolean mask, the mask's length or causality.
+                bool hidden = j >= valid_keys[static_cast<size_t>(b)] ||
+                              (is_causal_ && j > causal_offset[static_cast<size_t>(b)] + i);
                 if (mask != nullptr) {
                   if (j >= mask_length) {
                     hidden = true;
@@ -237,7 +263,9 @@ class Attention final : public OpKernel {
 }  // namespace
 
 void RegisterOnnxAttentionKernels(KernelRegistry& registry) {
-  registry.Add<Attention>(KernelDef("Attention").Versions(23).Input(0, FloatTypes::DataTypes()));
+  const auto types = FloatTypes::DataTypes();
+  registry.Add<Attention>(KernelDef("Attention").Versions(23, 23).Input(0, types));
+  registry.Add<Attention>(KernelDef("Attention").Versions(24).Input(0, types).HostInput(6));
 }
 
 }  // namespace ort

@@ -8,6 +8,8 @@ void RegisterTensorKernels(KernelRegistry& registry) {
   RegisterConcatKernels(registry);
   RegisterDepthToSpaceKernels(registry);
   RegisterIdentityKernels(registry);
+  RegisterBitCastKernels(registry);
+  RegisterTensorScatterKernels(registry);
   RegisterReshapeKernels(registry);
   RegisterSliceKernels(registry);
   RegisterSplitKernels(registry);

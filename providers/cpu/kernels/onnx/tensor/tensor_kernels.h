@@ -8,6 +8,8 @@ namespace ort {
 void RegisterConcatKernels(KernelRegistry& registry);
 void RegisterDepthToSpaceKernels(KernelRegistry& registry);
 void RegisterIdentityKernels(KernelRegistry& registry);
+void RegisterBitCastKernels(KernelRegistry& registry);
+void RegisterTensorScatterKernels(KernelRegistry& registry);
 void RegisterReshapeKernels(KernelRegistry& registry);
 void RegisterSliceKernels(KernelRegistry& registry);
 void RegisterSplitKernels(KernelRegistry& registry);

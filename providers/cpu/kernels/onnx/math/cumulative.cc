@@ -1,4 +1,5 @@
-// CumSum along an axis given as a scalar input, optionally exclusive and/or reversed.
+// CumSum (opset 11) and CumProd (26) along an axis given as a scalar input, optionally exclusive
+// (the first output is the identity, 0 or 1) and/or reversed. Integers wrap on overflow.
 #include <vector>
 
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
@@ -7,7 +8,8 @@
 namespace ort {
 namespace {
 
-class CumSum final : public OpKernel {
+template <bool kProduct>
+class Cumulative final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(const int64_t exclusive, info.GetAttributeOr<int64_t>("exclusive", 0));
@@ -31,9 +33,9 @@ class CumSum final : public OpKernel {
     const int64_t outer = shape.SizeToDimension(*axis);
     const int64_t n = shape[*axis];
     const int64_t inner = shape.SizeFromDimension(*axis + 1);
-    return DispatchByType<NumericTypes>(x->dtype(), "CumSum", [&]<typename T>() {
-      return ComputeTyped<T>(context, *x, outer, n, inner);
-    });
+    return DispatchByType<NumericTypes>(
+        x->dtype(), kProduct ? "CumProd" : "CumSum",
+        [&]<typename T>() { return ComputeTyped<T>(context, *x, outer, n, inner); });
   }
 
  private:
@@ -51,20 +53,19 @@ class CumSum final : public OpKernel {
                                [&](int64_t begin, int64_t end) {
                                  std::vector<Acc> sum(static_cast<size_t>(inner));
                                  for (int64_t o = begin; o < end; ++o) {
-                                   std::fill(sum.begin(), sum.end(), Acc{});
+                                   std::fill(sum.begin(), sum.end(), kProduct ? Acc(1) : Acc{});
                                    for (int64_t step = 0; step < n; ++step) {
                                      const int64_t r = reverse ? n - 1 - step : step;
                                      const T* in = x + (o * n + r) * inner;
                                      T* out = y + (o * n + r) * inner;
                                      for (int64_t j = 0; j < inner; ++j) {
                                        const Acc value = static_cast<Acc>(static_cast<C>(in[j]));
-                                       if (exclusive) {
+                                       if (exclusive)
                                          out[j] = static_cast<T>(static_cast<C>(sum[j]));
-                                         sum[j] += value;
-                                       } else {
-                                         sum[j] += value;
+                                       sum[j] =
+                                           kProduct ? Acc(sum[j] * value) : Acc(sum[j] + value);
+                                       if (!exclusive)
                                          out[j] = static_cast<T>(static_cast<C>(sum[j]));
-                                       }
                                      }
                                    }
                                  }
@@ -78,12 +79,17 @@ class CumSum final : public OpKernel {
 
 }  // namespace
 
-void RegisterCumSumKernels(KernelRegistry& registry) {
-  registry.Add<CumSum>(KernelDef("CumSum")
-                           .Versions(11)
-                           .Input(0, NumericTypes::DataTypes())
-                           .Input(1, {DataType::kInt32, DataType::kInt64})
-                           .HostInput(1));
+void RegisterCumulativeKernels(KernelRegistry& registry) {
+  registry.Add<Cumulative<false>>(KernelDef("CumSum")
+                                      .Versions(11)
+                                      .Input(0, NumericTypes::DataTypes())
+                                      .Input(1, {DataType::kInt32, DataType::kInt64})
+                                      .HostInput(1));
+  registry.Add<Cumulative<true>>(KernelDef("CumProd")
+                                     .Versions(26)
+                                     .Input(0, NumericTypes::DataTypes())
+                                     .Input(1, {DataType::kInt32, DataType::kInt64})
+                                     .HostInput(1));
 }
 
 }  // namespace ort
