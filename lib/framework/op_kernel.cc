@@ -98,7 +98,9 @@ Result<Tensor*> KernelContext::Output(size_t index, DataType type, TensorShape s
       return &outputs_[index]->mutable_tensor();
     }
   }
-  auto tensor = Tensor::Allocate(type, std::move(shape), allocator_);
+  const auto& allocator =
+      index < output_allocators_.size() ? output_allocators_[index] : allocator_;
+  auto tensor = Tensor::Allocate(type, std::move(shape), allocator);
   if (!tensor.ok()) return tensor.status().WithContext(node_.Describe());
   *outputs_[index] = std::move(tensor).value();
   return &outputs_[index]->mutable_tensor();

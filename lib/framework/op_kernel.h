@@ -128,6 +128,10 @@ class KernelContext {
   const std::shared_ptr<IAllocator>& allocator() const { return allocator_; }
   /// Lets the executor place outputs by its allocation plan; null allocates every output anew.
   void set_output_allocator(OutputAllocator* planned) { planned_ = planned; }
+  /// Per-output allocators (the CPU's for a device kernel's host outputs); `allocator` otherwise.
+  void set_output_allocators(std::span<const std::shared_ptr<IAllocator>> allocators) {
+    output_allocators_ = allocators;
+  }
 
   size_t InputCount() const { return inputs_.size(); }
   size_t OutputCount() const { return outputs_.size(); }
@@ -165,6 +169,7 @@ class KernelContext {
   std::shared_ptr<IAllocator> allocator_;
   const RunContext& run_;
   OutputAllocator* planned_ = nullptr;
+  std::span<const std::shared_ptr<IAllocator>> output_allocators_;
 };
 
 template <>

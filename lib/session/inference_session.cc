@@ -11,6 +11,7 @@
 #include "lib/onnx/model_loader.h"
 #include "lib/optimizer/graph_optimizer.h"
 #include "lib/optimizer/optimization_record.h"
+#include "lib/session/memcpy_insertion.h"
 #include "lib/session/partitioner.h"
 
 namespace ort {
@@ -214,6 +215,16 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
   {
     ScopedProfileEvent event(profiler, "graph_partitioning");
     ORT_RETURN_IF_ERROR(PartitionGraph(model_->graph(), providers));
+    ORT_ASSIGN_OR_RETURN(const MemcpyCounts copies, InsertMemcpyNodes(model_->graph(), providers));
+    if (copies.to_device + copies.to_host > 0) {
+      // Each copy costs a transfer per run, as ONNX Runtime's warning says.
+      ORT_LOG_WARNING(
+          "{} Memcpy nodes copy values between devices ({} to the device, {} to the "
+          "host); nodes the device provider cannot run cause them",
+          copies.to_device + copies.to_host, copies.to_device, copies.to_host);
+    }
+    event.AddArg("memcpy_to_device", std::to_string(copies.to_device));
+    event.AddArg("memcpy_to_host", std::to_string(copies.to_host));
   }
   const bool parallel = options_.execution_mode == ExecutionMode::kParallel;
   ExecutionPlanOptions plan_options;

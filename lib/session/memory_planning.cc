@@ -39,10 +39,13 @@ Status SessionState::PlanMemory() {
   std::vector<bool> listed(slot_count_, false);
   std::vector<MemoryInfo> location(slot_count_);
   for (const NodePlan& plan : plans_) {
-    if (std::find(allocators_.begin(), allocators_.end(), plan.allocator) == allocators_.end()) {
-      allocators_.push_back(plan.allocator);
+    for (size_t i = 0; i < plan.outputs.size(); ++i) {
+      const auto& allocator = plan.output_allocators[i];
+      if (std::find(allocators_.begin(), allocators_.end(), allocator) == allocators_.end()) {
+        allocators_.push_back(allocator);
+      }
+      location[plan.outputs[i]] = allocator->Info();
     }
-    for (int slot : plan.outputs) location[slot] = plan.allocator->Info();
   }
   auto list = [&](int slot) {
     if (slot < 0 || listed[slot]) return;

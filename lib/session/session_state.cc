@@ -83,6 +83,9 @@ Status SessionState::CreateKernels(
     constants_.emplace_back(SlotFor(name), Value(tensor));
   }
 
+  const auto cpu = providers.find("cpu");
+  const std::shared_ptr<IAllocator> cpu_allocator =
+      cpu != providers.end() ? cpu->second->allocator() : nullptr;
   ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph_.TopologicalOrder());
   for (NodeIndex index : order) {
     const Node& node = *graph_.GetNode(index);
@@ -119,6 +122,10 @@ Status SessionState::CreateKernels(
     plan.node = &node;
     plan.kernel = kernel->get();
     plan.allocator = provider.allocator();
+    for (size_t i = 0; i < node.outputs().size(); ++i) {
+      const bool host = entry->def.IsHostOutput(static_cast<int>(i)) && cpu_allocator != nullptr;
+      plan.output_allocators.push_back(host ? cpu_allocator : plan.allocator);
+    }
     plan.in_place_candidates = entry->def.in_place();
     for (const auto& input : node.inputs())
       plan.inputs.push_back(input.empty() ? -1 : SlotFor(input));
@@ -221,6 +228,7 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
   for (size_t i = 0; i < plan.outputs.size(); ++i) outputs[i] = &values[plan.outputs[i]];
 
   KernelContext context(node, inputs, implicit, outputs, plan.allocator, run);
+  context.set_output_allocators(plan.output_allocators);
   if (memory != nullptr) {
     memory->BeginNode(plan.memory, inputs);
     context.set_output_allocator(memory);

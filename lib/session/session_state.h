@@ -72,6 +72,8 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
     const Node* node = nullptr;
     const OpKernel* kernel = nullptr;
     std::shared_ptr<IAllocator> allocator;
+    // Per output: the provider's allocator, or the CPU's for outputs the kernel makes on the host.
+    std::vector<std::shared_ptr<IAllocator>> output_allocators;
     std::vector<int> inputs;           // slot per input, -1 when omitted
     std::vector<int> implicit_inputs;  // slot per implicit input
     std::vector<int> outputs;          // slot per output (omitted outputs get private slots)
