@@ -3,10 +3,19 @@
 #include <algorithm>
 
 #include "providers/cpu/cpu_provider.h"
+#ifdef ORT_USE_CUDA
+#include "providers/cuda/cuda_provider.h"
+#endif
 
 namespace ort {
 
-std::vector<std::string> AvailableProviders() { return {"cpu"}; }
+std::vector<std::string> AvailableProviders() {
+#ifdef ORT_USE_CUDA
+  return {"cpu", "cuda"};
+#else
+  return {"cpu"};
+#endif
+}
 
 Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
     const std::vector<std::string>& names, const ProviderSettings& settings) {
@@ -16,6 +25,11 @@ Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
     if (name == "cpu") {
       if (!has_cpu) providers.push_back(std::make_unique<CpuExecutionProvider>(settings.cpu));
       has_cpu = true;
+#ifdef ORT_USE_CUDA
+    } else if (name == "cuda") {
+      ORT_ASSIGN_OR_RETURN(auto cuda, CreateCudaProvider({}));
+      providers.push_back(std::move(cuda));
+#endif
     } else {
       const auto available = AvailableProviders();
       std::string list;

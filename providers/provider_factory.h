@@ -1,4 +1,5 @@
-// Creates execution providers by name for the applications ("cpu", later "cuda").
+// Creates execution providers by name for the applications: "cpu", and "cuda" when built with the
+// CUDA toolkit (creating it fails on a machine without a GPU).
 #pragma once
 
 #include <memory>

@@ -1,0 +1,17 @@
+// CUDA runtime errors as Status, for the provider's host code.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string_view>
+
+#include "lib/common/status.h"
+
+namespace ort {
+
+/// OK for cudaSuccess, else an error naming `what` and CUDA's description.
+Status CudaStatus(cudaError_t error, std::string_view what);
+
+}  // namespace ort
+
+#define ORT_CUDA_RETURN_IF_ERROR(expr, what) ORT_RETURN_IF_ERROR(::ort::CudaStatus((expr), (what)))

@@ -1,0 +1,76 @@
+#include "providers/cuda/cuda_provider.h"
+
+#include "lib/session/memcpy_insertion.h"
+#include "providers/cuda/cuda_allocator.h"
+#include "providers/cuda/cuda_common.h"
+#include "providers/cuda/cuda_data_transfer.h"
+#include "providers/cuda/kernels/cuda_kernels.h"
+
+namespace ort {
+namespace {
+
+// The device, or why it cannot be used.
+Status OpenDevice(int device_id, cudaStream_t* stream) {
+  int count = 0;
+  const cudaError_t found = cudaGetDeviceCount(&count);
+  if (found == cudaErrorNoDevice || found == cudaErrorInsufficientDriver) {
+    return ORT_ERROR(kNotImplemented, "no CUDA GPU or driver on this machine ({})",
+                     cudaGetErrorString(found));
+  }
+  ORT_CUDA_RETURN_IF_ERROR(found, "looking for CUDA devices");
+  if (device_id < 0 || device_id >= count) {
+    return ORT_ERROR(kInvalidArgument, "CUDA device {} does not exist ({} visible)", device_id,
+                     count);
+  }
+  ORT_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_id), "selecting the CUDA device");
+  ORT_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking),
+                           "creating a CUDA stream");
+  return Status::OK();
+}
+
+}  // namespace
+
+CudaExecutionProvider::CudaExecutionProvider(CudaProviderOptions options)
+    : IExecutionProvider("cuda"), options_(options) {
+  Status opened = OpenDevice(options_.device_id, &stream_);
+  if (!opened.ok()) {
+    stream_ = nullptr;
+    device_error_ = opened.message();
+    cudaGetLastError();
+  }
+  std::shared_ptr<IAllocator> device = std::make_shared<CudaAllocator>(options_.device_id);
+  allocator_ = options_.use_arena ? std::make_shared<ArenaAllocator>(device, options_.arena)
+                                  : std::move(device);
+  transfer_ = std::make_unique<CudaDataTransfer>(options_.device_id, stream_);
+}
+
+CudaExecutionProvider::~CudaExecutionProvider() {
+  // The arena returns its regions before the stream goes.
+  allocator_.reset();
+  if (stream_ != nullptr) cudaStreamDestroy(stream_);
+}
+
+const KernelRegistry& CudaExecutionProvider::kernel_registry() const {
+  return CudaKernelRegistry();
+}
+
+const KernelRegistry& CudaKernelRegistry() {
+  static const KernelRegistry* registry = [] {
+    auto* created = new KernelRegistry();
+    RegisterMemcpyKernels(*created);
+    RegisterCudaKernels(*created);
+    return created;
+  }();
+  return *registry;
+}
+
+Result<std::unique_ptr<CudaExecutionProvider>> CreateCudaProvider(CudaProviderOptions options) {
+  auto provider = std::make_unique<CudaExecutionProvider>(options);
+  if (!provider->device_available()) {
+    return ORT_ERROR(kNotImplemented, "the CUDA provider cannot run here: {}",
+                     provider->device_error());
+  }
+  return provider;
+}
+
+}  // namespace ort

@@ -1,0 +1,58 @@
+// The CUDA execution provider: claims the nodes its kernels serve (with their type constraints),
+// allocates on one GPU through an arena, copies between host and device on its stream, and runs
+// kernels on that stream (one per session). It can be built and asked for its capability on a
+// machine without a GPU; CreateCudaProvider refuses there, so a session never plans work for an
+// absent device.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+
+#include "lib/framework/execution_provider.h"
+#include "lib/memory/arena.h"
+
+namespace ort {
+
+struct CudaProviderOptions {
+  int device_id = 0;
+  /// Device tensors come from a BFC arena over cudaMalloc (ONNX Runtime's default).
+  bool use_arena = true;
+  ArenaOptions arena;
+};
+
+class CudaExecutionProvider final : public IExecutionProvider {
+ public:
+  /// Touches the device only when one is present (device_available()).
+  explicit CudaExecutionProvider(CudaProviderOptions options = {});
+  ~CudaExecutionProvider() override;
+  CudaExecutionProvider(const CudaExecutionProvider&) = delete;
+  CudaExecutionProvider& operator=(const CudaExecutionProvider&) = delete;
+
+  const KernelRegistry& kernel_registry() const override;
+  std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
+  const IDataTransfer* data_transfer() const override { return transfer_.get(); }
+
+  bool device_available() const { return stream_ != nullptr; }
+  /// Why the device is not available; empty when it is.
+  const std::string& device_error() const { return device_error_; }
+  /// The stream every kernel and copy of this provider runs on.
+  cudaStream_t stream() const { return stream_; }
+  int device_id() const { return options_.device_id; }
+
+ private:
+  CudaProviderOptions options_;
+  std::string device_error_;
+  cudaStream_t stream_ = nullptr;
+  std::shared_ptr<IAllocator> allocator_;
+  std::unique_ptr<IDataTransfer> transfer_;
+};
+
+/// Every CUDA kernel, registered once per process (no device needed).
+const KernelRegistry& CudaKernelRegistry();
+
+/// A provider on a present device, or an error saying why there is none.
+Result<std::unique_ptr<CudaExecutionProvider>> CreateCudaProvider(CudaProviderOptions options);
+
+}  // namespace ort

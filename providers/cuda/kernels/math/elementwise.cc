@@ -1,0 +1,118 @@
+// Elementwise CUDA kernels: Add, Sub, Mul, Div with numpy broadcasting, and the unary math and
+// activation ops, for float and float16 (computed in float).
+#include "providers/cuda/cuda_common.h"
+#include "providers/cuda/kernels/cuda_kernels.h"
+#include "providers/cuda/kernels/math/elementwise_launch.h"
+
+namespace ort {
+namespace {
+
+const std::vector<DataType> kTypes = {DataType::kFloat, DataType::kFloat16};
+
+cuda::ElementKind KindOf(DataType type) {
+  return type == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
+}
+
+// Strides of `shape` right-aligned to `rank` dimensions, 0 where it broadcasts.
+void FillStrides(const TensorShape& shape, const TensorShape& output, int64_t* strides) {
+  const size_t rank = output.rank();
+  int64_t stride = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    const size_t d = rank - 1 - i;
+    const int64_t dim = i < shape.rank() ? shape[shape.rank() - 1 - i] : 1;
+    strides[d] = dim == 1 ? 0 : stride;
+    stride *= dim;
+  }
+}
+
+template <cuda::BinaryOp kOp>
+class Binary final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    stream_ = CudaStreamOf(info);
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
+    if (a->dtype() != b->dtype()) {
+      return context.Error("inputs have types {} and {}", DataTypeName(a->dtype()),
+                           DataTypeName(b->dtype()));
+    }
+    auto shape = BroadcastShapes(a->shape(), b->shape());
+    if (!shape.ok()) return context.Error("{}", shape.status().message());
+    if (shape->rank() > static_cast<size_t>(cuda::kMaxBroadcastRank)) {
+      return context.Error("rank {} exceeds the {} the CUDA kernel broadcasts", shape->rank(),
+                           cuda::kMaxBroadcastRank);
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor * out, context.Output(0, a->dtype(), *shape));
+    cuda::BroadcastStrides strides;
+    const bool same = a->shape() == *shape && b->shape() == *shape;
+    if (!same) {
+      strides.rank = static_cast<int>(shape->rank());
+      for (size_t d = 0; d < shape->rank(); ++d) strides.output_dims[d] = (*shape)[d];
+      FillStrides(a->shape(), *shape, strides.a_strides);
+      FillStrides(b->shape(), *shape, strides.b_strides);
+    }
+    return CudaStatus(cuda::LaunchBinary(kOp, KindOf(a->dtype()), a->RawData(), b->RawData(),
+                                         out->MutableRawData(), out->NumElements(),
+                                         same ? nullptr : &strides, stream_),
+                      context.node().Describe());
+  }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+template <cuda::UnaryOp kOp>
+class Unary final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    stream_ = CudaStreamOf(info);
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), x->shape()));
+    return CudaStatus(cuda::LaunchUnary(kOp, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
+                                        x->NumElements(), stream_),
+                      context.node().Describe());
+  }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+template <cuda::BinaryOp kOp>
+void AddBinary(KernelRegistry& registry, const char* op) {
+  registry.Add<Binary<kOp>>(KernelDef(op).Versions(7).Input(0, kTypes).Input(1, kTypes));
+}
+
+template <cuda::UnaryOp kOp>
+void AddUnary(KernelRegistry& registry, const char* op, int since) {
+  registry.Add<Unary<kOp>>(KernelDef(op).Versions(since).Input(0, kTypes).MayInplace(0, 0));
+}
+
+}  // namespace
+
+void RegisterCudaElementwiseKernels(KernelRegistry& registry) {
+  using cuda::BinaryOp, cuda::UnaryOp;
+  AddBinary<BinaryOp::kAdd>(registry, "Add");
+  AddBinary<BinaryOp::kSub>(registry, "Sub");
+  AddBinary<BinaryOp::kMul>(registry, "Mul");
+  AddBinary<BinaryOp::kDiv>(registry, "Div");
+  AddUnary<UnaryOp::kRelu>(registry, "Relu", 6);
+  AddUnary<UnaryOp::kSigmoid>(registry, "Sigmoid", 6);
+  AddUnary<UnaryOp::kTanh>(registry, "Tanh", 6);
+  AddUnary<UnaryOp::kExp>(registry, "Exp", 6);
+  AddUnary<UnaryOp::kLog>(registry, "Log", 6);
+  AddUnary<UnaryOp::kNeg>(registry, "Neg", 6);
+  AddUnary<UnaryOp::kAbs>(registry, "Abs", 6);
+  AddUnary<UnaryOp::kSqrt>(registry, "Sqrt", 6);
+  AddUnary<UnaryOp::kErf>(registry, "Erf", 9);
+  AddUnary<UnaryOp::kReciprocal>(registry, "Reciprocal", 6);
+}
+
+}  // namespace ort

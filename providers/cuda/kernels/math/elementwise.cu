@@ -1,0 +1,133 @@
+// Elementwise CUDA kernels: grid-stride loops, computing half values in float.
+#include <cuda_fp16.h>
+
+#include "providers/cuda/kernels/math/elementwise_launch.h"
+
+namespace ort::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+
+template <typename T>
+__device__ float Load(const T* p, int64_t i) {
+  return static_cast<float>(p[i]);
+}
+template <typename T>
+__device__ void Store(T* p, int64_t i, float v) {
+  p[i] = static_cast<T>(v);
+}
+
+__device__ float ApplyBinary(BinaryOp op, float a, float b) {
+  switch (op) {
+    case BinaryOp::kAdd:
+      return a + b;
+    case BinaryOp::kSub:
+      return a - b;
+    case BinaryOp::kMul:
+      return a * b;
+    case BinaryOp::kDiv:
+      return a / b;
+  }
+  return 0.0f;
+}
+
+__device__ float ApplyUnary(UnaryOp op, float x) {
+  switch (op) {
+    case UnaryOp::kRelu:
+      return x < 0.0f ? 0.0f : x;
+    case UnaryOp::kSigmoid:
+      return 1.0f / (1.0f + expf(-x));
+    case UnaryOp::kTanh:
+      return tanhf(x);
+    case UnaryOp::kExp:
+      return expf(x);
+    case UnaryOp::kLog:
+      return logf(x);
+    case UnaryOp::kNeg:
+      return -x;
+    case UnaryOp::kAbs:
+      return fabsf(x);
+    case UnaryOp::kSqrt:
+      return sqrtf(x);
+    case UnaryOp::kErf:
+      return erff(x);
+    case UnaryOp::kReciprocal:
+      return 1.0f / x;
+  }
+  return 0.0f;
+}
+
+template <typename T>
+__global__ void BinarySameShape(BinaryOp op, const T* a, const T* b, T* out, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += int64_t{gridDim.x} * blockDim.x) {
+    Store(out, i, ApplyBinary(op, Load(a, i), Load(b, i)));
+  }
+}
+
+template <typename T>
+__global__ void BinaryBroadcast(BinaryOp op, const T* a, const T* b, T* out, int64_t count,
+                                BroadcastStrides s) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += int64_t{gridDim.x} * blockDim.x) {
+    int64_t rest = i, ia = 0, ib = 0;
+    for (int d = s.rank - 1; d >= 0; --d) {
+      const int64_t coordinate = rest % s.output_dims[d];
+      rest /= s.output_dims[d];
+      ia += coordinate * s.a_strides[d];
+      ib += coordinate * s.b_strides[d];
+    }
+    Store(out, i, ApplyBinary(op, Load(a, ia), Load(b, ib)));
+  }
+}
+
+template <typename T>
+__global__ void Unary(UnaryOp op, const T* x, T* y, int64_t count) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += int64_t{gridDim.x} * blockDim.x) {
+    Store(y, i, ApplyUnary(op, Load(x, i)));
+  }
+}
+
+int Blocks(int64_t count) {
+  const int64_t blocks = (count + kThreads - 1) / kThreads;
+  return static_cast<int>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
+}
+
+template <typename T>
+cudaError_t Binary(BinaryOp op, const void* a, const void* b, void* out, int64_t count,
+                   const BroadcastStrides* strides, cudaStream_t stream) {
+  const auto* ta = static_cast<const T*>(a);
+  const auto* tb = static_cast<const T*>(b);
+  auto* to = static_cast<T*>(out);
+  if (strides == nullptr) {
+    BinarySameShape<T><<<Blocks(count), kThreads, 0, stream>>>(op, ta, tb, to, count);
+  } else {
+    BinaryBroadcast<T><<<Blocks(count), kThreads, 0, stream>>>(op, ta, tb, to, count, *strides);
+  }
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const void* b, void* out,
+                         int64_t count, const BroadcastStrides* strides, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  return kind == ElementKind::kFloat ? Binary<float>(op, a, b, out, count, strides, stream)
+                                     : Binary<__half>(op, a, b, out, count, strides, stream);
+}
+
+cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,
+                        cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  if (kind == ElementKind::kFloat) {
+    Unary<float><<<Blocks(count), kThreads, 0, stream>>>(op, static_cast<const float*>(x),
+                                                         static_cast<float*>(y), count);
+  } else {
+    Unary<__half><<<Blocks(count), kThreads, 0, stream>>>(op, static_cast<const __half*>(x),
+                                                          static_cast<__half*>(y), count);
+  }
+  return cudaGetLastError();
+}
+
+}  // namespace ort::cuda

@@ -1,0 +1,32 @@
+// Launchers of the elementwise CUDA kernels (elementwise.cu): plain types only, so that the host
+// code calling them needs no CUDA compiler.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace ort::cuda {
+
+enum class ElementKind { kFloat, kHalf };
+enum class BinaryOp { kAdd, kSub, kMul, kDiv };
+enum class UnaryOp { kRelu, kSigmoid, kTanh, kExp, kLog, kNeg, kAbs, kSqrt, kErf, kReciprocal };
+
+inline constexpr int kMaxBroadcastRank = 8;
+
+/// numpy broadcasting as strides: output index -> input offsets (stride 0 on broadcast axes).
+struct BroadcastStrides {
+  int rank = 0;
+  int64_t output_dims[kMaxBroadcastRank] = {};
+  int64_t a_strides[kMaxBroadcastRank] = {};
+  int64_t b_strides[kMaxBroadcastRank] = {};
+};
+
+/// out[i] = a[...] op b[...] for `count` outputs; `strides` null when a, b and out have one shape.
+cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const void* b, void* out,
+                         int64_t count, const BroadcastStrides* strides, cudaStream_t stream);
+
+cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,
+                        cudaStream_t stream);
+
+}  // namespace ort::cuda

@@ -1,0 +1,168 @@
+#include "providers/cuda/cuda_provider.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "lib/ir/model.h"
+#include "lib/session/inference_session.h"
+#include "lib/session/memcpy_insertion.h"
+#include "lib/session/partitioner.h"
+#include "providers/cpu/cpu_provider.h"
+
+namespace ort {
+namespace {
+
+// x -> Conv (CPU: no CUDA kernel yet) -> c -> Relu -> r -> Add(r, bias) -> y -> Reshape -> z.
+std::unique_ptr<Model> ConvReluAddModel() {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 17;
+  Graph& graph = model->graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"z"});
+  graph.SetValueType(
+      "x",
+      ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(1), Dimension::Known(1),
+                                                        Dimension::Known(2), Dimension::Known(2)}));
+  graph.AddInitializer("w", Tensor::FromVector<float>(TensorShape{1, 1, 1, 1}, {2.0f}));
+  graph.AddInitializer("bias", Tensor::FromVector<float>(TensorShape{1}, {-1.0f}));
+  graph.AddInitializer("shape", Tensor::FromVector<int64_t>(TensorShape{1}, {4}));
+  graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"c"}, {}});
+  graph.AddNode({"relu", "Relu", "", {"c"}, {"r"}, {}});
+  graph.AddNode({"add", "Add", "", {"r", "bias"}, {"y"}, {}});
+  graph.AddNode({"reshape", "Reshape", "", {"y", "shape"}, {"z"}, {}});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+// Runs one node on the CUDA provider (CPU as fallback) and returns its output; every node of
+// the model must land on the GPU.
+Tensor RunOneNode(const std::string& op, std::vector<std::pair<std::string, Tensor>> inputs) {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 17;
+  Graph& graph = model->graph();
+  std::vector<std::string> names;
+  for (const auto& [name, tensor] : inputs) {
+    names.push_back(name);
+    std::vector<Dimension> dims;
+    for (int64_t d : tensor.shape().dims()) dims.push_back(Dimension::Known(d));
+    graph.SetValueType(name, ValueType::Tensor(tensor.dtype(), SymbolicShape(dims)));
+  }
+  graph.set_inputs(names);
+  graph.set_outputs({"y"});
+  graph.AddNode({"node", op, "", names, {"y"}, {}});
+  graph.ResolveOuterScope();
+  InferenceSession session;
+  auto cuda = CreateCudaProvider({});
+  REQUIRE(cuda.ok());
+  REQUIRE(session.RegisterProvider(std::move(cuda).value()).ok());
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(std::move(model)).ok());
+  REQUIRE(session.Initialize().ToString() == "OK");
+  for (const Node* node : session.ExecutionOrder()) CHECK(node->provider() == "cuda");
+  std::vector<NamedValue> feeds;
+  for (auto& [name, tensor] : inputs) feeds.emplace_back(name, Value(tensor));
+  std::vector<Value> outputs;
+  REQUIRE(session.Run(RunOptions{}, feeds, {}, &outputs).ToString() == "OK");
+  return outputs[0].tensor();
+}
+
+bool HasGpu() {
+  CudaExecutionProvider probe;
+  if (!probe.device_available()) WARN("no usable CUDA device: " << probe.device_error());
+  return probe.device_available();
+}
+
+}  // namespace
+
+TEST_CASE("The CUDA provider claims what its kernels serve, with or without a device",
+          "[cuda][partition]") {
+  auto model = ConvReluAddModel();
+  CudaExecutionProvider cuda;
+  CpuExecutionProvider cpu;
+  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
+  REQUIRE(PartitionGraph(model->graph(), providers).ok());
+  for (const Node* node : model->graph().Nodes()) {
+    const bool on_gpu = node->op_type() == "Relu" || node->op_type() == "Add";
+    CHECK(node->provider() == (on_gpu ? "cuda" : "cpu"));
+  }
+  auto counts = InsertMemcpyNodes(model->graph(), providers);
+  REQUIRE(counts.ok());
+  // c and the bias go up; y comes down for the CPU Reshape.
+  CHECK(counts->to_device == 2);
+  CHECK(counts->to_host == 1);
+  CHECK(cuda.allocator()->Info().ToString() == "cuda:0");
+}
+
+TEST_CASE("Type constraints keep other element types on the CPU", "[cuda][partition]") {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 17;
+  Graph& graph = model->graph();
+  graph.set_inputs({"a", "b"});
+  graph.set_outputs({"c"});
+  const auto int_type = ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Known(2)});
+  graph.SetValueType("a", int_type);
+  graph.SetValueType("b", int_type);
+  graph.AddNode({"add", "Add", "", {"a", "b"}, {"c"}, {}});
+  graph.ResolveOuterScope();
+  CudaExecutionProvider cuda;
+  CpuExecutionProvider cpu;
+  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
+  REQUIRE(PartitionGraph(graph, providers).ok());
+  CHECK(graph.Nodes()[0]->provider() == "cpu");
+}
+
+TEST_CASE("Creating the CUDA provider without a device fails with the reason", "[cuda]") {
+  auto created = CreateCudaProvider({});
+  if (HasGpu()) {
+    CHECK(created.ok());
+  } else {
+    REQUIRE_FALSE(created.ok());
+    CHECK_THAT(created.status().message(), Catch::Contains("the CUDA provider cannot run here"));
+  }
+}
+
+TEST_CASE("A model runs across the GPU and the CPU", "[cuda][gpu]") {
+  if (!HasGpu()) return;
+  InferenceSession session;
+  auto cuda = CreateCudaProvider({});
+  REQUIRE(cuda.ok());
+  REQUIRE(session.RegisterProvider(std::move(cuda).value()).ok());
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(ConvReluAddModel()).ok());
+  REQUIRE(session.Initialize().ToString() == "OK");
+  std::vector<NamedValue> feeds;
+  feeds.emplace_back(
+      "x", Value(Tensor::FromVector<float>(TensorShape{1, 1, 2, 2}, {-1.0f, 0.5f, 2.0f, -3.0f})));
+  std::vector<Value> outputs;
+  REQUIRE(session.Run(RunOptions{}, feeds, {}, &outputs).ToString() == "OK");
+  // relu(2x) - 1, hand-derived.
+  const Tensor& z = outputs[0].tensor();
+  REQUIRE(z.shape() == TensorShape({4}));
+  const float expected[] = {-1.0f, 0.0f, 3.0f, -1.0f};
+  for (int i = 0; i < 4; ++i) CHECK(z.Data<float>()[i] == Approx(expected[i]));
+}
+
+TEST_CASE("CUDA elementwise kernels broadcast like numpy", "[cuda][gpu]") {
+  if (!HasGpu()) return;
+  // [2, 3] + [3] and [2, 1] * [1, 3], hand-derived.
+  Tensor sum =
+      RunOneNode("Add", {{"a", Tensor::FromVector<float>(TensorShape{2, 3}, {1, 2, 3, 4, 5, 6})},
+                         {"b", Tensor::FromVector<float>(TensorShape{3}, {10, 20, 30})}});
+  const float sums[] = {11, 22, 33, 14, 25, 36};
+  for (int i = 0; i < 6; ++i) CHECK(sum.Data<float>()[i] == sums[i]);
+  Tensor product =
+      RunOneNode("Mul", {{"a", Tensor::FromVector<float>(TensorShape{2, 1}, {2, 3})},
+                         {"b", Tensor::FromVector<float>(TensorShape{1, 3}, {1, 10, 100})}});
+  REQUIRE(product.shape() == TensorShape({2, 3}));
+  const float products[] = {2, 20, 200, 3, 30, 300};
+  for (int i = 0; i < 6; ++i) CHECK(product.Data<float>()[i] == products[i]);
+  // sigmoid(0) = 0.5, sigmoid(2) = 0.880797 in float16.
+  Tensor sigmoid = RunOneNode(
+      "Sigmoid",
+      {{"x", Tensor::FromVector<Float16>(TensorShape{2}, {Float16(0.0f), Float16(2.0f)})}});
+  CHECK(static_cast<float>(sigmoid.Data<Float16>()[0]) == 0.5f);
+  CHECK(static_cast<float>(sigmoid.Data<Float16>()[1]) == Approx(0.880797f).epsilon(1e-3));
+}
+
+}  // namespace ort
