@@ -6,9 +6,21 @@
 #include "lib/common/logging.h"
 #include "lib/profiler/node_profile.h"
 #include "lib/profiler/profiler.h"
+#include "lib/session/memcpy_insertion.h"
 
 namespace ort {
 namespace {
+
+Result<Value> UploadConstant(const Tensor& weight, const IExecutionProvider& provider) {
+  const IDataTransfer* transfer = provider.data_transfer();
+  if (transfer == nullptr) {
+    return ORT_ERROR(kInvalidArgument, "provider {} has no data transfer", provider.type());
+  }
+  ORT_ASSIGN_OR_RETURN(Tensor copy,
+                       Tensor::Allocate(weight.dtype(), weight.shape(), provider.allocator()));
+  ORT_RETURN_IF_ERROR(transfer->Copy(weight, copy));
+  return Value(std::move(copy));
+}
 
 // Kernels must not throw, but a throw must not escape the library either.
 Status Compute(const OpKernel& kernel, KernelContext& context) {
@@ -95,6 +107,14 @@ Status SessionState::CreateKernels(
                        node.provider());
     }
     IExecutionProvider& provider = *provider_it->second;
+    if (node.op_type() == kMemcpyFromHost && node.domain().empty()) {
+      // Weights go to the device once, here, instead of on every run.
+      if (const Tensor* weight = graph_.GetConstantInitializer(node.inputs()[0], false)) {
+        ORT_ASSIGN_OR_RETURN(Value uploaded, UploadConstant(*weight, provider));
+        constants_.emplace_back(SlotFor(node.outputs()[0]), std::move(uploaded));
+        continue;
+      }
+    }
     for (const auto& [name, attribute] : node.attributes()) {
       if (!attribute.g) continue;
       ExecutionPlanOptions sub_options = options_;

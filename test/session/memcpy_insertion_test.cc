@@ -30,6 +30,7 @@ class FakeDeviceAllocator final : public IAllocator {
 
 class FakeTransfer final : public IDataTransfer {
  public:
+  mutable int copies = 0;
   bool CanCopy(const MemoryInfo& source, const MemoryInfo& destination) const override {
     return source.IsCpu() != destination.IsCpu();
   }
@@ -38,6 +39,7 @@ class FakeTransfer final : public IDataTransfer {
                       "copy from {} to {} does not cross devices", source.location().ToString(),
                       destination.location().ToString());
     std::memcpy(destination.MutableRawData(), source.RawData(), source.SizeInBytes());
+    ++copies;
     return Status::OK();
   }
 };
@@ -51,6 +53,22 @@ class DeviceRelu final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, x->shape()));
     for (int64_t i = 0; i < x->NumElements(); ++i) {
       y->MutableData<float>()[i] = std::max(0.0f, x->Data<float>()[i]);
+    }
+    return Status::OK();
+  }
+};
+
+// Elementwise Add of equal shapes, on the device only.
+class DeviceAdd final : public OpKernel {
+ public:
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
+    ORT_RETURN_IF_NOT(a->location() == kDevice && b->location() == kDevice, "inputs on {} and {}",
+                      a->location().ToString(), b->location().ToString());
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, a->shape()));
+    for (int64_t i = 0; i < a->NumElements(); ++i) {
+      y->MutableData<float>()[i] = a->Data<float>()[i] + b->Data<float>()[i];
     }
     return Status::OK();
   }
@@ -76,11 +94,13 @@ class FakeDeviceProvider final : public IExecutionProvider {
   FakeDeviceProvider() : IExecutionProvider("fakedev") {
     registry_.Add<DeviceRelu>(KernelDef("Relu").Versions(1).Input(0, {DataType::kFloat}));
     registry_.Add<DeviceReshape>(KernelDef("Reshape").Versions(5).HostInput(1));
+    registry_.Add<DeviceAdd>(KernelDef("Add").Versions(7).Input(0, {DataType::kFloat}));
     RegisterMemcpyKernels(registry_);
   }
   const KernelRegistry& kernel_registry() const override { return registry_; }
   std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
   const IDataTransfer* data_transfer() const override { return &transfer_; }
+  int copies() const { return transfer_.copies; }
 
  private:
   KernelRegistry registry_;
@@ -170,6 +190,39 @@ TEST_CASE("A session runs across host and device and returns host outputs", "[se
   CHECK(q.shape() == TensorShape({2, 1}));
   CHECK(q.Data<float>()[0] == 0.0f);
   CHECK(q.Data<float>()[1] == 2.0f);
+}
+
+TEST_CASE("Weights read on the device are uploaded once, at initialization", "[session][memcpy]") {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 14;
+  Graph& graph = model->graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(2)}));
+  graph.AddInitializer("bias", Tensor::FromVector<float>(TensorShape{2}, {10.0f, 20.0f}));
+  graph.AddNode({"add", "Add", "", {"x", "bias"}, {"y"}, {}});
+  graph.ResolveOuterScope();
+
+  auto device = std::make_unique<FakeDeviceProvider>();
+  const FakeDeviceProvider* device_view = device.get();
+  InferenceSession session;
+  REQUIRE(session.RegisterProvider(std::move(device)).ok());
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(std::move(model)).ok());
+  REQUIRE(session.Initialize().ToString() == "OK");
+  CHECK(device_view->copies() == 1);  // the bias
+  int uploads = 0;
+  for (const Node* node : session.ExecutionOrder()) uploads += node->op_type() == kMemcpyFromHost;
+  CHECK(uploads == 1);  // only x, on every run
+  std::vector<NamedValue> feeds;
+  feeds.emplace_back("x", Value(Tensor::FromVector<float>(TensorShape{2}, {1.0f, 2.0f})));
+  std::vector<Value> outputs;
+  for (int run = 0; run < 2; ++run) {
+    REQUIRE(session.Run(RunOptions{}, feeds, {}, &outputs).ToString() == "OK");
+    CHECK(outputs[0].tensor().Data<float>()[0] == 11.0f);
+    CHECK(outputs[0].tensor().Data<float>()[1] == 22.0f);
+  }
+  CHECK(device_view->copies() == 1 + 2 * 2);  // x up and y down per run
 }
 
 }  // namespace ort
