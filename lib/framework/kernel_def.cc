@@ -8,6 +8,11 @@ bool KernelDef::IsHostInput(int index) const {
   return std::find(host_inputs_.begin(), host_inputs_.end(), index) != host_inputs_.end();
 }
 
+bool KernelDef::IsShapeOnlyInput(int index) const {
+  return std::find(shape_only_inputs_.begin(), shape_only_inputs_.end(), index) !=
+         shape_only_inputs_.end();
+}
+
 bool KernelDef::IsHostOutput(int index) const {
   return std::find(host_outputs_.begin(), host_outputs_.end(), index) != host_outputs_.end();
 }

@@ -46,6 +46,12 @@ class KernelDef {
     host_inputs_.push_back(index);
     return *this;
   }
+  /// Only the shape and type of input `index` are read (Shape, Size): it is used wherever it
+  /// lives and never copied between devices for this kernel.
+  KernelDef& ShapeOnlyInput(int index) {
+    shape_only_inputs_.push_back(index);
+    return *this;
+  }
   /// Output `index` is produced on the host.
   KernelDef& HostOutput(int index) {
     host_outputs_.push_back(index);
@@ -69,6 +75,7 @@ class KernelDef {
   const std::vector<std::pair<int, int>>& in_place() const { return in_place_; }
   bool IsHostInput(int index) const;
   bool IsHostOutput(int index) const;
+  bool IsShapeOnlyInput(int index) const;
 
   /// "Relu [6, 12]" for messages.
   std::string Describe() const;
@@ -80,6 +87,7 @@ class KernelDef {
   int until_ = INT_MAX;
   std::vector<TypeConstraint> constraints_;
   std::vector<int> host_inputs_;
+  std::vector<int> shape_only_inputs_;
   std::vector<int> host_outputs_;
   std::vector<std::pair<int, int>> in_place_;
 };

@@ -217,14 +217,16 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
     ORT_RETURN_IF_ERROR(PartitionGraph(model_->graph(), providers));
     ORT_ASSIGN_OR_RETURN(const MemcpyCounts copies, InsertMemcpyNodes(model_->graph(), providers));
     if (copies.to_device + copies.to_host > 0) {
-      // Each copy costs a transfer per run, as ONNX Runtime's warning says.
+      // As ONNX Runtime warns: every copy is a transfer on every run.
       ORT_LOG_WARNING(
-          "{} Memcpy nodes copy values between devices ({} to the device, {} to the "
-          "host); nodes the device provider cannot run cause them",
+          "{} Memcpy nodes copy values between devices on every run ({} to the "
+          "device, {} to the host)",
           copies.to_device + copies.to_host, copies.to_device, copies.to_host);
     }
+    if (copies.weights > 0) ORT_LOG_INFO("{} weights go to the device once", copies.weights);
     event.AddArg("memcpy_to_device", std::to_string(copies.to_device));
     event.AddArg("memcpy_to_host", std::to_string(copies.to_host));
+    event.AddArg("weights_to_device", std::to_string(copies.weights));
   }
   const bool parallel = options_.execution_mode == ExecutionMode::kParallel;
   ExecutionPlanOptions plan_options;

@@ -7,7 +7,10 @@
 namespace ort {
 namespace {
 
-// Where each input and output of a node lives: "" for the host, else the device provider's type.
+// Where each input and output of a node lives: "" for the host, else the device provider's type;
+// kAnywhere for inputs whose shape alone is read.
+constexpr char kAnywhere[] = "*";
+
 struct NodeSides {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
@@ -64,7 +67,7 @@ class Inserter {
       Node& node = *graph_.GetNode(index);
       for (size_t i = 0; i < node.inputs().size(); ++i) {
         const std::string& device = side.inputs[i];
-        if (!node.HasInput(i) || device.empty()) continue;
+        if (!node.HasInput(i) || device.empty() || device == kAnywhere) continue;
         const std::string value = node.inputs()[i];
         const auto made = made_on.find(value);
         if (made != made_on.end()) {
@@ -79,7 +82,8 @@ class Inserter {
           it->second = graph_.UniqueValueName(value + "_" + device);
           CopyType(value, it->second);
           AddCopy(kMemcpyFromHost, value, it->second, device);
-          ++counts.to_device;
+          ++(graph_.GetConstantInitializer(value, false) != nullptr ? counts.weights
+                                                                    : counts.to_device);
         }
         graph_.SetNodeInput(node, i, it->second);
       }
@@ -98,18 +102,22 @@ class Inserter {
                        node.provider());
     }
     const IExecutionProvider& provider = *it->second;
-    if (provider.allocator()->Info().IsCpu()) return sides;
     std::string why_not;
     const KernelEntry* entry = provider.kernel_registry().Find(node, &why_not);
     if (entry == nullptr) {
       return ORT_ERROR(kNotImplemented, "{}: provider {} has no kernel for it ({})",
                        node.Describe(), provider.type(), why_not);
     }
+    const KernelDef& def = entry->def;
+    const std::string device = provider.allocator()->Info().IsCpu() ? "" : provider.type();
     for (size_t i = 0; i < sides.inputs.size(); ++i) {
-      if (!entry->def.IsHostInput(static_cast<int>(i))) sides.inputs[i] = provider.type();
+      const int index = static_cast<int>(i);
+      sides.inputs[i] = def.IsShapeOnlyInput(index) ? kAnywhere
+                        : def.IsHostInput(index)    ? ""
+                                                    : device;
     }
     for (size_t i = 0; i < sides.outputs.size(); ++i) {
-      if (!entry->def.IsHostOutput(static_cast<int>(i))) sides.outputs[i] = provider.type();
+      if (!def.IsHostOutput(static_cast<int>(i))) sides.outputs[i] = device;
     }
     return sides;
   }

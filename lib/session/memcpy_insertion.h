@@ -17,8 +17,9 @@ inline constexpr char kMemcpyFromHost[] = "MemcpyFromHost";
 inline constexpr char kMemcpyToHost[] = "MemcpyToHost";
 
 struct MemcpyCounts {
-  int to_device = 0;
-  int to_host = 0;
+  int to_device = 0;  // copies of values made on the host, on every run
+  int to_host = 0;    // copies of values made on the device, on every run
+  int weights = 0;    // constant initializers, which the session uploads once
 };
 
 /// Inserts the copy nodes into `graph` and its subgraphs, whose nodes must all be assigned.

@@ -225,4 +225,25 @@ TEST_CASE("Weights read on the device are uploaded once, at initialization", "[s
   CHECK(device_view->copies() == 1 + 2 * 2);  // x up and y down per run
 }
 
+TEST_CASE("Reading only a value's shape copies nothing", "[session][memcpy]") {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 14;
+  Graph& graph = model->graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"s"});
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(3)}));
+  graph.AddNode({"relu", "Relu", "", {"x"}, {"r"}, {}});
+  graph.AddNode({"shape", "Shape", "", {"r"}, {"s"}, {}});
+  graph.ResolveOuterScope();
+  FakeDeviceProvider device;
+  CpuExecutionProvider cpu;
+  std::vector<IExecutionProvider*> providers{&device, &cpu};
+  REQUIRE(PartitionGraph(graph, providers).ok());
+  auto counts = InsertMemcpyNodes(graph, providers);
+  REQUIRE(counts.ok());
+  // x goes up for Relu; the CPU's Shape reads r's shape where r lives.
+  CHECK(counts->to_device == 1);
+  CHECK(counts->to_host == 0);
+}
+
 }  // namespace ort

@@ -1,10 +1,20 @@
 #include "providers/cuda/kernels/cuda_kernels.h"
 
+#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
 #include "providers/cuda/cuda_provider.h"
 
 namespace ort {
 
-void RegisterCudaKernels(KernelRegistry& registry) { RegisterCudaElementwiseKernels(registry); }
+std::vector<DataType> CudaTensorTypes() {
+  std::vector<DataType> types = NumericTypes::DataTypes();
+  types.push_back(DataType::kBool);
+  return types;
+}
+
+void RegisterCudaKernels(KernelRegistry& registry) {
+  RegisterViewKernels(registry, CudaTensorTypes());
+  RegisterCudaElementwiseKernels(registry);
+}
 
 cudaStream_t CudaStreamOf(const KernelInfo& info) {
   const auto* provider = dynamic_cast<const CudaExecutionProvider*>(&info.provider());

@@ -3,6 +3,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <vector>
+
 #include "lib/framework/kernel_registry.h"
 #include "lib/framework/op_kernel.h"
 
@@ -10,6 +12,9 @@ namespace ort {
 
 void RegisterCudaKernels(KernelRegistry& registry);
 void RegisterCudaElementwiseKernels(KernelRegistry& registry);
+
+/// Element types a GPU tensor may hold: every numeric type and bool (no strings).
+std::vector<DataType> CudaTensorTypes();
 
 /// The stream of the CUDA provider a kernel belongs to.
 cudaStream_t CudaStreamOf(const KernelInfo& info);

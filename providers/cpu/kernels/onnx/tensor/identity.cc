@@ -1,7 +1,7 @@
 // Identity: the output is the input value itself (a tensor view, a sequence or an optional's
 // none); nothing is copied.
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
+#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
 
 namespace ort {
 namespace {
@@ -17,8 +17,8 @@ class Identity final : public OpKernel {
 
 }  // namespace
 
-void RegisterIdentityKernels(KernelRegistry& registry) {
-  registry.Add<Identity>(KernelDef("Identity").Versions(1).Input(0, AllDataTypesWithPacked()));
+void RegisterIdentityKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
+  registry.Add<Identity>(KernelDef("Identity").Versions(1).Input(0, types));
 }
 
 }  // namespace ort

@@ -2,7 +2,7 @@
 #include <fmt/ranges.h>
 
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
+#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
 
 namespace ort {
 namespace {
@@ -101,10 +101,9 @@ class Flatten final : public OpKernel {
 
 }  // namespace
 
-void RegisterReshapeKernels(KernelRegistry& registry) {
-  registry.Add<Reshape>(
-      KernelDef("Reshape").Versions(1).Input(0, AllDataTypesWithPacked()).HostInput(1));
-  registry.Add<Flatten>(KernelDef("Flatten").Versions(1).Input(0, AllDataTypesWithPacked()));
+void RegisterReshapeKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
+  registry.Add<Reshape>(KernelDef("Reshape").Versions(1).Input(0, types).HostInput(1));
+  registry.Add<Flatten>(KernelDef("Flatten").Versions(1).Input(0, types));
 }
 
 }  // namespace ort

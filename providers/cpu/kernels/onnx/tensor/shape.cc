@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
+#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
 
 namespace ort {
 namespace {
@@ -51,11 +51,10 @@ class Size final : public OpKernel {
 
 }  // namespace
 
-void RegisterShapeKernels(KernelRegistry& registry) {
+void RegisterShapeKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
   registry.Add<Shape>(
-      KernelDef("Shape").Versions(1).Input(0, AllDataTypesWithPacked()).HostOutput(0));
-  registry.Add<Size>(
-      KernelDef("Size").Versions(1).Input(0, AllDataTypesWithPacked()).HostOutput(0));
+      KernelDef("Shape").Versions(1).Input(0, types).ShapeOnlyInput(0).HostOutput(0));
+  registry.Add<Size>(KernelDef("Size").Versions(1).Input(0, types).ShapeOnlyInput(0).HostOutput(0));
 }
 
 }  // namespace ort

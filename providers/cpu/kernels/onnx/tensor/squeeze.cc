@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
+#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
 
 namespace ort {
 namespace {
@@ -112,11 +112,9 @@ class Unsqueeze final : public AxesKernel {
 
 }  // namespace
 
-void RegisterSqueezeKernels(KernelRegistry& registry) {
-  registry.Add<Squeeze>(
-      KernelDef("Squeeze").Versions(1).Input(0, AllDataTypesWithPacked()).HostInput(1));
-  registry.Add<Unsqueeze>(
-      KernelDef("Unsqueeze").Versions(1).Input(0, AllDataTypesWithPacked()).HostInput(1));
+void RegisterSqueezeKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
+  registry.Add<Squeeze>(KernelDef("Squeeze").Versions(1).Input(0, types).HostInput(1));
+  registry.Add<Unsqueeze>(KernelDef("Unsqueeze").Versions(1).Input(0, types).HostInput(1));
 }
 
 }  // namespace ort

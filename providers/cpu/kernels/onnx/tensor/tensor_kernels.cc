@@ -1,19 +1,19 @@
 #include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
 
 #include "providers/cpu/kernels/onnx/onnx_kernels.h"
+#include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
+#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
 
 namespace ort {
 
 void RegisterTensorKernels(KernelRegistry& registry) {
   RegisterConcatKernels(registry);
   RegisterDepthToSpaceKernels(registry);
-  RegisterIdentityKernels(registry);
+  RegisterViewKernels(registry, AllDataTypesWithPacked());
   RegisterBitCastKernels(registry);
   RegisterTensorScatterKernels(registry);
-  RegisterReshapeKernels(registry);
   RegisterSliceKernels(registry);
   RegisterSplitKernels(registry);
-  RegisterSqueezeKernels(registry);
   RegisterTransposeKernels(registry);
   RegisterGatherKernels(registry);
   RegisterGatherElementsKernels(registry);
@@ -25,7 +25,6 @@ void RegisterTensorKernels(KernelRegistry& registry) {
   RegisterCenterCropPadKernels(registry);
   RegisterCropKernels(registry);
   RegisterPadKernels(registry);
-  RegisterShapeKernels(registry);
   RegisterCompressKernels(registry);
   RegisterNonZeroKernels(registry);
   RegisterUniqueKernels(registry);

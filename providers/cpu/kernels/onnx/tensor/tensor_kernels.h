@@ -7,13 +7,10 @@ namespace ort {
 
 void RegisterConcatKernels(KernelRegistry& registry);
 void RegisterDepthToSpaceKernels(KernelRegistry& registry);
-void RegisterIdentityKernels(KernelRegistry& registry);
 void RegisterBitCastKernels(KernelRegistry& registry);
 void RegisterTensorScatterKernels(KernelRegistry& registry);
-void RegisterReshapeKernels(KernelRegistry& registry);
 void RegisterSliceKernels(KernelRegistry& registry);
 void RegisterSplitKernels(KernelRegistry& registry);
-void RegisterSqueezeKernels(KernelRegistry& registry);
 void RegisterTransposeKernels(KernelRegistry& registry);
 void RegisterGatherKernels(KernelRegistry& registry);
 void RegisterGatherElementsKernels(KernelRegistry& registry);
@@ -25,7 +22,6 @@ void RegisterTileKernels(KernelRegistry& registry);
 void RegisterCenterCropPadKernels(KernelRegistry& registry);
 void RegisterCropKernels(KernelRegistry& registry);
 void RegisterPadKernels(KernelRegistry& registry);
-void RegisterShapeKernels(KernelRegistry& registry);
 void RegisterCompressKernels(KernelRegistry& registry);
 void RegisterNonZeroKernels(KernelRegistry& registry);
 void RegisterUniqueKernels(KernelRegistry& registry);

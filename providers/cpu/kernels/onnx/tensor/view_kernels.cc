@@ -1,0 +1,12 @@
+#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
+
+namespace ort {
+
+void RegisterViewKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
+  RegisterIdentityKernels(registry, types);
+  RegisterReshapeKernels(registry, types);
+  RegisterSqueezeKernels(registry, types);
+  RegisterShapeKernels(registry, types);
+}
+
+}  // namespace ort
