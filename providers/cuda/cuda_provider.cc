@@ -10,7 +10,8 @@ namespace ort {
 namespace {
 
 // The device, or why it cannot be used.
-Status OpenDevice(int device_id, cudaStream_t* stream) {
+Status OpenDevice(int device_id, cudaStream_t* stream, const CublasApi** api,
+                  cublasHandle_t* cublas) {
   int count = 0;
   const cudaError_t found = cudaGetDeviceCount(&count);
   if (found == cudaErrorNoDevice || found == cudaErrorInsufficientDriver) {
@@ -25,15 +26,20 @@ Status OpenDevice(int device_id, cudaStream_t* stream) {
   ORT_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_id), "selecting the CUDA device");
   ORT_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking),
                            "creating a CUDA stream");
-  return Status::OK();
+  ORT_ASSIGN_OR_RETURN(*api, LoadCublas());
+  ORT_RETURN_IF_ERROR(CublasStatus(**api, (*api)->create(cublas), "creating a cuBLAS handle"));
+  return CublasStatus(**api, (*api)->set_stream(*cublas, *stream), "binding cuBLAS to the stream");
 }
 
 }  // namespace
 
 CudaExecutionProvider::CudaExecutionProvider(CudaProviderOptions options)
     : IExecutionProvider("cuda"), options_(options) {
-  Status opened = OpenDevice(options_.device_id, &stream_);
+  Status opened = OpenDevice(options_.device_id, &stream_, &cublas_api_, &cublas_);
   if (!opened.ok()) {
+    if (cublas_ != nullptr) cublas_api_->destroy(cublas_);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    cublas_ = nullptr;
     stream_ = nullptr;
     device_error_ = opened.message();
     cudaGetLastError();
@@ -47,6 +53,7 @@ CudaExecutionProvider::CudaExecutionProvider(CudaProviderOptions options)
 CudaExecutionProvider::~CudaExecutionProvider() {
   // The arena returns its regions before the stream goes.
   allocator_.reset();
+  if (cublas_ != nullptr) cublas_api_->destroy(cublas_);
   if (stream_ != nullptr) cudaStreamDestroy(stream_);
 }
 

@@ -12,6 +12,7 @@
 
 #include "lib/framework/execution_provider.h"
 #include "lib/memory/arena.h"
+#include "providers/cuda/cublas_loader.h"
 
 namespace ort {
 
@@ -39,12 +40,17 @@ class CudaExecutionProvider final : public IExecutionProvider {
   const std::string& device_error() const { return device_error_; }
   /// The stream every kernel and copy of this provider runs on.
   cudaStream_t stream() const { return stream_; }
+  /// cuBLAS bound to stream(), and its entry points; null without a device.
+  cublasHandle_t cublas() const { return cublas_; }
+  const CublasApi* cublas_api() const { return cublas_api_; }
   int device_id() const { return options_.device_id; }
 
  private:
   CudaProviderOptions options_;
   std::string device_error_;
   cudaStream_t stream_ = nullptr;
+  cublasHandle_t cublas_ = nullptr;
+  const CublasApi* cublas_api_ = nullptr;
   std::shared_ptr<IAllocator> allocator_;
   std::unique_ptr<IDataTransfer> transfer_;
 };

@@ -14,6 +14,7 @@ std::vector<DataType> CudaTensorTypes() {
 void RegisterCudaKernels(KernelRegistry& registry) {
   RegisterViewKernels(registry, CudaTensorTypes());
   RegisterCudaElementwiseKernels(registry);
+  RegisterCudaMatMulKernels(registry);
 }
 
 cudaStream_t CudaStreamOf(const KernelInfo& info) {

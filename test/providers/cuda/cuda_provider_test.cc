@@ -38,7 +38,8 @@ std::unique_ptr<Model> ConvReluAddModel() {
 
 // Runs one node on the CUDA provider (CPU as fallback) and returns its output; every node of
 // the model must land on the GPU.
-Tensor RunOneNode(const std::string& op, std::vector<std::pair<std::string, Tensor>> inputs) {
+Tensor RunOneNode(const std::string& op, std::vector<std::pair<std::string, Tensor>> inputs,
+                  std::vector<Attribute> attributes = {}) {
   auto model = std::make_unique<Model>();
   model->opsets()[""] = 17;
   Graph& graph = model->graph();
@@ -51,7 +52,7 @@ Tensor RunOneNode(const std::string& op, std::vector<std::pair<std::string, Tens
   }
   graph.set_inputs(names);
   graph.set_outputs({"y"});
-  graph.AddNode({"node", op, "", names, {"y"}, {}});
+  graph.AddNode({"node", op, "", names, {"y"}, std::move(attributes)});
   graph.ResolveOuterScope();
   InferenceSession session;
   auto cuda = CreateCudaProvider({});
@@ -171,6 +172,35 @@ TEST_CASE("CUDA elementwise kernels broadcast like numpy", "[cuda][gpu]") {
       {{"x", Tensor::FromVector<Float16>(TensorShape{2}, {Float16(0.0f), Float16(2.0f)})}});
   CHECK(static_cast<float>(sigmoid.Data<Float16>()[0]) == 0.5f);
   CHECK(static_cast<float>(sigmoid.Data<Float16>()[1]) == Approx(0.880797f).epsilon(1e-3));
+}
+
+TEST_CASE("CUDA MatMul and Gemm match hand-computed products", "[cuda][gpu]") {
+  if (!HasGpu()) return;
+  // Two [2, 3] matrices times one [3, 2]: one GEMM over the folded batch.
+  Tensor folded = RunOneNode(
+      "MatMul",
+      {{"a", Tensor::FromVector<float>(TensorShape{2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 0, 0, 0, 1, 0})},
+       {"b", Tensor::FromVector<float>(TensorShape{3, 2}, {1, 0, 0, 1, 1, 1})}});
+  const float folded_expected[] = {4, 5, 10, 11, 1, 0, 0, 1};
+  for (int i = 0; i < 8; ++i) CHECK(folded.Data<float>()[i] == folded_expected[i]);
+  // Per-batch B: [2, 1, 2] x [2, 2, 1].
+  Tensor batched =
+      RunOneNode("MatMul", {{"a", Tensor::FromVector<float>(TensorShape{2, 1, 2}, {1, 2, 3, 4})},
+                            {"b", Tensor::FromVector<float>(TensorShape{2, 2, 1}, {5, 6, 7, 8})}});
+  CHECK(batched.Data<float>()[0] == 17.0f);
+  CHECK(batched.Data<float>()[1] == 53.0f);
+  // Gemm: 2 * A B^T + 0.5 * c, with A [1, 2], B [3, 2] and c [3].
+  std::vector<Attribute> attributes;
+  attributes.push_back(Attribute::Int("transB", 1));
+  attributes.push_back(Attribute::Float("alpha", 2.0f));
+  attributes.push_back(Attribute::Float("beta", 0.5f));
+  Tensor gemm = RunOneNode("Gemm",
+                           {{"a", Tensor::FromVector<float>(TensorShape{1, 2}, {1, 2})},
+                            {"b", Tensor::FromVector<float>(TensorShape{3, 2}, {1, 0, 0, 1, 1, 1})},
+                            {"c", Tensor::FromVector<float>(TensorShape{3}, {2, 4, 6})}},
+                           std::move(attributes));
+  const float gemm_expected[] = {3, 6, 9};
+  for (int i = 0; i < 3; ++i) CHECK(gemm.Data<float>()[i] == gemm_expected[i]);
 }
 
 }  // namespace ort

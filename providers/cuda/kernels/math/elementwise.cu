@@ -82,6 +82,19 @@ __global__ void BinaryBroadcast(BinaryOp op, const T* a, const T* b, T* out, int
 }
 
 template <typename T>
+__global__ void BroadcastCopy(const T* src, T* dst, int64_t count, BroadcastStrides s) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += int64_t{gridDim.x} * blockDim.x) {
+    int64_t rest = i, offset = 0;
+    for (int d = s.rank - 1; d >= 0; --d) {
+      offset += rest % s.output_dims[d] * s.a_strides[d];
+      rest /= s.output_dims[d];
+    }
+    dst[i] = src[offset];
+  }
+}
+
+template <typename T>
 __global__ void Unary(UnaryOp op, const T* x, T* y, int64_t count) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
        i += int64_t{gridDim.x} * blockDim.x) {
@@ -115,6 +128,19 @@ cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const voi
   if (count == 0) return cudaSuccess;
   return kind == ElementKind::kFloat ? Binary<float>(op, a, b, out, count, strides, stream)
                                      : Binary<__half>(op, a, b, out, count, strides, stream);
+}
+
+cudaError_t LaunchBroadcastCopy(ElementKind kind, const void* src, void* dst, int64_t count,
+                                const BroadcastStrides& strides, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  if (kind == ElementKind::kFloat) {
+    BroadcastCopy<float><<<Blocks(count), kThreads, 0, stream>>>(
+        static_cast<const float*>(src), static_cast<float*>(dst), count, strides);
+  } else {
+    BroadcastCopy<__half><<<Blocks(count), kThreads, 0, stream>>>(
+        static_cast<const __half*>(src), static_cast<__half*>(dst), count, strides);
+  }
+  return cudaGetLastError();
 }
 
 cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,

@@ -26,6 +26,10 @@ struct BroadcastStrides {
 cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const void* b, void* out,
                          int64_t count, const BroadcastStrides* strides, cudaStream_t stream);
 
+/// dst[i] = src[...] for `count` outputs, reading src through `strides.a_strides`.
+cudaError_t LaunchBroadcastCopy(ElementKind kind, const void* src, void* dst, int64_t count,
+                                const BroadcastStrides& strides, cudaStream_t stream);
+
 cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,
                         cudaStream_t stream);
 
