@@ -15,6 +15,8 @@ void RegisterCudaKernels(KernelRegistry& registry) {
   RegisterViewKernels(registry, CudaTensorTypes());
   RegisterCudaElementwiseKernels(registry);
   RegisterCudaMatMulKernels(registry);
+  RegisterCudaTransposeExpandKernels(registry);
+  RegisterCudaSoftmaxKernels(registry);
 }
 
 cudaStream_t CudaStreamOf(const KernelInfo& info) {

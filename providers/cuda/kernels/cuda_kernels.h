@@ -13,6 +13,8 @@ namespace ort {
 void RegisterCudaKernels(KernelRegistry& registry);
 void RegisterCudaElementwiseKernels(KernelRegistry& registry);
 void RegisterCudaMatMulKernels(KernelRegistry& registry);
+void RegisterCudaTransposeExpandKernels(KernelRegistry& registry);
+void RegisterCudaSoftmaxKernels(KernelRegistry& registry);
 
 /// Element types a GPU tensor may hold: every numeric type and bool (no strings).
 std::vector<DataType> CudaTensorTypes();

@@ -203,4 +203,27 @@ TEST_CASE("CUDA MatMul and Gemm match hand-computed products", "[cuda][gpu]") {
   for (int i = 0; i < 3; ++i) CHECK(gemm.Data<float>()[i] == gemm_expected[i]);
 }
 
+TEST_CASE("CUDA Transpose, Expand and Softmax", "[cuda][gpu]") {
+  if (!HasGpu()) return;
+  Tensor transposed = RunOneNode(
+      "Transpose", {{"x", Tensor::FromVector<int64_t>(TensorShape{2, 3}, {1, 2, 3, 4, 5, 6})}});
+  REQUIRE(transposed.shape() == TensorShape({3, 2}));
+  const int64_t transposed_expected[] = {1, 4, 2, 5, 3, 6};
+  for (int i = 0; i < 6; ++i) CHECK(transposed.Data<int64_t>()[i] == transposed_expected[i]);
+  Tensor expanded =
+      RunOneNode("Expand", {{"x", Tensor::FromVector<float>(TensorShape{2, 1}, {7, 8})},
+                            {"shape", Tensor::FromVector<int64_t>(TensorShape{3}, {2, 2, 3})}});
+  REQUIRE(expanded.shape() == TensorShape({2, 2, 3}));
+  const float expanded_expected[] = {7, 7, 7, 8, 8, 8, 7, 7, 7, 8, 8, 8};
+  for (int i = 0; i < 12; ++i) CHECK(expanded.Data<float>()[i] == expanded_expected[i]);
+  // softmax([0, ln 2, ln 3]) = [1, 2, 3] / 6 on each row.
+  const float ln2 = std::log(2.0f), ln3 = std::log(3.0f);
+  Tensor softmax = RunOneNode(
+      "Softmax", {{"x", Tensor::FromVector<float>(TensorShape{2, 3}, {0, ln2, ln3, ln3, 0, ln2})}});
+  const float softmax_expected[] = {1, 2, 3, 3, 1, 2};
+  for (int i = 0; i < 6; ++i) {
+    CHECK(softmax.Data<float>()[i] == Approx(softmax_expected[i] / 6.0f));
+  }
+}
+
 }  // namespace ort

@@ -82,7 +82,7 @@ __global__ void BinaryBroadcast(BinaryOp op, const T* a, const T* b, T* out, int
 }
 
 template <typename T>
-__global__ void BroadcastCopy(const T* src, T* dst, int64_t count, BroadcastStrides s) {
+__global__ void StridedCopy(const T* src, T* dst, int64_t count, BroadcastStrides s) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
        i += int64_t{gridDim.x} * blockDim.x) {
     int64_t rest = i, offset = 0;
@@ -121,6 +121,14 @@ cudaError_t Binary(BinaryOp op, const void* a, const void* b, void* out, int64_t
   return cudaGetLastError();
 }
 
+template <typename T>
+cudaError_t StridedCopyOf(const void* src, void* dst, int64_t count,
+                          const BroadcastStrides& strides, cudaStream_t stream) {
+  StridedCopy<T><<<Blocks(count), kThreads, 0, stream>>>(static_cast<const T*>(src),
+                                                         static_cast<T*>(dst), count, strides);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const void* b, void* out,
@@ -130,17 +138,21 @@ cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const voi
                                      : Binary<__half>(op, a, b, out, count, strides, stream);
 }
 
-cudaError_t LaunchBroadcastCopy(ElementKind kind, const void* src, void* dst, int64_t count,
-                                const BroadcastStrides& strides, cudaStream_t stream) {
+cudaError_t LaunchStridedCopy(size_t element_size, const void* src, void* dst, int64_t count,
+                              const BroadcastStrides& strides, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  if (kind == ElementKind::kFloat) {
-    BroadcastCopy<float><<<Blocks(count), kThreads, 0, stream>>>(
-        static_cast<const float*>(src), static_cast<float*>(dst), count, strides);
-  } else {
-    BroadcastCopy<__half><<<Blocks(count), kThreads, 0, stream>>>(
-        static_cast<const __half*>(src), static_cast<__half*>(dst), count, strides);
+  switch (element_size) {
+    case 1:
+      return StridedCopyOf<uint8_t>(src, dst, count, strides, stream);
+    case 2:
+      return StridedCopyOf<uint16_t>(src, dst, count, strides, stream);
+    case 4:
+      return StridedCopyOf<uint32_t>(src, dst, count, strides, stream);
+    case 8:
+      return StridedCopyOf<uint64_t>(src, dst, count, strides, stream);
+    default:
+      return cudaErrorInvalidValue;
   }
-  return cudaGetLastError();
 }
 
 cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,

@@ -1,5 +1,6 @@
 // Launchers of the elementwise CUDA kernels (elementwise.cu): plain types only, so that the host
-// code calling them needs no CUDA compiler.
+// code calling them needs no CUDA compiler. BroadcastStrides also drives the strided copy that
+// Gemm's bias, Expand and Transpose use.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -26,9 +27,10 @@ struct BroadcastStrides {
 cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const void* b, void* out,
                          int64_t count, const BroadcastStrides* strides, cudaStream_t stream);
 
-/// dst[i] = src[...] for `count` outputs, reading src through `strides.a_strides`.
-cudaError_t LaunchBroadcastCopy(ElementKind kind, const void* src, void* dst, int64_t count,
-                                const BroadcastStrides& strides, cudaStream_t stream);
+/// dst[i] = src[offset(i)] for `count` outputs of any element type of 1, 2, 4 or 8 bytes, where
+/// offset sums each output coordinate times `strides.a_strides` (broadcasts, transposes).
+cudaError_t LaunchStridedCopy(size_t element_size, const void* src, void* dst, int64_t count,
+                              const BroadcastStrides& strides, cudaStream_t stream);
 
 cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,
                         cudaStream_t stream);

@@ -133,9 +133,8 @@ class Gemm final : public OpKernel {
       strides.a_strides[0] = c_rows == 1 ? 0 : c_cols;
       strides.a_strides[1] = c_cols == 1 ? 0 : 1;
       ORT_RETURN_IF_ERROR(CudaStatus(
-          cuda::LaunchBroadcastCopy(
-              a->dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf,
-              c->RawData(), y->MutableRawData(), y->NumElements(), strides, stream_),
+          cuda::LaunchStridedCopy(ElementSize(a->dtype()), c->RawData(), y->MutableRawData(),
+                                  y->NumElements(), strides, stream_),
           context.node().Describe()));
       beta = beta_;
     }
