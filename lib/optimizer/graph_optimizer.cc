@@ -25,6 +25,10 @@ void ImportUsedDomains(const Graph& graph, OpsetMap& opsets) {
   }
 }
 
+// Providers with kernels for the com.microsoft ops the fusions make (the CUDA provider has none
+// yet, so a session preferring it keeps the plain ops it runs).
+const std::vector<std::string> kFusedOpProviders = {"cpu"};
+
 }  // namespace
 
 std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
@@ -57,22 +61,21 @@ std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
   early_fusions.push_back(CreateFuseLayerNormRule());
   early_fusions.push_back(CreateFuseConvActivationRule());
   early_fusions.push_back(CreateFuseGemmActivationRule());
-  passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "extended_fusions", OptimizationLevel::kExtended, std::move(early_fusions),
-      std::vector<std::string>{"cpu", "cuda"}));
+  passes.push_back(
+      std::make_unique<RuleBasedTransformer>("extended_fusions", OptimizationLevel::kExtended,
+                                             std::move(early_fusions), kFusedOpProviders));
   std::vector<std::unique_ptr<RewriteRule>> bert_fusions;
   bert_fusions.push_back(CreateFuseAttentionRule());
   bert_fusions.push_back(CreateFuseEmbedLayerNormRule());
   passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "bert_fusions", OptimizationLevel::kExtended, std::move(bert_fusions),
-      std::vector<std::string>{"cpu", "cuda"}));
+      "bert_fusions", OptimizationLevel::kExtended, std::move(bert_fusions), kFusedOpProviders));
   std::vector<std::unique_ptr<RewriteRule>> late_fusions;
   late_fusions.push_back(CreateFuseBiasGeluRule());
   late_fusions.push_back(CreateFuseSkipLayerNormRule());
   late_fusions.push_back(CreateFuseMatMulScaleTransposeRule());
-  passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "extended_late_fusions", OptimizationLevel::kExtended, std::move(late_fusions),
-      std::vector<std::string>{"cpu", "cuda"}));
+  passes.push_back(
+      std::make_unique<RuleBasedTransformer>("extended_late_fusions", OptimizationLevel::kExtended,
+                                             std::move(late_fusions), kFusedOpProviders));
 
   // All level. Conv + Add (+ activation) into FusedConv with Z, as onnxruntime does for its CPU
   // provider only; it runs before the layout passes of this level.
@@ -163,7 +166,7 @@ Status OptimizeGraph(Model& model, const OptimizerOptions& options,
       bool level_changed = false;
       for (const auto& pass : passes) {
         if (pass->level() != current || context.IsDisabled(pass->name())) continue;
-        if (!pass->ServesAny(providers)) continue;
+        if (!pass->ServesPreferred(providers)) continue;
         ORT_ASSIGN_OR_RETURN(bool changed, apply(*pass, iteration));
         level_changed = level_changed || changed;
       }

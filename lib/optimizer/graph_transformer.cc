@@ -4,11 +4,10 @@
 
 namespace ort {
 
-bool GraphTransformer::ServesAny(std::span<IExecutionProvider* const> registered) const {
+bool GraphTransformer::ServesPreferred(std::span<IExecutionProvider* const> registered) const {
   if (providers_.empty()) return true;
-  return std::any_of(registered.begin(), registered.end(), [this](const IExecutionProvider* p) {
-    return std::find(providers_.begin(), providers_.end(), p->type()) != providers_.end();
-  });
+  return !registered.empty() && std::find(providers_.begin(), providers_.end(),
+                                          registered.front()->type()) != providers_.end();
 }
 
 Status GraphTransformer::ApplyToSubgraphs(Graph& graph, const OptimizerContext& context,

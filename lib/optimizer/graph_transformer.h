@@ -33,8 +33,9 @@ struct OptimizerContext {
 class GraphTransformer {
  public:
   /// `providers`: the provider types whose kernels the pass's output needs (a fused op only the
-  /// CPU and CUDA providers implement); the pass runs only when one of them is registered.
-  /// Empty for semantics-preserving passes that serve every provider.
+  /// CPU provider implements); the pass runs only when the highest-priority registered provider
+  /// is one of them, so that a device provider keeps the plain ops it can run. Empty for
+  /// semantics-preserving passes that serve every provider.
   GraphTransformer(std::string name, OptimizationLevel level,
                    std::vector<std::string> providers = {})
       : name_(std::move(name)), level_(level), providers_(std::move(providers)) {}
@@ -43,8 +44,8 @@ class GraphTransformer {
   const std::string& name() const { return name_; }
   OptimizationLevel level() const { return level_; }
   const std::vector<std::string>& providers() const { return providers_; }
-  /// True when the pass serves one of `registered` (always, without a provider list).
-  bool ServesAny(std::span<IExecutionProvider* const> registered) const;
+  /// True when the pass serves the first of `registered` (always, without a provider list).
+  bool ServesPreferred(std::span<IExecutionProvider* const> registered) const;
   /// Names of the rules inside the pass, which users may disable one by one.
   virtual std::vector<std::string> RuleNames() const { return {}; }
 

@@ -145,6 +145,32 @@ TEST_CASE("nchwc_layout rewrites a residual network into blocked ops", "[optimiz
   CheckSameOutputsAtAll(ResidualModel, {1, 3, 17, 19});
 }
 
+// A device provider with no kernels: preferred, it must keep the CPU-only rewrites away.
+class PreferredDevice final : public IExecutionProvider {
+ public:
+  PreferredDevice() : IExecutionProvider("device") {}
+  const KernelRegistry& kernel_registry() const override { return registry_; }
+  std::shared_ptr<IAllocator> allocator() const override { return DefaultCpuAllocator(); }
+
+ private:
+  KernelRegistry registry_;
+};
+
+TEST_CASE("CPU-only rewrites leave the graph alone when a device provider comes first",
+          "[optimizer][nchwc]") {
+  Model model = ResidualModel();
+  model.graph().ResolveOuterScope();
+  InferModelTypes(model);
+  PreferredDevice device;
+  CpuExecutionProvider cpu;
+  IExecutionProvider* providers[] = {&device, &cpu};
+  REQUIRE(OptimizeGraph(model, {OptimizationLevel::kAll, {}}, providers).ok());
+  const Graph& graph = model.graph();
+  CHECK(CountDomain(graph, kNchwc) == 0);
+  CHECK(CountDomain(graph, "com.microsoft") == 0);
+  CHECK(CountOps(graph, "Conv") == 4);
+}
+
 TEST_CASE("nchwc_layout runs elementwise ops and Concat on blocked data", "[optimizer][nchwc]") {
   Model model = PassThroughModel();
   OptimizeAll(model);
