@@ -35,6 +35,9 @@ class IExecutionProvider {
   virtual std::shared_ptr<IAllocator> allocator() const = 0;
   /// Copies to and from this provider's device; null for the CPU.
   virtual const IDataTransfer* data_transfer() const { return nullptr; }
+  /// Waits until the work this provider's kernels have queued is done (device kernels return
+  /// before their work finishes); the profiler calls it after each node to time device work.
+  virtual Status Synchronize() const { return Status::OK(); }
 
   /// The nodes of `graph` (not of its subgraphs) this provider takes among those not yet
   /// assigned. By default: every such node its kernel registry matches.

@@ -1,5 +1,6 @@
 #include "lib/profiler/node_profile.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,11 @@ void RecordNodeEvent(Profiler& profiler, const NodeExecution& execution) {
   event.ts_us = profiler.Microseconds(execution.start);
   event.dur_us = std::chrono::duration<double, std::micro>(execution.end - execution.start).count();
   event.tid = CurrentThreadId();
+  if (!execution.device.empty()) {
+    // A track id no OS thread has: negative, one per device provider.
+    event.tid = -1 - static_cast<int64_t>(std::hash<std::string_view>{}(execution.device) % 1024);
+    profiler.NameThread(event.tid, std::string(execution.device) + " device");
+  }
   event.args = {
       {"op_name", JsonString(node.op_type())},
       {"provider", JsonString(node.provider())},

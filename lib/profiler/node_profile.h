@@ -24,6 +24,8 @@ struct NodeExecution {
   /// Compute's start and end.
   Profiler::Clock::time_point start;
   Profiler::Clock::time_point end;
+  /// A device provider's type: the event goes on that device's own track ("<type> device").
+  std::string_view device;
 };
 
 /// Records `execution` in `profiler` as the event "<node name>_kernel_time" (category Node).

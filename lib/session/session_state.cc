@@ -34,20 +34,25 @@ Status Compute(const OpKernel& kernel, KernelContext& context) {
 }
 
 // The profiled path: times Compute and counts the node's parallel work on the intra-op pool.
-Status ComputeProfiled(const OpKernel& kernel, KernelContext& context,
-                       std::span<const Value* const> inputs, std::span<Value* const> outputs) {
+// Times Compute; a device provider's node is timed until its device work is done.
+Status ComputeProfiled(const OpKernel& kernel, const IExecutionProvider& provider,
+                       KernelContext& context, std::span<const Value* const> inputs,
+                       std::span<Value* const> outputs) {
   const RunContext& run = context.run();
   const ThreadPool* pool = run.intra_op_pool;
+  const bool device = !provider.allocator()->Info().IsCpu();
   ParallelStats stats(pool != nullptr ? pool->DegreeOfParallelism() : 1);
   Status status;
   const auto start = Profiler::Clock::now();
   {
     ScopedParallelStats scope(&stats);
     status = Compute(kernel, context);
+    if (status.ok() && device) status = provider.Synchronize();
   }
   const auto end = Profiler::Clock::now();
   if (status.ok()) {
-    RecordNodeEvent(*run.profiler, {&context.node(), inputs, outputs, pool, &stats, start, end});
+    RecordNodeEvent(*run.profiler, {&context.node(), inputs, outputs, pool, &stats, start, end,
+                                    device ? std::string_view(provider.type()) : ""});
   }
   return status;
 }
@@ -141,6 +146,7 @@ Status SessionState::CreateKernels(
     NodePlan plan;
     plan.node = &node;
     plan.kernel = kernel->get();
+    plan.provider = &provider;
     plan.allocator = provider.allocator();
     for (size_t i = 0; i < node.outputs().size(); ++i) {
       const bool host = entry->def.IsHostOutput(static_cast<int>(i)) && cpu_allocator != nullptr;
@@ -255,7 +261,7 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
   }
   Status status = !kProfilingCompiledIn || run.profiler == nullptr
                       ? Compute(*plan.kernel, context)
-                      : ComputeProfiled(*plan.kernel, context, inputs, outputs);
+                      : ComputeProfiled(*plan.kernel, *plan.provider, context, inputs, outputs);
   if (!status.ok()) {
     if (status.message().find(node.Describe()) != std::string::npos) return status;
     return status.WithContext(node.Describe());

@@ -71,6 +71,7 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
   struct NodePlan {
     const Node* node = nullptr;
     const OpKernel* kernel = nullptr;
+    const IExecutionProvider* provider = nullptr;
     std::shared_ptr<IAllocator> allocator;
     // Per output: the provider's allocator, or the CPU's for outputs the kernel makes on the host.
     std::vector<std::shared_ptr<IAllocator>> output_allocators;

@@ -57,6 +57,11 @@ CudaExecutionProvider::~CudaExecutionProvider() {
   if (stream_ != nullptr) cudaStreamDestroy(stream_);
 }
 
+Status CudaExecutionProvider::Synchronize() const {
+  if (stream_ == nullptr) return Status::OK();
+  return CudaStatus(cudaStreamSynchronize(stream_), "waiting for the CUDA stream");
+}
+
 const KernelRegistry& CudaExecutionProvider::kernel_registry() const {
   return CudaKernelRegistry();
 }

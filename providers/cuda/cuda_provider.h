@@ -34,6 +34,7 @@ class CudaExecutionProvider final : public IExecutionProvider {
   const KernelRegistry& kernel_registry() const override;
   std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
   const IDataTransfer* data_transfer() const override { return transfer_.get(); }
+  Status Synchronize() const override;
 
   bool device_available() const { return stream_ != nullptr; }
   /// Why the device is not available; empty when it is.

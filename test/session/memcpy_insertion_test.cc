@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "lib/ir/model.h"
+#include "lib/profiler/profiler.h"
 #include "lib/session/inference_session.h"
 #include "lib/session/partitioner.h"
 #include "providers/cpu/cpu_provider.h"
@@ -100,7 +101,12 @@ class FakeDeviceProvider final : public IExecutionProvider {
   const KernelRegistry& kernel_registry() const override { return registry_; }
   std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
   const IDataTransfer* data_transfer() const override { return &transfer_; }
+  Status Synchronize() const override {
+    ++synchronizations;
+    return Status::OK();
+  }
   int copies() const { return transfer_.copies; }
+  mutable int synchronizations = 0;
 
  private:
   KernelRegistry registry_;
@@ -244,6 +250,34 @@ TEST_CASE("Reading only a value's shape copies nothing", "[session][memcpy]") {
   // x goes up for Relu; the CPU's Shape reads r's shape where r lives.
   CHECK(counts->to_device == 1);
   CHECK(counts->to_host == 0);
+}
+
+TEST_CASE("Profiled device nodes wait for the device and go on its own track",
+          "[session][memcpy][profiler]") {
+  SessionOptions options;
+  options.enable_profiling = true;
+  InferenceSession session(options);
+  auto device = std::make_unique<FakeDeviceProvider>();
+  const FakeDeviceProvider* device_view = device.get();
+  REQUIRE(session.RegisterProvider(std::move(device)).ok());
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(MixedModel()).ok());
+  REQUIRE(session.Initialize().ok());
+  std::vector<NamedValue> feeds;
+  feeds.emplace_back("x", Value(Tensor::FromVector<float>(TensorShape{2}, {-1.0f, 2.0f})));
+  std::vector<Value> outputs;
+  REQUIRE(session.Run(RunOptions{}, feeds, {}, &outputs).ok());
+  int device_events = 0;
+  for (const ProfileEvent& event : session.ProfilingEvents()) {
+    if (event.category != ProfileCategory::kNode) continue;
+    const bool on_device = event.op_type == "Relu" || event.op_type == "Reshape" ||
+                           event.op_type.rfind("Memcpy", 0) == 0;
+    CHECK((event.tid < 0) == on_device);
+    device_events += on_device;
+  }
+  // Two Relus, the Reshape and five copies, each waited for.
+  CHECK(device_events == 8);
+  CHECK(device_view->synchronizations == 8);
 }
 
 }  // namespace ort
