@@ -17,6 +17,8 @@ void RegisterCudaKernels(KernelRegistry& registry) {
   RegisterCudaMatMulKernels(registry);
   RegisterCudaTransposeExpandKernels(registry);
   RegisterCudaSoftmaxKernels(registry);
+  RegisterCudaLayerNormKernels(registry);
+  RegisterCudaGatherKernels(registry);
 }
 
 cudaStream_t CudaStreamOf(const KernelInfo& info) {

@@ -15,6 +15,8 @@ void RegisterCudaElementwiseKernels(KernelRegistry& registry);
 void RegisterCudaMatMulKernels(KernelRegistry& registry);
 void RegisterCudaTransposeExpandKernels(KernelRegistry& registry);
 void RegisterCudaSoftmaxKernels(KernelRegistry& registry);
+void RegisterCudaLayerNormKernels(KernelRegistry& registry);
+void RegisterCudaGatherKernels(KernelRegistry& registry);
 
 /// Element types a GPU tensor may hold: every numeric type and bool (no strings).
 std::vector<DataType> CudaTensorTypes();

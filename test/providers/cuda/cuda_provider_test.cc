@@ -226,4 +226,27 @@ TEST_CASE("CUDA Transpose, Expand and Softmax", "[cuda][gpu]") {
   }
 }
 
+TEST_CASE("CUDA LayerNormalization and Gather", "[cuda][gpu]") {
+  if (!HasGpu()) return;
+  // Row [1, 2, 3, 4]: mean 2.5, variance 1.25; a constant row normalizes to 0.
+  Tensor normalized =
+      RunOneNode("LayerNormalization",
+                 {{"x", Tensor::FromVector<float>(TensorShape{2, 4}, {1, 2, 3, 4, 2, 2, 2, 2})},
+                  {"scale", Tensor::FromVector<float>(TensorShape{4}, {1, 1, 1, 1})},
+                  {"bias", Tensor::FromVector<float>(TensorShape{4}, {0, 0, 0, 1})}});
+  const float inverse = 1.0f / std::sqrt(1.25f + 1e-5f);
+  const float normalized_expected[] = {
+      -1.5f * inverse, -0.5f * inverse, 0.5f * inverse, 1.5f * inverse + 1, 0, 0, 0, 1};
+  for (int i = 0; i < 8; ++i) {
+    CHECK(normalized.Data<float>()[i] == Approx(normalized_expected[i]).margin(1e-5));
+  }
+  // Rows 0 and -1 (= 2) of a [3, 2] table.
+  Tensor gathered = RunOneNode(
+      "Gather", {{"data", Tensor::FromVector<int64_t>(TensorShape{3, 2}, {1, 2, 3, 4, 5, 6})},
+                 {"indices", Tensor::FromVector<int64_t>(TensorShape{2}, {0, -1})}});
+  REQUIRE(gathered.shape() == TensorShape({2, 2}));
+  const int64_t gathered_expected[] = {1, 2, 5, 6};
+  for (int i = 0; i < 4; ++i) CHECK(gathered.Data<int64_t>()[i] == gathered_expected[i]);
+}
+
 }  // namespace ort

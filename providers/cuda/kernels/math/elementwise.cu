@@ -95,6 +95,16 @@ __global__ void StridedCopy(const T* src, T* dst, int64_t count, BroadcastStride
 }
 
 template <typename T>
+__global__ void Gather(const T* data, const int64_t* indices, T* out, int64_t axis, int64_t inner,
+                       int64_t count, int64_t total) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < total;
+       i += int64_t{gridDim.x} * blockDim.x) {
+    const int64_t j = i % inner, q = i / inner % count, o = i / inner / count;
+    out[i] = data[(o * axis + indices[q]) * inner + j];
+  }
+}
+
+template <typename T>
 __global__ void Unary(UnaryOp op, const T* x, T* y, int64_t count) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
        i += int64_t{gridDim.x} * blockDim.x) {
@@ -129,6 +139,16 @@ cudaError_t StridedCopyOf(const void* src, void* dst, int64_t count,
   return cudaGetLastError();
 }
 
+template <typename T>
+cudaError_t GatherOf(const void* data, const int64_t* indices, void* out, int64_t outer,
+                     int64_t axis, int64_t inner, int64_t count, cudaStream_t stream) {
+  const int64_t total = outer * count * inner;
+  if (total == 0) return cudaSuccess;
+  Gather<T><<<Blocks(total), kThreads, 0, stream>>>(
+      static_cast<const T*>(data), indices, static_cast<T*>(out), axis, inner, count, total);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const void* b, void* out,
@@ -150,6 +170,23 @@ cudaError_t LaunchStridedCopy(size_t element_size, const void* src, void* dst, i
       return StridedCopyOf<uint32_t>(src, dst, count, strides, stream);
     case 8:
       return StridedCopyOf<uint64_t>(src, dst, count, strides, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+cudaError_t LaunchGather(size_t element_size, const void* data, const int64_t* indices, void* out,
+                         int64_t outer, int64_t axis, int64_t inner, int64_t count,
+                         cudaStream_t stream) {
+  switch (element_size) {
+    case 1:
+      return GatherOf<uint8_t>(data, indices, out, outer, axis, inner, count, stream);
+    case 2:
+      return GatherOf<uint16_t>(data, indices, out, outer, axis, inner, count, stream);
+    case 4:
+      return GatherOf<uint32_t>(data, indices, out, outer, axis, inner, count, stream);
+    case 8:
+      return GatherOf<uint64_t>(data, indices, out, outer, axis, inner, count, stream);
     default:
       return cudaErrorInvalidValue;
   }

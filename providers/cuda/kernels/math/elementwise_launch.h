@@ -32,6 +32,12 @@ cudaError_t LaunchBinary(BinaryOp op, ElementKind kind, const void* a, const voi
 cudaError_t LaunchStridedCopy(size_t element_size, const void* src, void* dst, int64_t count,
                               const BroadcastStrides& strides, cudaStream_t stream);
 
+/// out[o, q, i] = data[o, indices[q], i] with data [outer, axis, inner] and `count` indices
+/// already in [0, axis): Gather for any element type of 1, 2, 4 or 8 bytes.
+cudaError_t LaunchGather(size_t element_size, const void* data, const int64_t* indices, void* out,
+                         int64_t outer, int64_t axis, int64_t inner, int64_t count,
+                         cudaStream_t stream);
+
 cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,
                         cudaStream_t stream);
 
