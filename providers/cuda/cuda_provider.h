@@ -35,6 +35,10 @@ class CudaExecutionProvider final : public IExecutionProvider {
   std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
   const IDataTransfer* data_transfer() const override { return transfer_.get(); }
   Status Synchronize() const override;
+  /// The nodes the kernels serve, except shape arithmetic: Shape and Size and the integer nodes
+  /// computing only from their results and constants stay on the host, where their readers
+  /// (Reshape's shape, Slice's starts, ...) want them.
+  std::vector<NodeIndex> GetCapability(const Graph& graph) const override;
 
   bool device_available() const { return stream_ != nullptr; }
   /// Why the device is not available; empty when it is.

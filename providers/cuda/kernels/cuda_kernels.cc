@@ -19,6 +19,7 @@ void RegisterCudaKernels(KernelRegistry& registry) {
   RegisterCudaSoftmaxKernels(registry);
   RegisterCudaLayerNormKernels(registry);
   RegisterCudaGatherKernels(registry);
+  RegisterCudaConcatKernels(registry);
 }
 
 cudaStream_t CudaStreamOf(const KernelInfo& info) {

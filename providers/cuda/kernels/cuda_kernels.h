@@ -17,6 +17,7 @@ void RegisterCudaTransposeExpandKernels(KernelRegistry& registry);
 void RegisterCudaSoftmaxKernels(KernelRegistry& registry);
 void RegisterCudaLayerNormKernels(KernelRegistry& registry);
 void RegisterCudaGatherKernels(KernelRegistry& registry);
+void RegisterCudaConcatKernels(KernelRegistry& registry);
 
 /// Element types a GPU tensor may hold: every numeric type and bool (no strings).
 std::vector<DataType> CudaTensorTypes();

@@ -103,6 +103,39 @@ TEST_CASE("The CUDA provider claims what its kernels serve, with or without a de
   CHECK(cuda.allocator()->Info().ToString() == "cuda:0");
 }
 
+TEST_CASE("Shape arithmetic stays on the host without copies", "[cuda][partition]") {
+  // y = Reshape(Relu(x), Concat(Gather(Shape(x), [0]), [-1])).
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 17;
+  Graph& graph = model->graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(2),
+                                                                            Dimension::Known(3)}));
+  graph.AddInitializer("first", Tensor::FromVector<int64_t>(TensorShape{1}, {0}));
+  graph.AddInitializer("rest", Tensor::FromVector<int64_t>(TensorShape{1}, {-1}));
+  graph.AddNode({"relu", "Relu", "", {"x"}, {"r"}, {}});
+  graph.AddNode({"shape", "Shape", "", {"x"}, {"s"}, {}});
+  graph.AddNode({"gather", "Gather", "", {"s", "first"}, {"g"}, {}});
+  graph.AddNode({"concat", "Concat", "", {"g", "rest"}, {"dims"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  graph.AddNode({"reshape", "Reshape", "", {"r", "dims"}, {"y"}, {}});
+  graph.ResolveOuterScope();
+  CudaExecutionProvider cuda;
+  CpuExecutionProvider cpu;
+  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
+  REQUIRE(PartitionGraph(graph, providers).ok());
+  for (const Node* node : graph.Nodes()) {
+    const bool on_gpu = node->op_type() == "Relu" || node->op_type() == "Reshape";
+    INFO(node->op_type());
+    CHECK(node->provider() == (on_gpu ? "cuda" : "cpu"));
+  }
+  auto counts = InsertMemcpyNodes(graph, providers);
+  REQUIRE(counts.ok());
+  CHECK(counts->to_device == 1);  // x for Relu
+  CHECK(counts->to_host == 1);    // y
+}
+
 TEST_CASE("Type constraints keep other element types on the CPU", "[cuda][partition]") {
   auto model = std::make_unique<Model>();
   model->opsets()[""] = 17;
@@ -226,7 +259,7 @@ TEST_CASE("CUDA Transpose, Expand and Softmax", "[cuda][gpu]") {
   }
 }
 
-TEST_CASE("CUDA LayerNormalization and Gather", "[cuda][gpu]") {
+TEST_CASE("CUDA LayerNormalization, Gather and Concat", "[cuda][gpu]") {
   if (!HasGpu()) return;
   // Row [1, 2, 3, 4]: mean 2.5, variance 1.25; a constant row normalizes to 0.
   Tensor normalized =
@@ -247,6 +280,14 @@ TEST_CASE("CUDA LayerNormalization and Gather", "[cuda][gpu]") {
   REQUIRE(gathered.shape() == TensorShape({2, 2}));
   const int64_t gathered_expected[] = {1, 2, 5, 6};
   for (int i = 0; i < 4; ++i) CHECK(gathered.Data<int64_t>()[i] == gathered_expected[i]);
+  std::vector<Attribute> axis;
+  axis.push_back(Attribute::Int("axis", 1));
+  Tensor joined = RunOneNode("Concat",
+                             {{"a", Tensor::FromVector<float>(TensorShape{2, 1}, {1, 4})},
+                              {"b", Tensor::FromVector<float>(TensorShape{2, 2}, {2, 3, 5, 6})}},
+                             std::move(axis));
+  REQUIRE(joined.shape() == TensorShape({2, 3}));
+  for (int i = 0; i < 6; ++i) CHECK(joined.Data<float>()[i] == static_cast<float>(i + 1));
 }
 
 }  // namespace ort
