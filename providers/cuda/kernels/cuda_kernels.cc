@@ -22,9 +22,10 @@ void RegisterCudaKernels(KernelRegistry& registry) {
   RegisterCudaConcatKernels(registry);
 }
 
-cudaStream_t CudaStreamOf(const KernelInfo& info) {
+Status CudaKernel::Init(const KernelInfo& info) {
   const auto* provider = dynamic_cast<const CudaExecutionProvider*>(&info.provider());
-  return provider != nullptr ? provider->stream() : nullptr;
+  stream_ = provider != nullptr ? provider->stream() : nullptr;
+  return InitAttributes(info);
 }
 
 }  // namespace ort

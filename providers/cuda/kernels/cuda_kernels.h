@@ -22,7 +22,21 @@ void RegisterCudaConcatKernels(KernelRegistry& registry);
 /// Element types a GPU tensor may hold: every numeric type and bool (no strings).
 std::vector<DataType> CudaTensorTypes();
 
-/// The stream of the CUDA provider a kernel belongs to.
-cudaStream_t CudaStreamOf(const KernelInfo& info);
+/// Base of the CUDA kernels: keeps the stream of the provider that created the kernel, which
+/// every launch and copy goes on. Kernels parse their attributes in InitAttributes.
+class CudaKernel : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) final;
+
+ protected:
+  virtual Status InitAttributes(const KernelInfo& info) {
+    (void)info;
+    return Status::OK();
+  }
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
 
 }  // namespace ort

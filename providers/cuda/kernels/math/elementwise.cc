@@ -26,13 +26,8 @@ void FillStrides(const TensorShape& shape, const TensorShape& output, int64_t* s
 }
 
 template <cuda::BinaryOp kOp>
-class Binary final : public OpKernel {
+class Binary final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
-    return Status::OK();
-  }
-
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
@@ -57,32 +52,21 @@ class Binary final : public OpKernel {
     }
     return CudaStatus(cuda::LaunchBinary(kOp, KindOf(a->dtype()), a->RawData(), b->RawData(),
                                          out->MutableRawData(), out->NumElements(),
-                                         same ? nullptr : &strides, stream_),
+                                         same ? nullptr : &strides, stream()),
                       context.node().Describe());
   }
-
- private:
-  cudaStream_t stream_ = nullptr;
 };
 
 template <cuda::UnaryOp kOp>
-class Unary final : public OpKernel {
+class Unary final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
-    return Status::OK();
-  }
-
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), x->shape()));
     return CudaStatus(cuda::LaunchUnary(kOp, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
-                                        x->NumElements(), stream_),
+                                        x->NumElements(), stream()),
                       context.node().Describe());
   }
-
- private:
-  cudaStream_t stream_ = nullptr;
 };
 
 template <cuda::BinaryOp kOp>

@@ -44,11 +44,10 @@ Status RowMajorGemm(const Cublas& cublas, DataType type, bool trans_a, bool tran
       "cublasGemmEx");
 }
 
-class MatMul final : public OpKernel {
+class MatMul final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
+  Status InitAttributes(const KernelInfo& info) override {
     cublas_ = CublasOf(info);
-    stream_ = CudaStreamOf(info);
     return Status::OK();
   }
 
@@ -62,7 +61,7 @@ class MatMul final : public OpKernel {
     if (y->NumElements() == 0) return Status::OK();
     const size_t element = ElementSize(a->dtype());
     if (plan->k == 0) {
-      return CudaStatus(cudaMemsetAsync(y->MutableRawData(), 0, y->SizeInBytes(), stream_),
+      return CudaStatus(cudaMemsetAsync(y->MutableRawData(), 0, y->SizeInBytes(), stream()),
                         context.node().Describe());
     }
     const auto* ad = static_cast<const char*>(a->RawData());
@@ -83,14 +82,12 @@ class MatMul final : public OpKernel {
 
  private:
   Cublas cublas_;
-  cudaStream_t stream_ = nullptr;
 };
 
-class Gemm final : public OpKernel {
+class Gemm final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
+  Status InitAttributes(const KernelInfo& info) override {
     cublas_ = CublasOf(info);
-    stream_ = CudaStreamOf(info);
     ORT_ASSIGN_OR_RETURN(const int64_t trans_a, info.GetAttributeOr<int64_t>("transA", 0));
     ORT_ASSIGN_OR_RETURN(const int64_t trans_b, info.GetAttributeOr<int64_t>("transB", 0));
     ORT_ASSIGN_OR_RETURN(alpha_, info.GetAttributeOr<float>("alpha", 1.0f));
@@ -134,13 +131,13 @@ class Gemm final : public OpKernel {
       strides.a_strides[1] = c_cols == 1 ? 0 : 1;
       ORT_RETURN_IF_ERROR(CudaStatus(
           cuda::LaunchStridedCopy(ElementSize(a->dtype()), c->RawData(), y->MutableRawData(),
-                                  y->NumElements(), strides, stream_),
+                                  y->NumElements(), strides, stream()),
           context.node().Describe()));
       beta = beta_;
     }
     if (k == 0) {
       if (beta != 0.0f) return Status::OK();
-      return CudaStatus(cudaMemsetAsync(y->MutableRawData(), 0, y->SizeInBytes(), stream_),
+      return CudaStatus(cudaMemsetAsync(y->MutableRawData(), 0, y->SizeInBytes(), stream()),
                         context.node().Describe());
     }
     return RowMajorGemm(cublas_, a->dtype(), trans_a_, trans_b_, m, n, k, alpha_, a->RawData(),
@@ -149,7 +146,6 @@ class Gemm final : public OpKernel {
 
  private:
   Cublas cublas_;
-  cudaStream_t stream_ = nullptr;
   bool trans_a_ = false;
   bool trans_b_ = false;
   float alpha_ = 1.0f;

@@ -9,10 +9,9 @@ namespace {
 
 const std::vector<DataType> kTypes = {DataType::kFloat, DataType::kFloat16};
 
-class LayerNorm final : public OpKernel {
+class LayerNorm final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
+  Status InitAttributes(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", -1));
     ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-5f));
     return Status::OK();
@@ -47,12 +46,11 @@ class LayerNorm final : public OpKernel {
         cuda::LaunchLayerNorm(kind, x->RawData(), scale->RawData(),
                               bias != nullptr ? bias->RawData() : nullptr, y->MutableRawData(),
                               stats[0], stats[1], x->shape().SizeToDimension(*axis), cols, epsilon_,
-                              stream_),
+                              stream()),
         context.node().Describe());
   }
 
  private:
-  cudaStream_t stream_ = nullptr;
   int64_t axis_ = -1;
   float epsilon_ = 1e-5f;
 };

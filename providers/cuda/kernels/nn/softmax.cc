@@ -11,10 +11,9 @@ namespace {
 const std::vector<DataType> kTypes = {DataType::kFloat, DataType::kFloat16};
 
 template <bool kLog>
-class Softmax final : public OpKernel {
+class Softmax final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
+  Status InitAttributes(const KernelInfo& info) override {
     flatten_ = info.opset() < 13;
     ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", flatten_ ? 1 : -1));
     return Status::OK();
@@ -36,12 +35,11 @@ class Softmax final : public OpKernel {
     const auto kind =
         x->dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     return CudaStatus(cuda::LaunchSoftmax(kind, x->RawData(), y->MutableRawData(), outer, length,
-                                          inner, kLog, stream_),
+                                          inner, kLog, stream()),
                       context.node().Describe());
   }
 
  private:
-  cudaStream_t stream_ = nullptr;
   bool flatten_ = false;
   int64_t axis_ = -1;
 };

@@ -6,10 +6,9 @@
 namespace ort {
 namespace {
 
-class Concat final : public OpKernel {
+class Concat final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
+  Status InitAttributes(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(axis_, info.GetAttribute<int64_t>("axis"));
     return Status::OK();
   }
@@ -49,7 +48,7 @@ class Concat final : public OpKernel {
         ORT_RETURN_IF_ERROR(CudaStatus(
             cudaMemcpy2DAsync(static_cast<char*>(out->MutableRawData()) + column, out_row,
                               input->RawData(), row, row, static_cast<size_t>(outer),
-                              cudaMemcpyDeviceToDevice, stream_),
+                              cudaMemcpyDeviceToDevice, stream()),
             context.node().Describe()));
       }
       column += row;
@@ -58,7 +57,6 @@ class Concat final : public OpKernel {
   }
 
  private:
-  cudaStream_t stream_ = nullptr;
   int64_t axis_ = 0;
 };
 

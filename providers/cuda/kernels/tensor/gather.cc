@@ -8,10 +8,9 @@
 namespace ort {
 namespace {
 
-class Gather final : public OpKernel {
+class Gather final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
+  Status InitAttributes(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", 0));
     return Status::OK();
   }
@@ -45,18 +44,17 @@ class Gather final : public OpKernel {
     // From pageable memory the copy is staged before the call returns, so `positions` may go.
     ORT_RETURN_IF_ERROR(CudaStatus(
         cudaMemcpyAsync(device_positions.MutableRawData(), positions.data(),
-                        positions.size() * sizeof(int64_t), cudaMemcpyHostToDevice, stream_),
+                        positions.size() * sizeof(int64_t), cudaMemcpyHostToDevice, stream()),
         context.node().Describe()));
     return CudaStatus(
         cuda::LaunchGather(ElementSize(data->dtype()), data->RawData(),
                            device_positions.Data<int64_t>(), out->MutableRawData(),
                            shape.SizeToDimension(*axis), dim, shape.SizeFromDimension(*axis + 1),
-                           static_cast<int64_t>(positions.size()), stream_),
+                           static_cast<int64_t>(positions.size()), stream()),
         context.node().Describe());
   }
 
  private:
-  cudaStream_t stream_ = nullptr;
   int64_t axis_ = 0;
 };
 

@@ -27,10 +27,9 @@ Status CopyThroughStrides(KernelContext& context, cudaStream_t stream, const Ten
       context.node().Describe());
 }
 
-class Transpose final : public OpKernel {
+class Transpose final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
+  Status InitAttributes(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(perm_, info.GetAttributeOr<std::vector<int64_t>>("perm", {}));
     return Status::OK();
   }
@@ -58,21 +57,15 @@ class Transpose final : public OpKernel {
       strides[i] = in_strides[static_cast<size_t>(axis)];
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), TensorShape(dims)));
-    return CopyThroughStrides(context, stream_, *x, *y, strides);
+    return CopyThroughStrides(context, stream(), *x, *y, strides);
   }
 
  private:
-  cudaStream_t stream_ = nullptr;
   std::vector<int64_t> perm_;
 };
 
-class Expand final : public OpKernel {
+class Expand final : public CudaKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    stream_ = CudaStreamOf(info);
-    return Status::OK();
-  }
-
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* shape_input, context.RequiredInput(1));
@@ -88,11 +81,8 @@ class Expand final : public OpKernel {
     for (size_t d = 0; d < x->shape().rank(); ++d) {
       strides[offset + d] = x->shape()[d] == 1 ? 0 : in_strides[d];
     }
-    return CopyThroughStrides(context, stream_, *x, *y, strides);
+    return CopyThroughStrides(context, stream(), *x, *y, strides);
   }
-
- private:
-  cudaStream_t stream_ = nullptr;
 };
 
 }  // namespace
