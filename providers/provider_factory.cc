@@ -27,8 +27,14 @@ Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
       has_cpu = true;
 #ifdef ORT_USE_CUDA
     } else if (name == "cuda") {
-      ORT_ASSIGN_OR_RETURN(auto cuda, CreateCudaProvider({}));
-      providers.push_back(std::move(cuda));
+      CudaProviderOptions options;
+      ORT_ASSIGN_OR_RETURN(options.precision, ParseMatrixPrecision(settings.cuda_precision));
+      if (settings.without_device) {
+        providers.push_back(std::make_unique<CudaExecutionProvider>(options));
+      } else {
+        ORT_ASSIGN_OR_RETURN(auto cuda, CreateCudaProvider(options));
+        providers.push_back(std::move(cuda));
+      }
 #endif
     } else {
       const auto available = AvailableProviders();
@@ -37,6 +43,12 @@ Result<std::vector<std::unique_ptr<IExecutionProvider>>> CreateProviders(
       return ORT_ERROR(kInvalidArgument, "unknown execution provider '{}' (available: {})", name,
                        list);
     }
+  }
+  if (settings.cuda_precision != "fp32" &&
+      std::find(names.begin(), names.end(), "cuda") == names.end()) {
+    return ORT_ERROR(kInvalidArgument,
+                     "precision {} applies to the CUDA provider's matrix units; it needs -e cuda",
+                     settings.cuda_precision);
   }
   if (!has_cpu) providers.push_back(std::make_unique<CpuExecutionProvider>(settings.cpu));
   return providers;

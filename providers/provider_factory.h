@@ -15,6 +15,11 @@ namespace ort {
 /// Per-provider settings the applications pass through.
 struct ProviderSettings {
   CpuProviderOptions cpu;
+  /// The CUDA provider's matrix precision: fp32, tf32, fp16 or bf16.
+  std::string cuda_precision = "fp32";
+  /// Creates a device provider even where its device is absent, for work that runs no kernel
+  /// (optimizing a model for that provider, reporting where its nodes would run).
+  bool without_device = false;
 };
 
 /// Providers known to this build, in the order they are documented.

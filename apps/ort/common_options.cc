@@ -36,6 +36,11 @@ void AddSessionOptions(CLI::App& command, SessionArgs& args) {
       ->check(CLI::IsMember({"next-power-of-two", "same-as-requested"}));
   command.add_flag("--no-spinning", args.no_spinning,
                    "idle intra-op workers sleep at once instead of spinning (less CPU)");
+  command
+      .add_option("--precision", args.precision,
+                  "what the CUDA provider's matrix units (GEMM, convolution) compute float "
+                  "tensors in: fp32 (exact), tf32, fp16 or bf16")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
 }
 
 Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& text,
@@ -110,6 +115,8 @@ Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args) {
   auto session = std::make_unique<InferenceSession>(options);
   ProviderSettings settings;
   settings.cpu.use_arena = !args.no_arena;
+  settings.without_device = args.without_device;
+  settings.cuda_precision = args.precision;
   settings.cpu.arena.extend_strategy = args.arena_extend_strategy == "same-as-requested"
                                            ? ArenaExtendStrategy::kSameAsRequested
                                            : ArenaExtendStrategy::kNextPowerOfTwo;

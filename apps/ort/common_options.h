@@ -28,6 +28,9 @@ struct SessionArgs {
   bool no_arena = false;
   bool no_mem_pattern = false;
   std::string arena_extend_strategy = "next-power-of-two";
+  std::string precision = "fp32";  // matrix units of the CUDA provider
+  // Device providers are created without their device (ort optimize: no kernel runs).
+  bool without_device = false;
   // Non-empty: profile the session; EndProfiling writes the trace to this path.
   std::string profile_file;
 };

@@ -9,6 +9,8 @@
 #include "apps/ort/optimize_report.h"
 #include "lib/onnx/model_proto.h"
 #include "lib/optimizer/optimization_record.h"
+#include "lib/session/memcpy_insertion.h"
+#include "lib/session/partitioner.h"
 
 namespace ort::cli {
 namespace {
@@ -38,6 +40,37 @@ void CountExternal(const Graph& graph, size_t min_bytes, OptimizeReport& report)
   for (const Node* node : graph.Nodes()) {
     for (const Graph* subgraph : node->Subgraphs()) CountExternal(*subgraph, min_bytes, report);
   }
+}
+
+void CountPlacement(const Graph& graph, std::map<std::string, ProviderPlacement>& placed) {
+  for (const Node* node : graph.Nodes()) {
+    ProviderPlacement& entry = placed[node->provider()];
+    ++entry.nodes;
+    ++entry.op_types[node->domain().empty() ? node->op_type()
+                                            : node->domain() + ":" + node->op_type()];
+    for (const Graph* subgraph : node->Subgraphs()) CountPlacement(*subgraph, placed);
+  }
+}
+
+// Partitions the optimized graph as a session would and inserts its copies, after the model was
+// saved: the saved model stays provider-neutral ONNX.
+Status ReportPlacement(InferenceSession& session, OptimizeReport& report) {
+  std::vector<IExecutionProvider*> providers;
+  for (const auto& provider : session.providers()) providers.push_back(provider.get());
+  Graph& graph = session.mutable_model().graph();
+  ORT_RETURN_IF_ERROR(PartitionGraph(graph, providers));
+  std::map<std::string, ProviderPlacement> placed;
+  CountPlacement(graph, placed);
+  for (const IExecutionProvider* provider : providers) {
+    ProviderPlacement entry = placed[provider->type()];
+    entry.provider = provider->type();
+    report.placement.push_back(std::move(entry));
+  }
+  ORT_ASSIGN_OR_RETURN(const MemcpyCounts copies, InsertMemcpyNodes(graph, providers));
+  report.copies_to_device = copies.to_device;
+  report.copies_to_host = copies.to_host;
+  report.weights_uploaded = copies.weights;
+  return Status::OK();
 }
 
 bool SameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
@@ -99,6 +132,7 @@ Status Execute(const OptimizeArgs& args) {
   report.save_ms = MillisecondsSince(start);
   if (report.external_initializers > 0) report.external_data_file = data_path.filename().string();
   report.output_bytes = static_cast<int64_t>(std::filesystem::file_size(output, error));
+  ORT_RETURN_IF_ERROR(ReportPlacement(*session, report));
 
   std::cout << FormatOptimizeReport(report);
   if (!args.report_path.empty()) {
@@ -115,6 +149,9 @@ std::function<int()> AddOptimizeCommand(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "optimize", "Optimize a model offline and save it (large weights in OUT.data)");
   AddModelOptions(*command, args->session);
+  // Optimizing for a provider and placing nodes on it run no kernel: `-e cuda` works without a
+  // GPU.
+  args->session.without_device = true;
   command->add_option("-o,--output", args->output, "where to write the optimized model")
       ->required();
   command->add_option("--level", args->session.opt_level,

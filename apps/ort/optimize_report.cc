@@ -119,6 +119,17 @@ std::string FormatOptimizeReport(const OptimizeReport& report) {
     text += fmt::format("level {}: {} iteration(s), {:.3f} ms\n", level.name, level.iterations,
                         level.time_ms);
   }
+  if (report.placement.size() > 1) {
+    text += "\nplacement (nodes per provider; copies between devices are not counted as nodes)\n";
+    for (const ProviderPlacement& placed : report.placement) {
+      std::vector<std::string> ops;
+      for (const auto& [op, count] : placed.op_types) ops.push_back(fmt::format("{} {}", op, count));
+      text += fmt::format("  {:<8} {:>6}  {}\n", placed.provider, placed.nodes, fmt::join(ops, ", "));
+    }
+    text += fmt::format(
+        "  copies per run: {} to the device, {} to the host; {} weights uploaded once\n",
+        report.copies_to_device, report.copies_to_host, report.weights_uploaded);
+  }
   text += "\n";
   if (report.external_data_file.empty()) {
     text += fmt::format("external data: none (no initializer of {} bytes or more)\n",
@@ -158,6 +169,11 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
                       {"changed", level.changed},
                       {"time_ms", level.time_ms}});
   }
+  Json placement = Json::array();
+  for (const ProviderPlacement& placed : report.placement) {
+    placement.push_back(
+        {{"provider", placed.provider}, {"nodes", placed.nodes}, {"op_types", placed.op_types}});
+  }
   const Json json = {
       {"model", report.model},
       {"output", report.output},
@@ -170,6 +186,11 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
       {"op_types", op_types},
       {"levels", levels},
       {"passes", passes},
+      {"placement", placement},
+      {"copies",
+       {{"to_device", report.copies_to_device},
+        {"to_host", report.copies_to_host},
+        {"weights", report.weights_uploaded}}},
       {"external_data",
        {{"file", report.external_data_file},
         {"min_bytes", report.external_data_min_bytes},

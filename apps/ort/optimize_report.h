@@ -40,6 +40,13 @@ struct OpCount {
   int64_t after = 0;
 };
 
+/// The nodes one provider would run, per op type.
+struct ProviderPlacement {
+  std::string provider;
+  int64_t nodes = 0;
+  std::map<std::string, int64_t> op_types;
+};
+
 struct OptimizeReport {
   std::string model;
   std::string output;
@@ -53,6 +60,12 @@ struct OptimizeReport {
   std::vector<OpCount> op_types;  // sorted by op type
   std::vector<LevelStats> levels;
   std::vector<PassStats> passes;   // in first-applied order
+  /// Where a session with these providers would run the optimized nodes (priority order), and
+  /// the copies between devices it would make.
+  std::vector<ProviderPlacement> placement;
+  int64_t copies_to_device = 0;  // per run
+  int64_t copies_to_host = 0;    // per run
+  int64_t weights_uploaded = 0;  // once, at initialization
   std::string external_data_file;  // relative to the output's directory; "" when none written
   size_t external_data_min_bytes = 0;
   int64_t external_initializers = 0;

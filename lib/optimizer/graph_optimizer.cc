@@ -25,9 +25,16 @@ void ImportUsedDomains(const Graph& graph, OpsetMap& opsets) {
   }
 }
 
-// Providers with kernels for the com.microsoft ops the fusions make (the CUDA provider has none
-// yet, so a session preferring it keeps the plain ops it runs).
-const std::vector<std::string> kFusedOpProviders = {"cpu"};
+// `rule`, firing only when the session prefers one of `providers` (those with kernels for the
+// op it makes), as ONNX Runtime lists compatible providers per fusion.
+std::unique_ptr<RewriteRule> ServedBy(std::unique_ptr<RewriteRule> rule,
+                                      std::vector<std::string> providers) {
+  rule->set_providers(std::move(providers));
+  return rule;
+}
+
+const std::vector<std::string> kCpu = {"cpu"};
+const std::vector<std::string> kCpuCuda = {"cpu", "cuda"};
 
 }  // namespace
 
@@ -56,34 +63,31 @@ std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
   // Extended level. Attention and EmbedLayerNormalization fusions look for LayerNormalization and
   // unscaled MatMuls, so the fusions that consume those run after them (onnxruntime's order).
   std::vector<std::unique_ptr<RewriteRule>> early_fusions;
-  early_fusions.push_back(CreateFuseGeluRule());
-  early_fusions.push_back(CreateFuseFastGeluRule());
-  early_fusions.push_back(CreateFuseLayerNormRule());
-  early_fusions.push_back(CreateFuseConvActivationRule());
-  early_fusions.push_back(CreateFuseGemmActivationRule());
-  passes.push_back(
-      std::make_unique<RuleBasedTransformer>("extended_fusions", OptimizationLevel::kExtended,
-                                             std::move(early_fusions), kFusedOpProviders));
-  std::vector<std::unique_ptr<RewriteRule>> bert_fusions;
-  bert_fusions.push_back(CreateFuseAttentionRule());
-  bert_fusions.push_back(CreateFuseEmbedLayerNormRule());
+  early_fusions.push_back(ServedBy(CreateFuseGeluRule(), kCpuCuda));
+  early_fusions.push_back(ServedBy(CreateFuseFastGeluRule(), kCpuCuda));
+  early_fusions.push_back(ServedBy(CreateFuseLayerNormRule(), kCpuCuda));
+  early_fusions.push_back(ServedBy(CreateFuseConvActivationRule(), kCpuCuda));
+  early_fusions.push_back(ServedBy(CreateFuseGemmActivationRule(), kCpu));
   passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "bert_fusions", OptimizationLevel::kExtended, std::move(bert_fusions), kFusedOpProviders));
+      "extended_fusions", OptimizationLevel::kExtended, std::move(early_fusions)));
+  std::vector<std::unique_ptr<RewriteRule>> bert_fusions;
+  bert_fusions.push_back(ServedBy(CreateFuseAttentionRule(), kCpuCuda));
+  bert_fusions.push_back(ServedBy(CreateFuseEmbedLayerNormRule(), kCpuCuda));
+  passes.push_back(std::make_unique<RuleBasedTransformer>(
+      "bert_fusions", OptimizationLevel::kExtended, std::move(bert_fusions)));
   std::vector<std::unique_ptr<RewriteRule>> late_fusions;
-  late_fusions.push_back(CreateFuseBiasGeluRule());
-  late_fusions.push_back(CreateFuseSkipLayerNormRule());
-  late_fusions.push_back(CreateFuseMatMulScaleTransposeRule());
-  passes.push_back(
-      std::make_unique<RuleBasedTransformer>("extended_late_fusions", OptimizationLevel::kExtended,
-                                             std::move(late_fusions), kFusedOpProviders));
+  late_fusions.push_back(ServedBy(CreateFuseBiasGeluRule(), kCpuCuda));
+  late_fusions.push_back(ServedBy(CreateFuseSkipLayerNormRule(), kCpuCuda));
+  late_fusions.push_back(ServedBy(CreateFuseMatMulScaleTransposeRule(), kCpuCuda));
+  passes.push_back(std::make_unique<RuleBasedTransformer>(
+      "extended_late_fusions", OptimizationLevel::kExtended, std::move(late_fusions)));
 
   // All level. Conv + Add (+ activation) into FusedConv with Z, as onnxruntime does for its CPU
   // provider only; it runs before the layout passes of this level.
   std::vector<std::unique_ptr<RewriteRule>> all_fusions;
   all_fusions.push_back(CreateFuseConvAddActivationRule());
   passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "all_level_fusions", OptimizationLevel::kAll, std::move(all_fusions),
-      std::vector<std::string>{"cpu"}));
+      "all_level_fusions", OptimizationLevel::kAll, std::move(all_fusions), kCpu));
   passes.push_back(CreateNchwcLayout());
   return passes;
 }

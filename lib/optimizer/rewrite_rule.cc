@@ -9,6 +9,13 @@ namespace {
 // or simplifies the graph, so real models settle in a few.
 constexpr int kMaxSweeps = 16;
 
+bool RuleServesPreferred(const RewriteRule& rule, std::span<IExecutionProvider* const> registered) {
+  const auto& providers = rule.providers();
+  if (providers.empty()) return true;
+  return !registered.empty() && std::find(providers.begin(), providers.end(),
+                                          registered.front()->type()) != providers.end();
+}
+
 bool Targets(const RewriteRule& rule, const Node& node) {
   if (node.domain() != rule.domain()) return false;
   const auto& ops = rule.op_types();
@@ -30,14 +37,20 @@ std::vector<std::string> RuleBasedTransformer::RuleNames() const {
 
 Status RuleBasedTransformer::Apply(Graph& graph, const OptimizerContext& context,
                                    bool& changed) const {
-  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+  std::vector<const RewriteRule*> active;
+  for (const auto& rule : rules_) {
+    if (RuleServesPreferred(*rule, context.providers) && !context.IsDisabled(rule->name())) {
+      active.push_back(rule.get());
+    }
+  }
+  for (int sweep = 0; sweep < kMaxSweeps && !active.empty(); ++sweep) {
     bool fired = false;
     ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
     for (NodeIndex index : order) {
-      for (const auto& rule : rules_) {
+      for (const RewriteRule* rule : active) {
         Node* node = graph.GetNode(index);
         if (node == nullptr) break;  // removed by an earlier rule
-        if (!Targets(*rule, *node) || context.IsDisabled(rule->name())) continue;
+        if (!Targets(*rule, *node)) continue;
         if (!rule->Matches(graph, *node)) continue;
         const std::string described = node->Describe();
         bool removed = false;

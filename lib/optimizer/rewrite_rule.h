@@ -21,6 +21,11 @@ class RewriteRule {
   const std::string& name() const { return name_; }
   const std::vector<std::string>& op_types() const { return op_types_; }
   const std::string& domain() const { return domain_; }
+  /// The provider types with kernels for what the rule makes (a com.microsoft fused op): the
+  /// rule fires only when the session's preferred provider is one of them. Empty (the default)
+  /// for rewrites into ops every provider runs.
+  const std::vector<std::string>& providers() const { return providers_; }
+  void set_providers(std::vector<std::string> providers) { providers_ = std::move(providers); }
 
   /// True when the pattern rooted at `node` is present and safe to rewrite.
   virtual bool Matches(const Graph& graph, const Node& node) const = 0;
@@ -31,6 +36,7 @@ class RewriteRule {
   std::string name_;
   std::vector<std::string> op_types_;
   std::string domain_;
+  std::vector<std::string> providers_;
 };
 
 class RuleBasedTransformer final : public GraphTransformer {

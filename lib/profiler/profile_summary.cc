@@ -14,12 +14,21 @@ std::string Clip(const std::string& text, size_t width) {
 
 double Percent(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
 
+// The value of a node event's "provider" argument (written as a JSON string).
+std::string ProviderOf(const ProfileEvent& event) {
+  for (const auto& [key, value] : event.args) {
+    if (key == "provider" && value.size() >= 2) return value.substr(1, value.size() - 2);
+  }
+  return "";
+}
+
 }  // namespace
 
 ProfileSummary SummarizeProfile(std::span<const ProfileEvent> events) {
   ProfileSummary summary;
   std::map<std::string, OpTypeTime> by_op;
   std::map<std::string, NodeTime> by_node;
+  std::map<std::string, ProviderTime> by_provider;
   for (const ProfileEvent& event : events) {
     const double ms = event.dur_us / 1000.0;
     if (event.category == ProfileCategory::kSession) {
@@ -39,6 +48,13 @@ ProfileSummary SummarizeProfile(std::span<const ProfileEvent> events) {
     node.op_type = event.op_type;
     ++node.count;
     node.total_ms += ms;
+    const std::string provider = ProviderOf(event);
+    if (!provider.empty()) {
+      ProviderTime& placed = by_provider[provider];
+      placed.provider = provider;
+      ++placed.count;
+      placed.total_ms += ms;
+    }
   }
   summary.base_ms = summary.runs > 0 ? summary.run_ms : summary.node_ms;
   for (auto& [name, op] : by_op) {
@@ -50,6 +66,16 @@ ProfileSummary SummarizeProfile(std::span<const ProfileEvent> events) {
     node.percent = Percent(node.total_ms, summary.base_ms);
     summary.nodes.push_back(std::move(node));
   }
+  for (auto& [name, placed] : by_provider) {
+    placed.percent = Percent(placed.total_ms, summary.base_ms);
+    summary.providers.push_back(std::move(placed));
+  }
+  for (const OpTypeTime& op : summary.op_types) {
+    if (op.op_type == "MemcpyFromHost") summary.to_device = op;
+    if (op.op_type == "MemcpyToHost") summary.to_host = op;
+  }
+  std::stable_sort(summary.providers.begin(), summary.providers.end(),
+                   [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
   std::stable_sort(summary.op_types.begin(), summary.op_types.end(),
                    [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
   std::stable_sort(summary.nodes.begin(), summary.nodes.end(),
@@ -77,6 +103,20 @@ std::string FormatProfileSummary(const ProfileSummary& summary, size_t top) {
     const OpTypeTime& op = summary.op_types[i];
     out += fmt::format("  {:<24} {:>7} {:>11.3f} {:>7.1f}\n", Clip(op.op_type, 24), op.count,
                        op.total_ms, op.percent);
+  }
+
+  if (summary.providers.size() > 1) {
+    out += "time per provider (copy nodes included in their device's):\n";
+    for (const ProviderTime& placed : summary.providers) {
+      out += fmt::format("  {:<24} {:>7} {:>11.3f} {:>7.1f}\n", placed.provider, placed.count,
+                         placed.total_ms, placed.percent);
+    }
+    out += "copies between host and device:\n";
+    for (const auto* copy : {&summary.to_device, &summary.to_host}) {
+      out += fmt::format("  {:<24} {:>7} {:>11.3f} {:>7.1f}\n",
+                         copy == &summary.to_device ? "host to device" : "device to host",
+                         copy->count, copy->total_ms, copy->percent);
+    }
   }
 
   const size_t node_rows = std::min(top, summary.nodes.size());

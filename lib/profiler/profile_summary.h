@@ -29,6 +29,14 @@ struct NodeTime {
   double percent = 0;  // of ProfileSummary::base_ms
 };
 
+/// Time spent in the nodes one provider ran, over every profiled run.
+struct ProviderTime {
+  std::string provider;
+  int64_t count = 0;  // node executions
+  double total_ms = 0;
+  double percent = 0;  // of ProfileSummary::base_ms
+};
+
 /// Aggregates of the Node and "model_run" events of a profile.
 struct ProfileSummary {
   int64_t runs = 0;    // "model_run" events
@@ -37,13 +45,19 @@ struct ProfileSummary {
   double base_ms = 0;  // what percentages are of: run_ms, or node_ms when no run was recorded
   std::vector<OpTypeTime> op_types;  // by total time, longest first
   std::vector<NodeTime> nodes;       // by total time, longest first
+  std::vector<ProviderTime> providers;  // by total time, longest first
+  /// Copies between host and device (MemcpyFromHost, MemcpyToHost nodes), apart from the
+  /// kernels: the breakdown a device user asks for first.
+  OpTypeTime to_device;
+  OpTypeTime to_host;
 };
 
 /// Summarizes `events` (e.g. Profiler::Events()). Nodes of subgraphs count on their own and
 /// inside their control-flow node, so shares may add up to more than 100%.
 ProfileSummary SummarizeProfile(std::span<const ProfileEvent> events);
 
-/// Two text tables: the `top` op types by total time and the `top` nodes by total time.
+/// Two text tables: the `top` op types by total time and the `top` nodes by total time; with
+/// more than one provider, also the time per provider and the copies between devices.
 std::string FormatProfileSummary(const ProfileSummary& summary, size_t top = 10);
 
 }  // namespace ort

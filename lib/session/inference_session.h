@@ -55,6 +55,9 @@ class InferenceSession {
   std::vector<ValueInfo> InputInfos() const;
   std::vector<ValueInfo> OutputInfos() const;
   const Model& model() const { return *model_; }
+  /// For tools that go on with the loaded model themselves instead of initializing the session
+  /// (ort optimize partitions the saved model to report placement).
+  Model& mutable_model() { return *model_; }
   const SessionOptions& options() const { return options_; }
   const std::vector<std::unique_ptr<IExecutionProvider>>& providers() const { return providers_; }
   /// Bytes the providers' arena allocators hold for live tensors (0 without arenas).

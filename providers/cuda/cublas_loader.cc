@@ -1,34 +1,22 @@
 #include "providers/cuda/cublas_loader.h"
 
-#include <dlfcn.h>
-
-#include <string>
+#include "providers/cuda/dynamic_library.h"
 
 namespace ort {
 namespace {
 
-template <typename F>
-bool Resolve(void* library, const char* name, F* function) {
-  *function = reinterpret_cast<F>(dlsym(library, name));
-  return *function != nullptr;
-}
-
 Result<CublasApi> Open() {
   const std::string soname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
-  void* library =
-      dlopen((std::string(ORT_CUDA_LIBRARY_DIR) + "/" + soname).c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) library = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    return ORT_ERROR(kNotImplemented, "cannot load {}: {}", soname, dlerror());
-  }
+  ORT_ASSIGN_OR_RETURN(void* library, OpenCudaLibrary(soname));
   CublasApi api;
   if (!Resolve(library, "cublasCreate_v2", &api.create) ||
       !Resolve(library, "cublasDestroy_v2", &api.destroy) ||
       !Resolve(library, "cublasSetStream_v2", &api.set_stream) ||
       !Resolve(library, "cublasGemmEx", &api.gemm_ex) ||
+      !Resolve(library, "cublasGemmStridedBatchedEx", &api.gemm_strided_batched_ex) ||
       !Resolve(library, "cublasGetStatusName", &api.status_name) ||
       !Resolve(library, "cublasGetStatusString", &api.status_string)) {
-    return ORT_ERROR(kNotImplemented, "{} lacks an expected function: {}", soname, dlerror());
+    return ORT_ERROR(kNotImplemented, "{} lacks an expected function", soname);
   }
   return api;
 }

@@ -1,5 +1,4 @@
-// cuBLAS, loaded when a CUDA provider opens a device rather than linked: linking the library
-// costs every start of the binary ~140 ms in the dynamic loader, GPU or not.
+// cuBLAS, loaded when a CUDA provider opens a device rather than linked (dynamic_library.h).
 #pragma once
 
 #include <cublas_v2.h>
@@ -20,6 +19,12 @@ struct CublasApi {
                             const void*, const void*, cudaDataType, int, const void*, cudaDataType,
                             int, const void*, void*, cudaDataType, int, cublasComputeType_t,
                             cublasGemmAlgo_t) = nullptr;
+  cublasStatus_t (*gemm_strided_batched_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                            int, int, int, const void*, const void*, cudaDataType,
+                                            int, long long, const void*, cudaDataType, int,
+                                            long long, const void*, void*, cudaDataType, int,
+                                            long long, int, cublasComputeType_t,
+                                            cublasGemmAlgo_t) = nullptr;
   decltype(&cublasGetStatusName) status_name = nullptr;
   decltype(&cublasGetStatusString) status_string = nullptr;
 };

@@ -11,9 +11,8 @@
 namespace ort {
 namespace {
 
-// The device, or why it cannot be used.
-Status OpenDevice(int device_id, cudaStream_t* stream, const CublasApi** api,
-                  cublasHandle_t* cublas) {
+// The device, or why it cannot be used. Fills `handles` as far as it gets.
+Status OpenDevice(int device_id, CudaExecutionProvider::Handles& handles) {
   int count = 0;
   const cudaError_t found = cudaGetDeviceCount(&count);
   if (found == cudaErrorNoDevice || found == cudaErrorInsufficientDriver) {
@@ -26,42 +25,87 @@ Status OpenDevice(int device_id, cudaStream_t* stream, const CublasApi** api,
                      count);
   }
   ORT_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_id), "selecting the CUDA device");
-  ORT_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking),
+  ORT_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&handles.stream, cudaStreamNonBlocking),
                            "creating a CUDA stream");
-  ORT_ASSIGN_OR_RETURN(*api, LoadCublas());
-  ORT_RETURN_IF_ERROR(CublasStatus(**api, (*api)->create(cublas), "creating a cuBLAS handle"));
-  return CublasStatus(**api, (*api)->set_stream(*cublas, *stream), "binding cuBLAS to the stream");
+  ORT_ASSIGN_OR_RETURN(handles.cublas_api, LoadCublas());
+  const CublasApi& cublas = *handles.cublas_api;
+  ORT_RETURN_IF_ERROR(CublasStatus(cublas, cublas.create(&handles.cublas), "creating cuBLAS"));
+  ORT_RETURN_IF_ERROR(CublasStatus(cublas, cublas.set_stream(handles.cublas, handles.stream),
+                                   "binding cuBLAS to the stream"));
+  ORT_ASSIGN_OR_RETURN(handles.cudnn_api, LoadCudnn());
+  const CudnnApi& cudnn = *handles.cudnn_api;
+  ORT_RETURN_IF_ERROR(CudnnStatus(cudnn, cudnn.create(&handles.cudnn), "creating cuDNN"));
+  return CudnnStatus(cudnn, cudnn.set_stream(handles.cudnn, handles.stream),
+                     "binding cuDNN to the stream");
 }
 
 }  // namespace
 
+Result<MatrixPrecision> ParseMatrixPrecision(std::string_view text) {
+  if (text == "fp32") return MatrixPrecision::kFp32;
+  if (text == "tf32") return MatrixPrecision::kTf32;
+  if (text == "fp16") return MatrixPrecision::kFp16;
+  if (text == "bf16") return MatrixPrecision::kBf16;
+  return ORT_ERROR(kInvalidArgument, "unknown precision '{}' (fp32, tf32, fp16, bf16)", text);
+}
+
 CudaExecutionProvider::CudaExecutionProvider(CudaProviderOptions options)
     : IExecutionProvider("cuda"), options_(options) {
-  Status opened = OpenDevice(options_.device_id, &stream_, &cublas_api_, &cublas_);
+  Status opened = OpenDevice(options_.device_id, handles_);
   if (!opened.ok()) {
-    if (cublas_ != nullptr) cublas_api_->destroy(cublas_);
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
-    cublas_ = nullptr;
-    stream_ = nullptr;
+    Close();
     device_error_ = opened.message();
     cudaGetLastError();
   }
   std::shared_ptr<IAllocator> device = std::make_shared<CudaAllocator>(options_.device_id);
   allocator_ = options_.use_arena ? std::make_shared<ArenaAllocator>(device, options_.arena)
                                   : std::move(device);
-  transfer_ = std::make_unique<CudaDataTransfer>(options_.device_id, stream_);
+  transfer_ = std::make_unique<CudaDataTransfer>(options_.device_id, handles_.stream);
 }
 
 CudaExecutionProvider::~CudaExecutionProvider() {
   // The arena returns its regions before the stream goes.
   allocator_.reset();
-  if (cublas_ != nullptr) cublas_api_->destroy(cublas_);
-  if (stream_ != nullptr) cudaStreamDestroy(stream_);
+  Close();
+}
+
+void CudaExecutionProvider::Close() {
+  if (handles_.cudnn != nullptr) handles_.cudnn_api->destroy(handles_.cudnn);
+  if (handles_.cublas != nullptr) handles_.cublas_api->destroy(handles_.cublas);
+  if (handles_.stream != nullptr) cudaStreamDestroy(handles_.stream);
+  handles_ = {};
+}
+
+cublasComputeType_t CudaExecutionProvider::FloatGemmComputeType() const {
+  switch (options_.precision) {
+    case MatrixPrecision::kFp32:
+      return CUBLAS_COMPUTE_32F;
+    case MatrixPrecision::kTf32:
+      return CUBLAS_COMPUTE_32F_FAST_TF32;
+    case MatrixPrecision::kFp16:
+      return CUBLAS_COMPUTE_32F_FAST_16F;
+    case MatrixPrecision::kBf16:
+      return CUBLAS_COMPUTE_32F_FAST_16BF;
+  }
+  return CUBLAS_COMPUTE_32F;
+}
+
+cudnnMathType_t CudaExecutionProvider::FloatConvMathType() const {
+  switch (options_.precision) {
+    case MatrixPrecision::kFp32:
+      return CUDNN_FMA_MATH;
+    case MatrixPrecision::kTf32:
+    case MatrixPrecision::kBf16:
+      return CUDNN_TENSOR_OP_MATH;
+    case MatrixPrecision::kFp16:
+      return CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+  }
+  return CUDNN_FMA_MATH;
 }
 
 Status CudaExecutionProvider::Synchronize() const {
-  if (stream_ == nullptr) return Status::OK();
-  return CudaStatus(cudaStreamSynchronize(stream_), "waiting for the CUDA stream");
+  if (!device_available()) return Status::OK();
+  return CudaStatus(cudaStreamSynchronize(stream()), "waiting for the CUDA stream");
 }
 
 std::vector<NodeIndex> CudaExecutionProvider::GetCapability(const Graph& graph) const {

@@ -13,11 +13,20 @@
 #include "lib/framework/execution_provider.h"
 #include "lib/memory/arena.h"
 #include "providers/cuda/cublas_loader.h"
+#include "providers/cuda/cudnn_loader.h"
 
 namespace ort {
 
+/// What the matrix units (cuBLAS GEMMs, cuDNN convolutions) compute float tensors in. Tensors stay
+/// float in memory; only the multiply inputs are rounded. kFp32 is exact IEEE float (no TF32).
+enum class MatrixPrecision { kFp32, kTf32, kFp16, kBf16 };
+
+/// "fp32", "tf32", "fp16" or "bf16".
+Result<MatrixPrecision> ParseMatrixPrecision(std::string_view text);
+
 struct CudaProviderOptions {
   int device_id = 0;
+  MatrixPrecision precision = MatrixPrecision::kFp32;
   /// Device tensors come from a BFC arena over cudaMalloc (ONNX Runtime's default).
   bool use_arena = true;
   ArenaOptions arena;
@@ -40,22 +49,40 @@ class CudaExecutionProvider final : public IExecutionProvider {
   /// (Reshape's shape, Slice's starts, ...) want them.
   std::vector<NodeIndex> GetCapability(const Graph& graph) const override;
 
-  bool device_available() const { return stream_ != nullptr; }
+  bool device_available() const { return handles_.stream != nullptr; }
   /// Why the device is not available; empty when it is.
   const std::string& device_error() const { return device_error_; }
   /// The stream every kernel and copy of this provider runs on.
-  cudaStream_t stream() const { return stream_; }
-  /// cuBLAS bound to stream(), and its entry points; null without a device.
-  cublasHandle_t cublas() const { return cublas_; }
-  const CublasApi* cublas_api() const { return cublas_api_; }
+  cudaStream_t stream() const { return handles_.stream; }
+  /// cuBLAS and cuDNN bound to stream(), and their entry points; null without a device.
+  cublasHandle_t cublas() const { return handles_.cublas; }
+  const CublasApi* cublas_api() const { return handles_.cublas_api; }
+  cudnnHandle_t cudnn() const { return handles_.cudnn; }
+  const CudnnApi* cudnn_api() const { return handles_.cudnn_api; }
   int device_id() const { return options_.device_id; }
+  MatrixPrecision precision() const { return options_.precision; }
+  /// cuBLAS's compute type for float GEMMs at precision(); half tensors always use
+  /// CUBLAS_COMPUTE_32F (half inputs, float accumulation).
+  cublasComputeType_t FloatGemmComputeType() const;
+  /// cuDNN's math type for float convolutions at precision(). cuDNN's legacy API has no
+  /// bfloat16 down-conversion, so kBf16 convolutions use TF32.
+  cudnnMathType_t FloatConvMathType() const;
+
+  /// The library handles of an open device.
+  struct Handles {
+    cudaStream_t stream = nullptr;
+    const CublasApi* cublas_api = nullptr;
+    cublasHandle_t cublas = nullptr;
+    const CudnnApi* cudnn_api = nullptr;
+    cudnnHandle_t cudnn = nullptr;
+  };
 
  private:
+  void Close();
+
   CudaProviderOptions options_;
   std::string device_error_;
-  cudaStream_t stream_ = nullptr;
-  cublasHandle_t cublas_ = nullptr;
-  const CublasApi* cublas_api_ = nullptr;
+  Handles handles_;
   std::shared_ptr<IAllocator> allocator_;
   std::unique_ptr<IDataTransfer> transfer_;
 };

@@ -274,6 +274,18 @@ one_line "optimize: unknown --disable-pass" "$ort" optimize "$tiny" -o "$opt/x.o
 one_line "optimize: overwriting the input" "$ort" optimize "$opt/tiny.onnx" -o "$opt/tiny.onnx"
 one_line "optimize: unwritable output" "$ort" optimize "$tiny" -o "$work/none/x.onnx"
 
+# The CUDA provider: --precision needs it; optimizing for it and reporting placement need no GPU.
+one_line "precision without the CUDA provider" "$ort" run "$tiny" --seed 1 --precision fp16
+if "$ort" optimize "$tiny" -o "$opt/cuda.onnx" -e cuda > "$opt/cuda.txt" 2>&1; then
+  matches "optimize -e cuda places every node on the GPU" "$opt/cuda.txt" \
+    "^  cuda +[0-9]+  " "^  cpu +0  " "copies per run: 1 to the device, 1 to the host"
+  expect "a model optimized for CUDA runs on the CPU" 0 "OK" "$ort" run "$opt/cuda.onnx" \
+    --input "image=$image" --expected-dir "$data/demo/expected" --output-format npy
+else
+  grep -q "unknown execution provider 'cuda'" "$opt/cuda.txt" ||
+    { echo "FAIL optimize -e cuda:"; sed 's/^/    /' "$opt/cuda.txt"; failures=$((failures + 1)); }
+fi
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures CLI test(s) failed"
   exit 1

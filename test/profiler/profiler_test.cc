@@ -284,4 +284,42 @@ TEST_CASE("JSON strings are escaped", "[profiler]") {
   CHECK(json::parse(text)[0] == "tab\there \"quoted\"");
 }
 
+TEST_CASE("the profile summary splits time per provider and reports copies apart",
+          "[profiler]") {
+  const auto node = [](std::string name, std::string op, std::string provider, double us) {
+    ProfileEvent event;
+    event.category = ProfileCategory::kNode;
+    event.name = name + "_kernel_time";
+    event.node_name = std::move(name);
+    event.op_type = std::move(op);
+    event.dur_us = us;
+    event.args = {{"op_name", "\"" + event.op_type + "\""}, {"provider", "\"" + provider + "\""}};
+    return event;
+  };
+  ProfileEvent run;
+  run.name = "model_run";
+  run.dur_us = 10000;
+  const std::vector<ProfileEvent> events = {
+      run,
+      node("x_up", "MemcpyFromHost", "cuda", 1000),
+      node("conv", "Conv", "cuda", 4000),
+      node("shape", "Shape", "cpu", 500),
+      node("y_down", "MemcpyToHost", "cuda", 2000),
+  };
+  const ProfileSummary summary = SummarizeProfile(events);
+  REQUIRE(summary.providers.size() == 2);
+  CHECK(summary.providers[0].provider == "cuda");
+  CHECK(summary.providers[0].count == 3);
+  CHECK(summary.providers[0].total_ms == Approx(7.0));
+  CHECK(summary.providers[0].percent == Approx(70.0));
+  CHECK(summary.providers[1].provider == "cpu");
+  CHECK(summary.to_device.count == 1);
+  CHECK(summary.to_device.total_ms == Approx(1.0));
+  CHECK(summary.to_host.total_ms == Approx(2.0));
+  CHECK(summary.to_host.percent == Approx(20.0));
+  const std::string text = FormatProfileSummary(summary);
+  CHECK(text.find("host to device") != std::string::npos);
+  CHECK(text.find("device to host") != std::string::npos);
+}
+
 }  // namespace ort

@@ -20,6 +20,16 @@ void RegisterCudaKernels(KernelRegistry& registry) {
   RegisterCudaLayerNormKernels(registry);
   RegisterCudaGatherKernels(registry);
   RegisterCudaConcatKernels(registry);
+  RegisterCudaConvKernels(registry);
+  RegisterCudaPoolKernels(registry);
+  RegisterCudaBatchNormKernels(registry);
+  RegisterCudaReduceKernels(registry);
+  RegisterCudaCastKernels(registry);
+  RegisterCudaSliceKernels(registry);
+  RegisterCudaWhereKernels(registry);
+  RegisterCudaAttentionKernels(registry);
+  RegisterCudaEmbedLayerNormKernels(registry);
+  RegisterCudaGeluKernels(registry);
 }
 
 Status CudaKernel::Init(const KernelInfo& info) {

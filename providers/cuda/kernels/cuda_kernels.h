@@ -18,6 +18,16 @@ void RegisterCudaSoftmaxKernels(KernelRegistry& registry);
 void RegisterCudaLayerNormKernels(KernelRegistry& registry);
 void RegisterCudaGatherKernels(KernelRegistry& registry);
 void RegisterCudaConcatKernels(KernelRegistry& registry);
+void RegisterCudaConvKernels(KernelRegistry& registry);
+void RegisterCudaPoolKernels(KernelRegistry& registry);
+void RegisterCudaBatchNormKernels(KernelRegistry& registry);
+void RegisterCudaReduceKernels(KernelRegistry& registry);
+void RegisterCudaCastKernels(KernelRegistry& registry);
+void RegisterCudaSliceKernels(KernelRegistry& registry);
+void RegisterCudaWhereKernels(KernelRegistry& registry);
+void RegisterCudaAttentionKernels(KernelRegistry& registry);
+void RegisterCudaEmbedLayerNormKernels(KernelRegistry& registry);
+void RegisterCudaGeluKernels(KernelRegistry& registry);
 
 /// Element types a GPU tensor may hold: every numeric type and bool (no strings).
 std::vector<DataType> CudaTensorTypes();

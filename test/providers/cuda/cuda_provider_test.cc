@@ -2,20 +2,23 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "lib/ir/model.h"
+#include "lib/optimizer/graph_optimizer.h"
 #include "lib/session/inference_session.h"
 #include "lib/session/memcpy_insertion.h"
 #include "lib/session/partitioner.h"
 #include "providers/cpu/cpu_provider.h"
+#include "test/providers/cuda/cuda_test_util.h"
 
 namespace ort {
 namespace {
 
-// x -> Conv (CPU: no CUDA kernel yet) -> c -> Relu -> r -> Add(r, bias) -> y -> Reshape -> z, the
+// x -> Sin (CPU: no CUDA kernel) -> c -> Relu -> r -> Add(r, bias) -> y -> Reshape -> z, the
 // last three on the GPU.
-std::unique_ptr<Model> ConvReluAddModel() {
+std::unique_ptr<Model> SinReluAddModel() {
   auto model = std::make_unique<Model>();
   model->opsets()[""] = 17;
   Graph& graph = model->graph();
@@ -25,10 +28,9 @@ std::unique_ptr<Model> ConvReluAddModel() {
       "x",
       ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(1), Dimension::Known(1),
                                                         Dimension::Known(2), Dimension::Known(2)}));
-  graph.AddInitializer("w", Tensor::FromVector<float>(TensorShape{1, 1, 1, 1}, {2.0f}));
   graph.AddInitializer("bias", Tensor::FromVector<float>(TensorShape{1}, {-1.0f}));
   graph.AddInitializer("shape", Tensor::FromVector<int64_t>(TensorShape{1}, {4}));
-  graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"c"}, {}});
+  graph.AddNode({"sin", "Sin", "", {"x"}, {"c"}, {}});
   graph.AddNode({"relu", "Relu", "", {"c"}, {"r"}, {}});
   graph.AddNode({"add", "Add", "", {"r", "bias"}, {"y"}, {}});
   graph.AddNode({"reshape", "Reshape", "", {"y", "shape"}, {"z"}, {}});
@@ -36,56 +38,17 @@ std::unique_ptr<Model> ConvReluAddModel() {
   return model;
 }
 
-// Runs one node on the CUDA provider (CPU as fallback) and returns its output; every node of
-// the model must land on the GPU.
-Tensor RunOneNode(const std::string& op, std::vector<std::pair<std::string, Tensor>> inputs,
-                  std::vector<Attribute> attributes = {}) {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 17;
-  Graph& graph = model->graph();
-  std::vector<std::string> names;
-  for (const auto& [name, tensor] : inputs) {
-    names.push_back(name);
-    std::vector<Dimension> dims;
-    for (int64_t d : tensor.shape().dims()) dims.push_back(Dimension::Known(d));
-    graph.SetValueType(name, ValueType::Tensor(tensor.dtype(), SymbolicShape(dims)));
-  }
-  graph.set_inputs(names);
-  graph.set_outputs({"y"});
-  graph.AddNode({"node", op, "", names, {"y"}, std::move(attributes)});
-  graph.ResolveOuterScope();
-  InferenceSession session;
-  auto cuda = CreateCudaProvider({});
-  REQUIRE(cuda.ok());
-  REQUIRE(session.RegisterProvider(std::move(cuda).value()).ok());
-  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session.Load(std::move(model)).ok());
-  REQUIRE(session.Initialize().ToString() == "OK");
-  for (const Node* node : session.ExecutionOrder()) CHECK(node->provider() == "cuda");
-  std::vector<NamedValue> feeds;
-  for (auto& [name, tensor] : inputs) feeds.emplace_back(name, Value(tensor));
-  std::vector<Value> outputs;
-  REQUIRE(session.Run(RunOptions{}, feeds, {}, &outputs).ToString() == "OK");
-  return outputs[0].tensor();
-}
-
-bool HasGpu() {
-  CudaExecutionProvider probe;
-  if (!probe.device_available()) WARN("no usable CUDA device: " << probe.device_error());
-  return probe.device_available();
-}
-
 }  // namespace
 
 TEST_CASE("The CUDA provider claims what its kernels serve, with or without a device",
           "[cuda][partition]") {
-  auto model = ConvReluAddModel();
+  auto model = SinReluAddModel();
   CudaExecutionProvider cuda;
   CpuExecutionProvider cpu;
   std::vector<IExecutionProvider*> providers{&cuda, &cpu};
   REQUIRE(PartitionGraph(model->graph(), providers).ok());
   for (const Node* node : model->graph().Nodes()) {
-    CHECK(node->provider() == (node->op_type() == "Conv" ? "cpu" : "cuda"));
+    CHECK(node->provider() == (node->op_type() == "Sin" ? "cpu" : "cuda"));
   }
   auto counts = InsertMemcpyNodes(model->graph(), providers);
   REQUIRE(counts.ok());
@@ -101,6 +64,58 @@ TEST_CASE("The CUDA provider claims what its kernels serve, with or without a de
   REQUIRE(reshape != nullptr);
   CHECK(reshape->inputs()[1] == "shape");
   CHECK(cuda.allocator()->Info().ToString() == "cuda:0");
+}
+
+TEST_CASE("Fusions into ops the CUDA provider runs serve it; CPU-only ones do not",
+          "[cuda][optimizer]") {
+  // y = Relu(Gemm(Relu(Conv(x, w)), b)): Conv + Relu becomes FusedConv (a CUDA kernel), Gemm +
+  // Relu stays apart (FusedGemm is CPU-only, as in ONNX Runtime), nothing goes NCHWc.
+  Model model;
+  model.opsets()[""] = 17;
+  Graph& graph = model.graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat,
+                                            SymbolicShape{Dimension::Known(1), Dimension::Known(8),
+                                                          Dimension::Known(1),
+                                                          Dimension::Known(1)}));
+  graph.AddInitializer("w", Tensor::FromVector<float>(TensorShape{8, 8, 1, 1},
+                                                      std::vector<float>(64, 0.5f)));
+  graph.AddInitializer("shape", Tensor::FromVector<int64_t>(TensorShape{2}, {1, 8}));
+  graph.AddInitializer("b", Tensor::FromVector<float>(TensorShape{8, 4},
+                                                      std::vector<float>(32, 0.25f)));
+  graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"c"}, {}});
+  graph.AddNode({"relu1", "Relu", "", {"c"}, {"r"}, {}});
+  graph.AddNode({"flat", "Reshape", "", {"r", "shape"}, {"f"}, {}});
+  graph.AddNode({"gemm", "Gemm", "", {"f", "b"}, {"g"}, {}});
+  graph.AddNode({"relu2", "Relu", "", {"g"}, {"y"}, {}});
+  graph.ResolveOuterScope();
+  CudaExecutionProvider cuda;
+  CpuExecutionProvider cpu;
+  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
+  REQUIRE(OptimizeGraph(model, {OptimizationLevel::kAll, {}}, providers).ToString() == "OK");
+  std::vector<std::string> ops;
+  for (const Node* node : graph.Nodes()) ops.push_back(node->op_type());
+  std::sort(ops.begin(), ops.end());
+  CHECK(ops == std::vector<std::string>{"FusedConv", "Gemm", "Relu", "Reshape"});
+  REQUIRE(PartitionGraph(graph, providers).ok());
+  for (const Node* node : graph.Nodes()) {
+    INFO(node->op_type());
+    CHECK(node->provider() == "cuda");
+  }
+}
+
+TEST_CASE("Matrix precision names", "[cuda]") {
+  CHECK(*ParseMatrixPrecision("fp32") == MatrixPrecision::kFp32);
+  CHECK(*ParseMatrixPrecision("bf16") == MatrixPrecision::kBf16);
+  CHECK_FALSE(ParseMatrixPrecision("fp8").ok());
+  CudaProviderOptions options;
+  options.precision = MatrixPrecision::kTf32;
+  CudaExecutionProvider cuda(options);
+  CHECK(cuda.FloatGemmComputeType() == CUBLAS_COMPUTE_32F_FAST_TF32);
+  CHECK(cuda.FloatConvMathType() == CUDNN_TENSOR_OP_MATH);
+  CHECK(CudaExecutionProvider().FloatGemmComputeType() == CUBLAS_COMPUTE_32F);
+  CHECK(CudaExecutionProvider().FloatConvMathType() == CUDNN_FMA_MATH);
 }
 
 TEST_CASE("Shape arithmetic stays on the host without copies", "[cuda][partition]") {
@@ -171,17 +186,17 @@ TEST_CASE("A model runs across the GPU and the CPU", "[cuda][gpu]") {
   REQUIRE(cuda.ok());
   REQUIRE(session.RegisterProvider(std::move(cuda).value()).ok());
   REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session.Load(ConvReluAddModel()).ok());
+  REQUIRE(session.Load(SinReluAddModel()).ok());
   REQUIRE(session.Initialize().ToString() == "OK");
   std::vector<NamedValue> feeds;
   feeds.emplace_back(
       "x", Value(Tensor::FromVector<float>(TensorShape{1, 1, 2, 2}, {-1.0f, 0.5f, 2.0f, -3.0f})));
   std::vector<Value> outputs;
   REQUIRE(session.Run(RunOptions{}, feeds, {}, &outputs).ToString() == "OK");
-  // relu(2x) - 1, hand-derived.
+  // relu(sin x) - 1.
   const Tensor& z = outputs[0].tensor();
   REQUIRE(z.shape() == TensorShape({4}));
-  const float expected[] = {-1.0f, 0.0f, 3.0f, -1.0f};
+  const float expected[] = {-1.0f, std::sin(0.5f) - 1.0f, std::sin(2.0f) - 1.0f, -1.0f};
   for (int i = 0; i < 4; ++i) CHECK(z.Data<float>()[i] == Approx(expected[i]));
 }
 

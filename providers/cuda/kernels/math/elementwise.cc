@@ -1,5 +1,8 @@
-// Elementwise CUDA kernels: Add, Sub, Mul, Div with numpy broadcasting, and the unary math and
-// activation ops, for float and float16 (computed in float).
+// Elementwise CUDA kernels: Add, Sub, Mul, Div, Pow with numpy broadcasting, the unary math and
+// activation ops, and Clip, for float and float16 (computed in float).
+#include <climits>
+#include <limits>
+
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/math/elementwise_launch.h"
@@ -69,6 +72,50 @@ class Unary final : public CudaKernel {
   }
 };
 
+// Clip's bounds: the min/max attributes before opset 11, then optional scalar inputs of X's type
+// read on the host. Absent bounds are the float limits, as on the CPU.
+class Clip final : public CudaKernel {
+ public:
+  Status InitAttributes(const KernelInfo& info) override {
+    bounds_are_inputs_ = info.opset() >= 11;
+    if (bounds_are_inputs_) return Status::OK();
+    ORT_ASSIGN_OR_RETURN(min_, info.GetAttributeOr<float>("min", min_));
+    ORT_ASSIGN_OR_RETURN(max_, info.GetAttributeOr<float>("max", max_));
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+    float lo = min_, hi = max_;
+    if (bounds_are_inputs_) {
+      ORT_RETURN_IF_ERROR(ReadBound(context, 1, *x, &lo));
+      ORT_RETURN_IF_ERROR(ReadBound(context, 2, *x, &hi));
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), x->shape()));
+    return CudaStatus(cuda::LaunchClip(KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
+                                       x->NumElements(), lo, hi, stream()),
+                      context.node().Describe());
+  }
+
+ private:
+  static Status ReadBound(const KernelContext& context, size_t index, const Tensor& x,
+                          float* bound) {
+    const Tensor* tensor = context.Input(index);
+    if (tensor == nullptr) return Status::OK();
+    if (tensor->dtype() != x.dtype() || tensor->NumElements() != 1) {
+      return context.Error("input {} must be a scalar of X's type {}, got {}", index,
+                           DataTypeName(x.dtype()), tensor->Describe());
+    }
+    *bound = x.dtype() == DataType::kFloat ? tensor->Data<float>()[0]
+                                           : static_cast<float>(tensor->Data<Float16>()[0]);
+    return Status::OK();
+  }
+
+  bool bounds_are_inputs_ = false;
+  float min_ = std::numeric_limits<float>::lowest();
+  float max_ = std::numeric_limits<float>::max();
+};
+
 template <cuda::BinaryOp kOp>
 void AddBinary(KernelRegistry& registry, const char* op) {
   registry.Add<Binary<kOp>>(KernelDef(op).Versions(7).Input(0, kTypes).Input(1, kTypes));
@@ -79,6 +126,13 @@ void AddUnary(KernelRegistry& registry, const char* op, int since) {
   registry.Add<Unary<kOp>>(KernelDef(op).Versions(since).Input(0, kTypes).MayInplace(0, 0));
 }
 
+// From opset 11 the optional min and max are inputs, read on the host.
+void AddClip(KernelRegistry& registry, int since, int until) {
+  KernelDef def = KernelDef("Clip").Versions(since, until).Input(0, kTypes).MayInplace(0, 0);
+  if (since >= 11) def.HostInput(1).HostInput(2);
+  registry.Add<Clip>(std::move(def));
+}
+
 }  // namespace
 
 void RegisterCudaElementwiseKernels(KernelRegistry& registry) {
@@ -87,6 +141,14 @@ void RegisterCudaElementwiseKernels(KernelRegistry& registry) {
   AddBinary<BinaryOp::kSub>(registry, "Sub");
   AddBinary<BinaryOp::kMul>(registry, "Mul");
   AddBinary<BinaryOp::kDiv>(registry, "Div");
+  // From opset 12 the exponent may have another type than the base; one entry per type claims
+  // only the same-type pairs the kernel serves.
+  for (DataType type : kTypes) {
+    registry.Add<Binary<BinaryOp::kPow>>(
+        KernelDef("Pow").Versions(7, 11).Input(0, {type}).Input(1, {type}));
+    registry.Add<Binary<BinaryOp::kPow>>(
+        KernelDef("Pow").Versions(12).Input(0, {type}).Input(1, {type}));
+  }
   AddUnary<UnaryOp::kRelu>(registry, "Relu", 6);
   AddUnary<UnaryOp::kSigmoid>(registry, "Sigmoid", 6);
   AddUnary<UnaryOp::kTanh>(registry, "Tanh", 6);
@@ -97,6 +159,9 @@ void RegisterCudaElementwiseKernels(KernelRegistry& registry) {
   AddUnary<UnaryOp::kSqrt>(registry, "Sqrt", 6);
   AddUnary<UnaryOp::kErf>(registry, "Erf", 9);
   AddUnary<UnaryOp::kReciprocal>(registry, "Reciprocal", 6);
+  AddClip(registry, 6, 10);
+  AddClip(registry, 11, 11);
+  AddClip(registry, 12, INT_MAX);
 }
 
 }  // namespace ort

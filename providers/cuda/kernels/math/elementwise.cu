@@ -17,18 +17,27 @@ __device__ void Store(T* p, int64_t i, float v) {
   p[i] = static_cast<T>(v);
 }
 
-__device__ float ApplyBinary(BinaryOp op, float a, float b) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return a + b;
-    case BinaryOp::kSub:
-      return a - b;
-    case BinaryOp::kMul:
-      return a * b;
-    case BinaryOp::kDiv:
-      return a / b;
+// Squaring (variances in decomposed normalizations) needs no pow. powf is __powf under
+// --use_fast_math, exp2(b * log2(a)): NaN for every negative base (the x^3 of tanh-approximated
+// GELU) and for 0^0; the double pow keeps the C standard's special cases.
+__device__ float Power(float a, float b) {
+  if (b == 2.0f) return a * a;
+  return static_cast<float>(pow(static_cast<double>(a), static_cast<double>(b)));
+}
+
+template <BinaryOp kOp>
+__device__ float ApplyBinary(float a, float b) {
+  if constexpr (kOp == BinaryOp::kAdd) {
+    return a + b;
+  } else if constexpr (kOp == BinaryOp::kSub) {
+    return a - b;
+  } else if constexpr (kOp == BinaryOp::kMul) {
+    return a * b;
+  } else if constexpr (kOp == BinaryOp::kDiv) {
+    return a / b;
+  } else {
+    return Power(a, b);
   }
-  return 0.0f;
 }
 
 __device__ float ApplyUnary(UnaryOp op, float x) {
@@ -57,17 +66,17 @@ __device__ float ApplyUnary(UnaryOp op, float x) {
   return 0.0f;
 }
 
-template <typename T>
-__global__ void BinarySameShape(BinaryOp op, const T* a, const T* b, T* out, int64_t count) {
+// The op is a template argument so that Add and Mul do not carry Pow's registers.
+template <BinaryOp kOp, typename T>
+__global__ void BinarySameShape(const T* a, const T* b, T* out, int64_t count) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
        i += int64_t{gridDim.x} * blockDim.x) {
-    Store(out, i, ApplyBinary(op, Load(a, i), Load(b, i)));
+    Store(out, i, ApplyBinary<kOp>(Load(a, i), Load(b, i)));
   }
 }
 
-template <typename T>
-__global__ void BinaryBroadcast(BinaryOp op, const T* a, const T* b, T* out, int64_t count,
-                                BroadcastStrides s) {
+template <BinaryOp kOp, typename T>
+__global__ void BinaryBroadcast(const T* a, const T* b, T* out, int64_t count, BroadcastStrides s) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
        i += int64_t{gridDim.x} * blockDim.x) {
     int64_t rest = i, ia = 0, ib = 0;
@@ -77,7 +86,7 @@ __global__ void BinaryBroadcast(BinaryOp op, const T* a, const T* b, T* out, int
       ia += coordinate * s.a_strides[d];
       ib += coordinate * s.b_strides[d];
     }
-    Store(out, i, ApplyBinary(op, Load(a, ia), Load(b, ib)));
+    Store(out, i, ApplyBinary<kOp>(Load(a, ia), Load(b, ib)));
   }
 }
 
@@ -112,23 +121,51 @@ __global__ void Unary(UnaryOp op, const T* x, T* y, int64_t count) {
   }
 }
 
+template <typename T>
+__global__ void Clip(const T* x, T* y, int64_t count, float lo, float hi) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += int64_t{gridDim.x} * blockDim.x) {
+    const float v = Load(x, i);
+    const float low = v < lo ? lo : v;
+    Store(y, i, low > hi ? hi : low);
+  }
+}
+
 int Blocks(int64_t count) {
   const int64_t blocks = (count + kThreads - 1) / kThreads;
   return static_cast<int>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
 }
 
-template <typename T>
-cudaError_t Binary(BinaryOp op, const void* a, const void* b, void* out, int64_t count,
-                   const BroadcastStrides* strides, cudaStream_t stream) {
+template <BinaryOp kOp, typename T>
+cudaError_t BinaryOf(const void* a, const void* b, void* out, int64_t count,
+                     const BroadcastStrides* strides, cudaStream_t stream) {
   const auto* ta = static_cast<const T*>(a);
   const auto* tb = static_cast<const T*>(b);
   auto* to = static_cast<T*>(out);
   if (strides == nullptr) {
-    BinarySameShape<T><<<Blocks(count), kThreads, 0, stream>>>(op, ta, tb, to, count);
+    BinarySameShape<kOp, T><<<Blocks(count), kThreads, 0, stream>>>(ta, tb, to, count);
   } else {
-    BinaryBroadcast<T><<<Blocks(count), kThreads, 0, stream>>>(op, ta, tb, to, count, *strides);
+    BinaryBroadcast<kOp, T><<<Blocks(count), kThreads, 0, stream>>>(ta, tb, to, count, *strides);
   }
   return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t Binary(BinaryOp op, const void* a, const void* b, void* out, int64_t count,
+                   const BroadcastStrides* strides, cudaStream_t stream) {
+  switch (op) {
+    case BinaryOp::kAdd:
+      return BinaryOf<BinaryOp::kAdd, T>(a, b, out, count, strides, stream);
+    case BinaryOp::kSub:
+      return BinaryOf<BinaryOp::kSub, T>(a, b, out, count, strides, stream);
+    case BinaryOp::kMul:
+      return BinaryOf<BinaryOp::kMul, T>(a, b, out, count, strides, stream);
+    case BinaryOp::kDiv:
+      return BinaryOf<BinaryOp::kDiv, T>(a, b, out, count, strides, stream);
+    case BinaryOp::kPow:
+      return BinaryOf<BinaryOp::kPow, T>(a, b, out, count, strides, stream);
+  }
+  return cudaErrorInvalidValue;
 }
 
 template <typename T>
@@ -201,6 +238,19 @@ cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, in
   } else {
     Unary<__half><<<Blocks(count), kThreads, 0, stream>>>(op, static_cast<const __half*>(x),
                                                           static_cast<__half*>(y), count);
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t LaunchClip(ElementKind kind, const void* x, void* y, int64_t count, float lo, float hi,
+                       cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  if (kind == ElementKind::kFloat) {
+    Clip<float><<<Blocks(count), kThreads, 0, stream>>>(static_cast<const float*>(x),
+                                                        static_cast<float*>(y), count, lo, hi);
+  } else {
+    Clip<__half><<<Blocks(count), kThreads, 0, stream>>>(static_cast<const __half*>(x),
+                                                         static_cast<__half*>(y), count, lo, hi);
   }
   return cudaGetLastError();
 }

@@ -10,7 +10,7 @@
 namespace ort::cuda {
 
 enum class ElementKind { kFloat, kHalf };
-enum class BinaryOp { kAdd, kSub, kMul, kDiv };
+enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow };
 enum class UnaryOp { kRelu, kSigmoid, kTanh, kExp, kLog, kNeg, kAbs, kSqrt, kErf, kReciprocal };
 
 inline constexpr int kMaxBroadcastRank = 8;
@@ -40,5 +40,9 @@ cudaError_t LaunchGather(size_t element_size, const void* data, const int64_t* i
 
 cudaError_t LaunchUnary(UnaryOp op, ElementKind kind, const void* x, void* y, int64_t count,
                         cudaStream_t stream);
+
+/// y[i] = min(max(x[i], lo), hi) compared in float, NaN staying NaN (Clip).
+cudaError_t LaunchClip(ElementKind kind, const void* x, void* y, int64_t count, float lo, float hi,
+                       cudaStream_t stream);
 
 }  // namespace ort::cuda

@@ -1,5 +1,7 @@
-// LayerNormalization (opset 17) on the GPU over the axes from `axis` on, float and float16
-// (statistics in float; the optional Mean and InvStdDev outputs are float, stash_type 1).
+// LayerNormalization over the axes from `axis` on, and com.microsoft SkipLayerNormalization /
+// SkipSimplifiedLayerNormalization (input + skip (+ bias), normalized over the last axis), on the
+// GPU for float and float16. Statistics are computed in float; the Mean and InvStdDev outputs are
+// float (stash_type 1).
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/layer_norm_launch.h"
@@ -8,6 +10,24 @@ namespace ort {
 namespace {
 
 const std::vector<DataType> kTypes = {DataType::kFloat, DataType::kFloat16};
+
+cuda::ElementKind KindOf(const Tensor& x) {
+  return x.dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
+}
+
+// Allocates the float statistics outputs `indices` that the graph reads ([rows...] shaped like
+// `dims`) into `targets`.
+Status StatisticsOutputs(KernelContext& context, const std::vector<int64_t>& dims,
+                         const size_t (&indices)[2], float* (&targets)[2]) {
+  for (size_t i = 0; i < 2; ++i) {
+    targets[i] = nullptr;
+    if (!context.IsOutputUsed(indices[i])) continue;
+    ORT_ASSIGN_OR_RETURN(Tensor * out, context.Output(indices[i], DataType::kFloat,
+                                                      TensorShape(dims)));
+    targets[i] = out->MutableData<float>();
+  }
+  return Status::OK();
+}
 
 class LayerNorm final : public CudaKernel {
  public:
@@ -33,21 +53,20 @@ class LayerNorm final : public CudaKernel {
     // Mean and InvStdDev keep X's leading axes and have size 1 on the normalized ones.
     std::vector<int64_t> stats_dims = x->shape().dims();
     for (size_t d = *axis; d < stats_dims.size(); ++d) stats_dims[d] = 1;
-    float* stats[2] = {nullptr, nullptr};
-    for (size_t i = 0; i < 2; ++i) {
-      if (!context.IsOutputUsed(i + 1)) continue;
-      ORT_ASSIGN_OR_RETURN(Tensor * out,
-                           context.Output(i + 1, DataType::kFloat, TensorShape(stats_dims)));
-      stats[i] = out->MutableData<float>();
-    }
-    const auto kind =
-        x->dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
-    return CudaStatus(
-        cuda::LaunchLayerNorm(kind, x->RawData(), scale->RawData(),
-                              bias != nullptr ? bias->RawData() : nullptr, y->MutableRawData(),
-                              stats[0], stats[1], x->shape().SizeToDimension(*axis), cols, epsilon_,
-                              stream()),
-        context.node().Describe());
+    cuda::LayerNormArgs args;
+    float* stats[2];
+    ORT_RETURN_IF_ERROR(StatisticsOutputs(context, stats_dims, {1, 2}, stats));
+    args.kind = KindOf(*x);
+    args.x = x->RawData();
+    args.scale = scale->RawData();
+    args.bias = bias != nullptr ? bias->RawData() : nullptr;
+    args.y = y->MutableRawData();
+    args.mean = stats[0];
+    args.inv_std_dev = stats[1];
+    args.rows = x->shape().SizeToDimension(*axis);
+    args.cols = cols;
+    args.epsilon = epsilon_;
+    return CudaStatus(cuda::LaunchLayerNorm(args, stream()), context.node().Describe());
   }
 
  private:
@@ -55,10 +74,93 @@ class LayerNorm final : public CudaKernel {
   float epsilon_ = 1e-5f;
 };
 
+// True when `skip` equals `input` or, leading 1s dropped, its trailing dims.
+bool SkipBroadcasts(const TensorShape& skip, const TensorShape& input) {
+  size_t first = 0;
+  while (first + 1 < skip.rank() && skip[first] == 1) ++first;
+  const size_t rank = skip.rank() - first;
+  if (rank == 0 || rank > input.rank()) return false;
+  for (size_t i = 0; i < rank; ++i) {
+    if (skip[first + i] != input[input.rank() - rank + i]) return false;
+  }
+  return true;
+}
+
+template <bool kSimplified>
+class SkipLayerNorm final : public CudaKernel {
+ public:
+  Status InitAttributes(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-12f));
+    if (epsilon_ < 0.0f) return ORT_ERROR(kInvalidModel, "{}: epsilon < 0", info.node().Describe());
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
+    ORT_ASSIGN_OR_RETURN(const Tensor* skip, context.RequiredInput(1));
+    ORT_ASSIGN_OR_RETURN(const Tensor* gamma, context.RequiredInput(2));
+    // SkipSimplifiedLayerNormalization has no beta: its bias is input 3.
+    const Tensor* beta = kSimplified ? nullptr : context.Input(3);
+    const Tensor* bias = context.Input(kSimplified ? 3 : 4);
+    const TensorShape& shape = input->shape();
+    if (shape.rank() < 1) return context.Error("input must have rank >= 1");
+    const int64_t hidden = shape[shape.rank() - 1];
+    if (!SkipBroadcasts(skip->shape(), shape) || skip->dtype() != input->dtype()) {
+      return context.Error("skip {} must be input {}'s type and shape or its trailing dims",
+                           skip->Describe(), input->Describe());
+    }
+    const Tensor* params[] = {gamma, beta, bias};
+    const char* names[] = {"gamma", "beta", "bias"};
+    for (size_t i = 0; i < 3; ++i) {
+      if (params[i] != nullptr &&
+          (params[i]->shape() != TensorShape{hidden} || params[i]->dtype() != input->dtype())) {
+        return context.Error("{} {} must be [{}] of input's type", names[i],
+                             params[i]->Describe(), hidden);
+      }
+    }
+    ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, input->dtype(), shape));
+    cuda::LayerNormArgs args;
+    if (context.IsOutputUsed(3)) {
+      ORT_ASSIGN_OR_RETURN(Tensor * sum, context.Output(3, input->dtype(), shape));
+      args.sum = sum->MutableRawData();
+    }
+    std::vector<int64_t> stats_dims = shape.dims();
+    stats_dims.back() = 1;
+    float* stats[2];
+    ORT_RETURN_IF_ERROR(StatisticsOutputs(context, stats_dims, {1, 2}, stats));
+    args.kind = KindOf(*input);
+    args.x = input->RawData();
+    args.skip = skip->RawData();
+    args.skip_size = skip->NumElements();
+    args.residual_bias = bias != nullptr ? bias->RawData() : nullptr;
+    args.scale = gamma->RawData();
+    args.bias = beta != nullptr ? beta->RawData() : nullptr;
+    args.y = output->MutableRawData();
+    args.mean = stats[0];
+    args.inv_std_dev = stats[1];
+    args.rows = hidden == 0 ? 0 : input->NumElements() / hidden;
+    args.cols = hidden;
+    args.epsilon = epsilon_;
+    args.simplified = kSimplified;
+    return CudaStatus(cuda::LaunchLayerNorm(args, stream()), context.node().Describe());
+  }
+
+ private:
+  float epsilon_ = 1e-12f;
+};
+
 }  // namespace
 
 void RegisterCudaLayerNormKernels(KernelRegistry& registry) {
-  registry.Add<LayerNorm>(KernelDef("LayerNormalization").Versions(17).Input(0, kTypes));
+  // From opset 1, as ONNX Runtime serves it: fusions make it in models older than opset 17.
+  registry.Add<LayerNorm>(KernelDef("LayerNormalization").Versions(1).Input(0, kTypes));
+  registry.Add<SkipLayerNorm<false>>(KernelDef("SkipLayerNormalization", std::string(kMsDomain))
+                                         .Versions(1)
+                                         .Input(0, kTypes));
+  registry.Add<SkipLayerNorm<true>>(
+      KernelDef("SkipSimplifiedLayerNormalization", std::string(kMsDomain))
+          .Versions(1)
+          .Input(0, kTypes));
 }
 
 }  // namespace ort

@@ -1,5 +1,6 @@
 // One block per row: the mean first, then the variance of the centered values (more accurate than
-// E[x^2] - E[x]^2), both block-wide sums in float.
+// E[x^2] - E[x]^2), both block-wide sums in float. The row's input s (x plus the optional skip
+// and residual bias) is recomputed on each pass rather than staged: rows are short.
 #include <cuda_fp16.h>
 
 #include "providers/cuda/kernels/nn/layer_norm_launch.h"
@@ -22,24 +23,49 @@ __device__ float BlockSum(float value, float* shared) {
 }
 
 template <typename T>
-__global__ void LayerNorm(const T* x, const T* scale, const T* bias, T* y, float* mean_out,
-                          float* inv_std_dev_out, int64_t cols, float epsilon) {
+struct RowInput {
+  const T* x;
+  const T* skip;
+  int64_t skip_size;
+  const T* residual_bias;
+  int64_t offset;  // of the row's first element
+
+  __device__ float operator()(int64_t j) const {
+    float value = static_cast<float>(x[offset + j]);
+    if (skip != nullptr) value += static_cast<float>(skip[(offset + j) % skip_size]);
+    if (residual_bias != nullptr) value += static_cast<float>(residual_bias[j]);
+    return value;
+  }
+};
+
+template <typename T>
+__global__ void LayerNorm(LayerNormArgs a) {
   __shared__ float shared[kThreads];
-  const T* row = x + blockIdx.x * cols;
-  T* out = y + blockIdx.x * cols;
+  const int64_t cols = a.cols;
+  const RowInput<T> s{static_cast<const T*>(a.x), static_cast<const T*>(a.skip), a.skip_size,
+                      static_cast<const T*>(a.residual_bias), blockIdx.x * cols};
+  const auto* scale = static_cast<const T*>(a.scale);
+  const auto* bias = static_cast<const T*>(a.bias);
+  T* out = static_cast<T*>(a.y) + s.offset;
+  T* sum_out = a.sum != nullptr ? static_cast<T*>(a.sum) + s.offset : nullptr;
   float sum = 0.0f;
-  for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) sum += static_cast<float>(row[j]);
+  for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) {
+    const float value = s(j);
+    sum += value;
+    if (sum_out != nullptr) sum_out[j] = static_cast<T>(value);
+  }
   const float mean = BlockSum(sum, shared) / static_cast<float>(cols);
+  const float center = a.simplified ? 0.0f : mean;
   float squares = 0.0f;
   for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) {
-    const float centered = static_cast<float>(row[j]) - mean;
+    const float centered = s(j) - center;
     squares += centered * centered;
   }
-  const float inverse = rsqrtf(BlockSum(squares, shared) / static_cast<float>(cols) + epsilon);
-  if (threadIdx.x == 0 && mean_out != nullptr) mean_out[blockIdx.x] = mean;
-  if (threadIdx.x == 0 && inv_std_dev_out != nullptr) inv_std_dev_out[blockIdx.x] = inverse;
+  const float inverse = rsqrtf(BlockSum(squares, shared) / static_cast<float>(cols) + a.epsilon);
+  if (threadIdx.x == 0 && a.mean != nullptr) a.mean[blockIdx.x] = mean;
+  if (threadIdx.x == 0 && a.inv_std_dev != nullptr) a.inv_std_dev[blockIdx.x] = inverse;
   for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) {
-    float value = (static_cast<float>(row[j]) - mean) * inverse * static_cast<float>(scale[j]);
+    float value = (s(j) - center) * inverse * static_cast<float>(scale[j]);
     if (bias != nullptr) value += static_cast<float>(bias[j]);
     out[j] = static_cast<T>(value);
   }
@@ -47,21 +73,14 @@ __global__ void LayerNorm(const T* x, const T* scale, const T* bias, T* y, float
 
 }  // namespace
 
-cudaError_t LaunchLayerNorm(ElementKind kind, const void* x, const void* scale, const void* bias,
-                            void* y, float* mean, float* inv_std_dev, int64_t rows, int64_t cols,
-                            float epsilon, cudaStream_t stream) {
-  if (rows == 0 || cols == 0) return cudaSuccess;
-  if (rows > 2147483647) return cudaErrorInvalidConfiguration;
-  const auto blocks = static_cast<unsigned>(rows);
-  if (kind == ElementKind::kFloat) {
-    LayerNorm<float><<<blocks, kThreads, 0, stream>>>(
-        static_cast<const float*>(x), static_cast<const float*>(scale),
-        static_cast<const float*>(bias), static_cast<float*>(y), mean, inv_std_dev, cols, epsilon);
+cudaError_t LaunchLayerNorm(const LayerNormArgs& args, cudaStream_t stream) {
+  if (args.rows == 0 || args.cols == 0) return cudaSuccess;
+  if (args.rows > 2147483647) return cudaErrorInvalidConfiguration;
+  const auto blocks = static_cast<unsigned>(args.rows);
+  if (args.kind == ElementKind::kFloat) {
+    LayerNorm<float><<<blocks, kThreads, 0, stream>>>(args);
   } else {
-    LayerNorm<__half><<<blocks, kThreads, 0, stream>>>(
-        static_cast<const __half*>(x), static_cast<const __half*>(scale),
-        static_cast<const __half*>(bias), static_cast<__half*>(y), mean, inv_std_dev, cols,
-        epsilon);
+    LayerNorm<__half><<<blocks, kThreads, 0, stream>>>(args);
   }
   return cudaGetLastError();
 }

@@ -16,47 +16,6 @@ namespace {
 
 using FusedMatMulTypes = TypeList<float, double, Float16, BFloat16>;
 
-/// How one operand's matrices lie in memory: matrix `b` (flattened over the operand's own batch
-/// dims) starts at b * batch_stride and has rows `ld` elements apart.
-struct OperandLayout {
-  std::vector<int64_t> logical;  // shape as matmul sees it, after both transpositions
-  int64_t batch_stride = 0;
-  int64_t ld = 0;
-  bool transpose = false;  // the GEMM reads the stored matrix transposed
-};
-
-/// `right` for B, whose vector form is a column.
-OperandLayout Layout(const TensorShape& shape, bool trans, bool trans_batch, bool right) {
-  OperandLayout layout;
-  const std::vector<int64_t>& dims = shape.dims();
-  const size_t rank = dims.size();
-  if (rank == 1) {  // numpy transposes of a vector are the vector itself
-    layout.logical = dims;
-    layout.ld = right ? 1 : dims[0];
-    return layout;
-  }
-  int64_t rows = dims[rank - 2];
-  const int64_t cols = dims[rank - 1];
-  std::vector<int64_t> batch(dims.begin(), dims.end() - 2);
-  if (trans_batch && rank >= 3) {
-    // Stored [rows, batch..., cols]: logical batch dims are dims[1..rank-2].
-    rows = dims[0];
-    batch.assign(dims.begin() + 1, dims.end() - 1);
-    int64_t batch_size = 1;
-    for (int64_t d : batch) batch_size *= d;
-    layout.ld = batch_size * cols;
-    layout.batch_stride = cols;
-  } else {
-    layout.ld = cols;
-    layout.batch_stride = rows * cols;
-  }
-  layout.transpose = trans;
-  layout.logical = batch;
-  layout.logical.push_back(trans ? cols : rows);
-  layout.logical.push_back(trans ? rows : cols);
-  return layout;
-}
-
 class FusedMatMul final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
@@ -90,8 +49,8 @@ class FusedMatMul final : public OpKernel {
       return context.Error("operands must have rank >= 1, got {} and {}", a->shape().ToString(),
                            b_shape.ToString());
     }
-    const OperandLayout la = Layout(a->shape(), trans_a_, trans_batch_a_, false);
-    const OperandLayout lb = Layout(b_shape, trans_b_, trans_batch_b_, true);
+    const MatMulOperandLayout la = LayoutMatMulOperand(a->shape(), trans_a_, trans_batch_a_, false);
+    const MatMulOperandLayout lb = LayoutMatMulOperand(b_shape, trans_b_, trans_batch_b_, true);
     auto plan = PlanMatMul(TensorShape(la.logical), TensorShape(lb.logical));
     if (!plan.ok()) {
       return context.Error("{} (stored as {} and {})", plan.status().message(),
@@ -113,8 +72,8 @@ class FusedMatMul final : public OpKernel {
 
  private:
   template <typename T>
-  void Run(const MatMulPlan& plan, const OperandLayout& la, const OperandLayout& lb, const T* a,
-           const T* b, T* y, ThreadPool* pool) const {
+  void Run(const MatMulPlan& plan, const MatMulOperandLayout& la, const MatMulOperandLayout& lb,
+           const T* a, const T* b, T* y, ThreadPool* pool) const {
     const int64_t m = plan.m, n = plan.n, k = plan.k;
     // The plan's offsets count contiguous logical matrices; turn them into batch indices.
     const int64_t a_matrix = m * k, b_matrix = k * n;

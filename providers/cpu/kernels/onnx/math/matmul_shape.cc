@@ -72,4 +72,36 @@ Result<MatMulPlan> PlanMatMul(const TensorShape& a, const TensorShape& b) {
   return plan;
 }
 
+MatMulOperandLayout LayoutMatMulOperand(const TensorShape& shape, bool trans, bool trans_batch,
+                                        bool right) {
+  MatMulOperandLayout layout;
+  const std::vector<int64_t>& dims = shape.dims();
+  const size_t rank = dims.size();
+  if (rank == 1) {  // numpy transposes of a vector are the vector itself
+    layout.logical = dims;
+    layout.ld = right ? 1 : dims[0];
+    return layout;
+  }
+  int64_t rows = dims[rank - 2];
+  const int64_t cols = dims[rank - 1];
+  std::vector<int64_t> batch(dims.begin(), dims.end() - 2);
+  if (trans_batch && rank >= 3) {
+    // Stored [rows, batch..., cols]: logical batch dims are dims[1..rank-2].
+    rows = dims[0];
+    batch.assign(dims.begin() + 1, dims.end() - 1);
+    int64_t batch_size = 1;
+    for (int64_t d : batch) batch_size *= d;
+    layout.ld = batch_size * cols;
+    layout.batch_stride = cols;
+  } else {
+    layout.ld = cols;
+    layout.batch_stride = rows * cols;
+  }
+  layout.transpose = trans;
+  layout.logical = batch;
+  layout.logical.push_back(trans ? cols : rows);
+  layout.logical.push_back(trans ? rows : cols);
+  return layout;
+}
+
 }  // namespace ort

@@ -29,4 +29,19 @@ struct MatMulPlan {
 /// Plans matmul(a, b); the error message names both shapes.
 Result<MatMulPlan> PlanMatMul(const TensorShape& a, const TensorShape& b);
 
+/// How one operand of com.microsoft FusedMatMul lies in memory: matrix `b` (flattened over the
+/// operand's own batch dims) starts at b * batch_stride and has rows `ld` elements apart.
+struct MatMulOperandLayout {
+  std::vector<int64_t> logical;  // shape as matmul sees it, after both transpositions
+  int64_t batch_stride = 0;
+  int64_t ld = 0;
+  bool transpose = false;  // the GEMM reads the stored matrix transposed
+};
+
+/// The layout of an operand stored as `shape`, read transposed (`trans`: the last two axes
+/// swapped) and/or with its leading axis moved behind the batch axes (`trans_batch`: stored
+/// [M, batch..., K], read [batch..., M, K]). `right` for B, whose vector form is a column.
+MatMulOperandLayout LayoutMatMulOperand(const TensorShape& shape, bool trans, bool trans_batch,
+                                        bool right);
+
 }  // namespace ort

@@ -1,0 +1,170 @@
+// com.microsoft EmbedLayerNormalization (opset 1) on the GPU, float and float16, with the CPU
+// kernel's semantics (providers/cpu/kernels/contrib/bert/embed_layer_norm.cc). The ids
+// (input_ids, segment_ids, position_ids) are read on the host, like Gather's indices: there an id
+// out of its table's range is an error naming it, as on the CPU, and each token's three table
+// rows go to the device in one copy. The mask stays on the device, where its ones are counted.
+#include "providers/cuda/cuda_common.h"
+#include "providers/cuda/kernels/bert/embed_layer_norm_launch.h"
+#include "providers/cuda/kernels/cuda_kernels.h"
+
+namespace ort {
+namespace {
+
+const std::vector<DataType> kTypes = {DataType::kFloat, DataType::kFloat16};
+
+// Checks that `ids` is an int32 [batch, sequence] tensor.
+Status CheckIds(const KernelContext& context, const Tensor& ids, const char* what, int64_t batch,
+                int64_t sequence) {
+  if (ids.shape() != TensorShape({batch, sequence}) || ids.dtype() != DataType::kInt32) {
+    return context.Error("{} {} must be int32 of input_ids' shape [{}, {}]", what, ids.Describe(),
+                         batch, sequence);
+  }
+  return Status::OK();
+}
+
+// Checks that `id`, token `token`'s value of `what`, is a row of a table of `rows` rows.
+Status CheckRow(const KernelContext& context, const char* what, int64_t token, int64_t id,
+                int64_t rows) {
+  if (id < 0 || id >= rows) {
+    return context.Error("{} {} of token {} is out of its embedding's range [0, {})", what, id,
+                         token, rows);
+  }
+  return Status::OK();
+}
+
+class EmbedLayerNormalization final : public CudaKernel {
+ public:
+  Status InitAttributes(const KernelInfo& info) override {
+    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-12f));
+    if (epsilon_ < 0) return ORT_ERROR(kInvalidArgument, "epsilon must not be negative");
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    ORT_ASSIGN_OR_RETURN(const Tensor* input_ids, context.RequiredInput(0));
+    const Tensor* segment_ids = context.Input(1);
+    ORT_ASSIGN_OR_RETURN(const Tensor* word, context.RequiredInput(2));
+    ORT_ASSIGN_OR_RETURN(const Tensor* position, context.RequiredInput(3));
+    const Tensor* segment = context.Input(4);
+    ORT_ASSIGN_OR_RETURN(const Tensor* gamma, context.RequiredInput(5));
+    ORT_ASSIGN_OR_RETURN(const Tensor* beta, context.RequiredInput(6));
+    const Tensor* mask = context.Input(7);
+    const Tensor* position_ids = context.Input(8);
+
+    if (input_ids->shape().rank() != 2 || input_ids->dtype() != DataType::kInt32) {
+      return context.Error("input_ids {} must be int32 [batch, sequence]", input_ids->Describe());
+    }
+    const int64_t batch = input_ids->shape()[0], sequence = input_ids->shape()[1];
+    if (word->shape().rank() != 2) {
+      return context.Error("word_embedding {} must be 2-D", word->shape().ToString());
+    }
+    const DataType type = word->dtype();
+    const int64_t hidden = word->shape()[1];
+    for (const Tensor* table : {position, segment}) {
+      if (table != nullptr &&
+          (table->shape().rank() != 2 || table->shape()[1] != hidden || table->dtype() != type)) {
+        return context.Error("embedding {} must be [rows, {}] of word_embedding's type",
+                             table->Describe(), hidden);
+      }
+    }
+    for (const Tensor* vector : {gamma, beta}) {
+      if (vector->shape() != TensorShape({hidden}) || vector->dtype() != type) {
+        return context.Error("gamma and beta ({}) must be [{}] of word_embedding's type",
+                             vector->Describe(), hidden);
+      }
+    }
+    if ((segment_ids == nullptr) != (segment == nullptr)) {
+      return context.Error("segment_ids and segment_embedding must be given together");
+    }
+    if (segment_ids != nullptr) {
+      ORT_RETURN_IF_ERROR(CheckIds(context, *segment_ids, "segment_ids", batch, sequence));
+    }
+    if (mask != nullptr) ORT_RETURN_IF_ERROR(CheckIds(context, *mask, "mask", batch, sequence));
+    const bool shared_positions =
+        position_ids != nullptr && position_ids->shape() == TensorShape({1, sequence});
+    if (position_ids != nullptr &&
+        (!shared_positions || position_ids->dtype() != DataType::kInt32)) {
+      ORT_RETURN_IF_ERROR(CheckIds(context, *position_ids, "position_ids", batch, sequence));
+    }
+
+    // Each token's word, position and segment rows, checked.
+    const int64_t tokens = batch * sequence;
+    const int32_t* words = input_ids->Data<int32_t>();
+    const int32_t* segments = segment_ids != nullptr ? segment_ids->Data<int32_t>() : nullptr;
+    const int32_t* positions = position_ids != nullptr ? position_ids->Data<int32_t>() : nullptr;
+    const int64_t segment_rows = segment != nullptr ? segment->shape()[0] : 0;
+    std::vector<int32_t> rows(static_cast<size_t>(3 * tokens));
+    for (int64_t token = 0; token < tokens; ++token) {
+      const int64_t s = token % sequence;
+      const int32_t position_id =
+          positions == nullptr ? static_cast<int32_t>(s) : positions[shared_positions ? s : token];
+      ORT_RETURN_IF_ERROR(CheckRow(context, "input id", token, words[token], word->shape()[0]));
+      ORT_RETURN_IF_ERROR(
+          CheckRow(context, "position id", token, position_id, position->shape()[0]));
+      if (segments != nullptr) {
+        ORT_RETURN_IF_ERROR(CheckRow(context, "segment id", token, segments[token], segment_rows));
+      }
+      rows[3 * token] = words[token];
+      rows[3 * token + 1] = position_id;
+      rows[3 * token + 2] = segments != nullptr ? segments[token] : 0;
+    }
+
+    const std::string what = context.node().Describe();
+    const TensorShape output_shape({batch, sequence, hidden});
+    ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, type, output_shape));
+    void* sum = nullptr;
+    if (context.IsOutputUsed(2)) {
+      ORT_ASSIGN_OR_RETURN(Tensor * sum_tensor, context.Output(2, type, output_shape));
+      sum = sum_tensor->MutableRawData();
+    }
+    if (context.IsOutputUsed(1)) {
+      ORT_ASSIGN_OR_RETURN(Tensor * mask_index,
+                           context.Output(1, DataType::kInt32, TensorShape({batch})));
+      if (mask != nullptr) {
+        ORT_CUDA_RETURN_IF_ERROR(
+            cuda::LaunchCountMaskOnes(mask->Data<int32_t>(), mask_index->MutableData<int32_t>(),
+                                      batch, sequence, stream()),
+            what);
+      } else {
+        ORT_CUDA_RETURN_IF_ERROR(
+            cudaMemsetAsync(mask_index->MutableRawData(), 0, mask_index->SizeInBytes(), stream()),
+            what);
+      }
+    }
+    if (output->NumElements() == 0) return Status::OK();
+
+    ORT_ASSIGN_OR_RETURN(Tensor device_rows,
+                         context.AllocateTemp(DataType::kInt32, TensorShape({3 * tokens})));
+    // From pageable memory the copy is staged before the call returns, so `rows` may go.
+    ORT_CUDA_RETURN_IF_ERROR(
+        cudaMemcpyAsync(device_rows.MutableRawData(), rows.data(), rows.size() * sizeof(int32_t),
+                        cudaMemcpyHostToDevice, stream()),
+        what);
+    const auto kind =
+        type == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
+    return CudaStatus(
+        cuda::LaunchEmbedLayerNorm(
+            kind, device_rows.Data<int32_t>(), word->RawData(), position->RawData(),
+            segment != nullptr ? segment->RawData() : nullptr, gamma->RawData(), beta->RawData(),
+            output->MutableRawData(), sum, tokens, hidden, epsilon_, stream()),
+        what);
+  }
+
+ private:
+  float epsilon_ = 1e-12f;
+};
+
+}  // namespace
+
+// Declared in attention.cc, which registers the BERT kernels.
+void RegisterCudaEmbedLayerNormKernels(KernelRegistry& registry) {
+  registry.Add<EmbedLayerNormalization>(KernelDef("EmbedLayerNormalization", std::string(kMsDomain))
+                                            .Versions(1)
+                                            .Input(0, {DataType::kInt32})
+                                            .Input(2, kTypes)
+                                            .HostInput(0)
+                                            .HostInput(1)
+                                            .HostInput(8));
+}
+
+}  // namespace ort
