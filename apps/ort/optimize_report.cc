@@ -123,8 +123,10 @@ std::string FormatOptimizeReport(const OptimizeReport& report) {
     text += "\nplacement (nodes per provider; copies between devices are not counted as nodes)\n";
     for (const ProviderPlacement& placed : report.placement) {
       std::vector<std::string> ops;
-      for (const auto& [op, count] : placed.op_types) ops.push_back(fmt::format("{} {}", op, count));
-      text += fmt::format("  {:<8} {:>6}  {}\n", placed.provider, placed.nodes, fmt::join(ops, ", "));
+      for (const auto& [op, count] : placed.op_types)
+        ops.push_back(fmt::format("{} {}", op, count));
+      text +=
+          fmt::format("  {:<8} {:>6}  {}\n", placed.provider, placed.nodes, fmt::join(ops, ", "));
     }
     text += fmt::format(
         "  copies per run: {} to the device, {} to the host; {} weights uploaded once\n",

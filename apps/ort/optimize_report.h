@@ -59,13 +59,13 @@ struct OptimizeReport {
   int64_t nodes_after = 0;
   std::vector<OpCount> op_types;  // sorted by op type
   std::vector<LevelStats> levels;
-  std::vector<PassStats> passes;   // in first-applied order
+  std::vector<PassStats> passes;  // in first-applied order
   /// Where a session with these providers would run the optimized nodes (priority order), and
   /// the copies between devices it would make.
   std::vector<ProviderPlacement> placement;
-  int64_t copies_to_device = 0;  // per run
-  int64_t copies_to_host = 0;    // per run
-  int64_t weights_uploaded = 0;  // once, at initialization
+  int64_t copies_to_device = 0;    // per run
+  int64_t copies_to_host = 0;      // per run
+  int64_t weights_uploaded = 0;    // once, at initialization
   std::string external_data_file;  // relative to the output's directory; "" when none written
   size_t external_data_min_bytes = 0;
   int64_t external_initializers = 0;

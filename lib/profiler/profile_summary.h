@@ -43,8 +43,8 @@ struct ProfileSummary {
   double run_ms = 0;   // their total duration
   double node_ms = 0;  // total duration of Node events
   double base_ms = 0;  // what percentages are of: run_ms, or node_ms when no run was recorded
-  std::vector<OpTypeTime> op_types;  // by total time, longest first
-  std::vector<NodeTime> nodes;       // by total time, longest first
+  std::vector<OpTypeTime> op_types;     // by total time, longest first
+  std::vector<NodeTime> nodes;          // by total time, longest first
   std::vector<ProviderTime> providers;  // by total time, longest first
   /// Copies between host and device (MemcpyFromHost, MemcpyToHost nodes), apart from the
   /// kernels: the breakdown a device user asks for first.

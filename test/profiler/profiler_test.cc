@@ -284,8 +284,7 @@ TEST_CASE("JSON strings are escaped", "[profiler]") {
   CHECK(json::parse(text)[0] == "tab\there \"quoted\"");
 }
 
-TEST_CASE("the profile summary splits time per provider and reports copies apart",
-          "[profiler]") {
+TEST_CASE("the profile summary splits time per provider and reports copies apart", "[profiler]") {
   const auto node = [](std::string name, std::string op, std::string provider, double us) {
     ProfileEvent event;
     event.category = ProfileCategory::kNode;

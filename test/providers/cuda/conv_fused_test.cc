@@ -39,9 +39,9 @@ TEST_CASE("CUDA Conv: bias, asymmetric pads, groups, 1-D", "[cuda][gpu]") {
   CheckValues(padded, {12, 16, 9, 24, 28, 15, 15, 17, 9});
   std::vector<Attribute> groups;
   groups.push_back(Attribute::Int("group", 2));
-  Tensor grouped = RunOneNode(
-      "Conv", {{"x", Floats({1, 2, 1, 1}, {1, 2})}, {"w", Floats({2, 1, 1, 1}, {3, 4})}},
-      std::move(groups));
+  Tensor grouped =
+      RunOneNode("Conv", {{"x", Floats({1, 2, 1, 1}, {1, 2})}, {"w", Floats({2, 1, 1, 1}, {3, 4})}},
+                 std::move(groups));
   CheckValues(grouped, {3, 8});
   Tensor line = RunOneNode(
       "Conv", {{"x", Floats({1, 1, 4}, {1, 2, 3, 4})}, {"w", Floats({1, 1, 2}, {1, -1})}});
@@ -66,9 +66,9 @@ TEST_CASE("CUDA FusedConv adds Z and applies the activation", "[cuda][gpu]") {
 TEST_CASE("CUDA LayerNormalization before opset 17 and SkipLayerNormalization", "[cuda][gpu]") {
   if (!HasGpu()) return;
   // A fused LayerNormalization in an opset-14 model.
-  Tensor normalized = RunOneNode("LayerNormalization",
-                                 {{"x", Floats({1, 2}, {1, 3})}, {"scale", Floats({2}, {1, 2})}},
-                                 {}, 14);
+  Tensor normalized =
+      RunOneNode("LayerNormalization",
+                 {{"x", Floats({1, 2}, {1, 3})}, {"scale", Floats({2}, {1, 2})}}, {}, 14);
   CheckValues(normalized, {-1, 2}, 1e-4);
   // s = input + skip = [[2, 2], [3, 6]]: a constant row normalizes to beta, the other to -1, 1.
   Tensor skipped = RunOneNode("com.microsoft:SkipLayerNormalization",
@@ -88,8 +88,8 @@ TEST_CASE("CUDA GELU family", "[cuda][gpu]") {
   CheckValues(RunOneNode("com.microsoft:FastGelu", {{"x", x}}),
               {0.8411920f, -0.1588080f, 0, 1.9545977f});
   // gelu(x + bias) with the bias over the last axis.
-  CheckValues(RunOneNode("com.microsoft:BiasGelu",
-                         {{"x", Floats({2, 2}, {0.5f, -2, 1, 1})}, {"bias", Floats({2}, {0.5f, 1})}}),
+  CheckValues(RunOneNode("com.microsoft:BiasGelu", {{"x", Floats({2, 2}, {0.5f, -2, 1, 1})},
+                                                    {"bias", Floats({2}, {0.5f, 1})}}),
               {0.8413447f, -0.1586553f, 1.9544997f, 1.9544997f});
 }
 
@@ -99,10 +99,10 @@ TEST_CASE("CUDA FusedMatMul transposes and scales; batched MatMul", "[cuda][gpu]
   attributes.push_back(Attribute::Int("transA", 1));
   attributes.push_back(Attribute::Float("alpha", 2.0f));
   // 2 A^T B with A stored [3, 2].
-  Tensor scaled = RunOneNode("com.microsoft:FusedMatMul",
-                             {{"a", Floats({3, 2}, {1, 2, 3, 4, 5, 6})},
-                              {"b", Floats({3, 2}, {1, 0, 0, 1, 1, 1})}},
-                             std::move(attributes));
+  Tensor scaled = RunOneNode(
+      "com.microsoft:FusedMatMul",
+      {{"a", Floats({3, 2}, {1, 2, 3, 4, 5, 6})}, {"b", Floats({3, 2}, {1, 0, 0, 1, 1, 1})}},
+      std::move(attributes));
   REQUIRE(scaled.shape() == TensorShape({2, 2}));
   CheckValues(scaled, {12, 16, 16, 20});
   const Tensor a = Floats({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});

@@ -75,15 +75,15 @@ TEST_CASE("Fusions into ops the CUDA provider runs serve it; CPU-only ones do no
   Graph& graph = model.graph();
   graph.set_inputs({"x"});
   graph.set_outputs({"y"});
-  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat,
-                                            SymbolicShape{Dimension::Known(1), Dimension::Known(8),
-                                                          Dimension::Known(1),
-                                                          Dimension::Known(1)}));
-  graph.AddInitializer("w", Tensor::FromVector<float>(TensorShape{8, 8, 1, 1},
-                                                      std::vector<float>(64, 0.5f)));
+  graph.SetValueType(
+      "x",
+      ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(1), Dimension::Known(8),
+                                                        Dimension::Known(1), Dimension::Known(1)}));
+  graph.AddInitializer(
+      "w", Tensor::FromVector<float>(TensorShape{8, 8, 1, 1}, std::vector<float>(64, 0.5f)));
   graph.AddInitializer("shape", Tensor::FromVector<int64_t>(TensorShape{2}, {1, 8}));
-  graph.AddInitializer("b", Tensor::FromVector<float>(TensorShape{8, 4},
-                                                      std::vector<float>(32, 0.25f)));
+  graph.AddInitializer("b",
+                       Tensor::FromVector<float>(TensorShape{8, 4}, std::vector<float>(32, 0.25f)));
   graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"c"}, {}});
   graph.AddNode({"relu1", "Relu", "", {"c"}, {"r"}, {}});
   graph.AddNode({"flat", "Reshape", "", {"r", "shape"}, {"f"}, {}});

@@ -39,19 +39,18 @@ class Gelu final : public CudaKernel {
     if (bias == nullptr && kBiasRequired) ORT_RETURN_IF_ERROR(context.RequiredInput(1).status());
     const TensorShape& shape = x->shape();
     const int64_t width = shape.rank() == 0 ? 1 : shape[shape.rank() - 1];
-    if (bias != nullptr && (shape.rank() == 0 || bias->shape() != TensorShape{width} ||
-                            bias->dtype() != x->dtype())) {
-      return context.Error("bias {} must be 1-D with the last dimension of X {}",
-                           bias->Describe(), x->Describe());
+    if (bias != nullptr &&
+        (shape.rank() == 0 || bias->shape() != TensorShape{width} || bias->dtype() != x->dtype())) {
+      return context.Error("bias {} must be 1-D with the last dimension of X {}", bias->Describe(),
+                           x->Describe());
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), shape));
     const auto kind =
         x->dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
-    return CudaStatus(cuda::LaunchGelu(form_, kind, x->RawData(),
-                                       bias != nullptr ? bias->RawData() : nullptr,
-                                       y->MutableRawData(), x->NumElements(), width, alpha_,
-                                       stream()),
-                      context.node().Describe());
+    return CudaStatus(
+        cuda::LaunchGelu(form_, kind, x->RawData(), bias != nullptr ? bias->RawData() : nullptr,
+                         y->MutableRawData(), x->NumElements(), width, alpha_, stream()),
+        context.node().Describe());
   }
 
  private:

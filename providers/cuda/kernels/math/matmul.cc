@@ -1,8 +1,8 @@
-// MatMul (numpy broadcasting of batch dimensions), com.microsoft FusedMatMul and Gemm (transA/transB, alpha, beta, C
-// broadcast to [M, N]) through cuBLAS, for float and float16 with float accumulation; float
-// products use the provider's matrix precision (exact by default). Buffers are row-major, cuBLAS
-// is column-major: Y = A B is computed as Y^T = B^T A^T, which reads the same memory without
-// copies.
+// MatMul (numpy broadcasting of batch dimensions), com.microsoft FusedMatMul and Gemm
+// (transA/transB, alpha, beta, C broadcast to [M, N]) through cuBLAS, for float and float16 with
+// float accumulation; float products use the provider's matrix precision (exact by default).
+// Buffers are row-major, cuBLAS is column-major: Y = A B is computed as Y^T = B^T A^T, which reads
+// the same memory without copies.
 #include "providers/cpu/kernels/onnx/math/matmul_shape.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/cuda_provider.h"
@@ -115,8 +115,7 @@ class MatMul final : public CudaKernel {
       return context.Error("operands must have rank >= 1, got {} and {}", a->Describe(),
                            b->Describe());
     }
-    const MatMulOperandLayout la =
-        LayoutMatMulOperand(a->shape(), trans_a_, trans_batch_a_, false);
+    const MatMulOperandLayout la = LayoutMatMulOperand(a->shape(), trans_a_, trans_batch_a_, false);
     const MatMulOperandLayout lb = LayoutMatMulOperand(b->shape(), trans_b_, trans_batch_b_, true);
     auto plan = PlanMatMul(TensorShape(la.logical), TensorShape(lb.logical));
     if (!plan.ok()) {

@@ -144,42 +144,41 @@ class Conv : public CudaKernel {
       std::vector<int64_t> padded_dims = {xs[0], xs[1]};
       for (int d = 0; d < plan->pad.rank; ++d) padded_dims.push_back(plan->pad.output[d]);
       ORT_ASSIGN_OR_RETURN(padded, context.AllocateTemp(x->dtype(), TensorShape(padded_dims)));
-      ORT_CUDA_RETURN_IF_ERROR(cuda::LaunchPadSpatial(KindOf(*x), x->RawData(),
-                                                      padded.MutableRawData(), xs[0] * xs[1],
-                                                      plan->pad, stream()),
-                               where);
+      ORT_CUDA_RETURN_IF_ERROR(
+          cuda::LaunchPadSpatial(KindOf(*x), x->RawData(), padded.MutableRawData(), xs[0] * xs[1],
+                                 plan->pad, stream()),
+          where);
       input = padded.RawData();
     }
     float beta = 0.0f;
     if (z != nullptr) {
       if (z->RawData() != y->RawData()) {
-        ORT_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(y->MutableRawData(), z->RawData(),
-                                                 y->SizeInBytes(), cudaMemcpyDeviceToDevice,
-                                                 stream()),
-                                 where);
+        ORT_CUDA_RETURN_IF_ERROR(
+            cudaMemcpyAsync(y->MutableRawData(), z->RawData(), y->SizeInBytes(),
+                            cudaMemcpyDeviceToDevice, stream()),
+            where);
       }
       beta = 1.0f;
     }
     Tensor workspace;
     if (plan->workspace_bytes > 0) {
-      ORT_ASSIGN_OR_RETURN(workspace,
-                           context.AllocateTemp(DataType::kUint8,
-                                                TensorShape{static_cast<int64_t>(
-                                                    plan->workspace_bytes)}));
+      ORT_ASSIGN_OR_RETURN(
+          workspace,
+          context.AllocateTemp(DataType::kUint8,
+                               TensorShape{static_cast<int64_t>(plan->workspace_bytes)}));
     }
     const float alpha = 1.0f;
-    ORT_RETURN_IF_ERROR(CudnnStatus(
-        *api_,
-        api_->forward(cudnn_, &alpha, plan->x, input, plan->w, w->RawData(), plan->conv,
-                      plan->algorithm, workspace.MutableRawData(), plan->workspace_bytes, &beta,
-                      plan->y, y->MutableRawData()),
-        where));
+    ORT_RETURN_IF_ERROR(
+        CudnnStatus(*api_,
+                    api_->forward(cudnn_, &alpha, plan->x, input, plan->w, w->RawData(), plan->conv,
+                                  plan->algorithm, workspace.MutableRawData(),
+                                  plan->workspace_bytes, &beta, plan->y, y->MutableRawData()),
+                    where));
     if (bias == nullptr && activation_ == cuda::ConvActivation::kNone) return Status::OK();
     return CudaStatus(
         cuda::LaunchConvEpilogue(KindOf(*x), y->MutableRawData(),
-                                 bias != nullptr ? bias->RawData() : nullptr, y_dims[0],
-                                 y_dims[1], plan->geometry.OutputSize(), activation_, alpha_,
-                                 beta_, stream()),
+                                 bias != nullptr ? bias->RawData() : nullptr, y_dims[0], y_dims[1],
+                                 plan->geometry.OutputSize(), activation_, alpha_, beta_, stream()),
         where);
   }
 
@@ -192,8 +191,7 @@ class Conv : public CudaKernel {
   }
 
   // The cached plan for X's shape, made (and the algorithm timed) on the shape's first run.
-  Result<const ConvPlan*> PlanFor(KernelContext& context, const Tensor& x,
-                                  const Tensor& w) const {
+  Result<const ConvPlan*> PlanFor(KernelContext& context, const Tensor& x, const Tensor& w) const {
     if (api_ == nullptr) return context.Error("the CUDA provider has no cuDNN");
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = plans_.find(x.shape().dims());
@@ -227,8 +225,7 @@ class Conv : public CudaKernel {
       for (size_t d = 0; d < rank; ++d) {
         plan->pad.input[d] = x_spatial[d];
         plan->pad.begin[d] = plan->geometry.pads[d];
-        plan->pad.output[d] =
-            x_spatial[d] + plan->geometry.pads[d] + plan->geometry.pads[d + rank];
+        plan->pad.output[d] = x_spatial[d] + plan->geometry.pads[d] + plan->geometry.pads[d + rank];
         input_spatial[d] = plan->pad.output[d];
       }
     } else {
@@ -264,12 +261,11 @@ class Conv : public CudaKernel {
         where));
     ORT_RETURN_IF_ERROR(CudnnStatus(
         api, api.set_filter(plan->w, type, CUDNN_TENSOR_NCHW, nb, w_dims.data()), where));
-    ORT_RETURN_IF_ERROR(
-        CudnnStatus(api,
-                    api.set_convolution(plan->conv, nb - 2, pads.data(), strides.data(),
-                                        dilations.data(), CUDNN_CROSS_CORRELATION,
-                                        CUDNN_DATA_FLOAT),
-                    where));
+    ORT_RETURN_IF_ERROR(CudnnStatus(
+        api,
+        api.set_convolution(plan->conv, nb - 2, pads.data(), strides.data(), dilations.data(),
+                            CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+        where));
     ORT_RETURN_IF_ERROR(CudnnStatus(
         api, api.set_group_count(plan->conv, static_cast<int>(attributes_.group)), where));
     const cudnnMathType_t math = is_float ? float_math_ : CUDNN_TENSOR_OP_MATH;
@@ -302,12 +298,12 @@ class Conv : public CudaKernel {
     constexpr int kCandidates = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
     cudnnConvolutionFwdAlgoPerf_t results[kCandidates];
     int returned = 0;
-    ORT_RETURN_IF_ERROR(CudnnStatus(
-        api,
-        api.find_forward(cudnn_, plan.x, scratch_x.RawData(), plan.w, w.RawData(), plan.conv,
-                         plan.y, scratch_y.MutableRawData(), kCandidates, &returned, results,
-                         workspace.MutableRawData(), limit),
-        where));
+    ORT_RETURN_IF_ERROR(
+        CudnnStatus(api,
+                    api.find_forward(cudnn_, plan.x, scratch_x.RawData(), plan.w, w.RawData(),
+                                     plan.conv, plan.y, scratch_y.MutableRawData(), kCandidates,
+                                     &returned, results, workspace.MutableRawData(), limit),
+                    where));
     // Results come fastest first. Exact float mode keeps its FMA-only math type; the others take
     // the math type the winner was timed with.
     for (int i = 0; i < returned; ++i) {
@@ -315,8 +311,7 @@ class Conv : public CudaKernel {
       if (result.status != CUDNN_STATUS_SUCCESS || result.memory > limit) continue;
       plan.algorithm = result.algo;
       if (math != CUDNN_FMA_MATH) {
-        ORT_RETURN_IF_ERROR(
-            CudnnStatus(api, api.set_math_type(plan.conv, result.mathType), where));
+        ORT_RETURN_IF_ERROR(CudnnStatus(api, api.set_math_type(plan.conv, result.mathType), where));
       }
       return CudnnStatus(api,
                          api.forward_workspace(cudnn_, plan.x, plan.w, plan.conv, plan.y,
@@ -348,10 +343,8 @@ void RegisterCudaConvKernels(KernelRegistry& registry) {
   registry.Add<Conv>(KernelDef("Conv").Versions(1, 10).Input(0, kTypes));
   registry.Add<Conv>(KernelDef("Conv").Versions(11).Input(0, kTypes));
   // Y may take Z's buffer: cuDNN adds the convolution onto it (beta = 1).
-  registry.Add<FusedConv>(KernelDef("FusedConv", std::string(kMsDomain))
-                              .Versions(1)
-                              .Input(0, kTypes)
-                              .MayInplace(3, 0));
+  registry.Add<FusedConv>(
+      KernelDef("FusedConv", std::string(kMsDomain)).Versions(1).Input(0, kTypes).MayInplace(3, 0));
 }
 
 }  // namespace ort

@@ -75,9 +75,8 @@ cudaError_t PadOf(const void* x, void* y, int64_t planes, const PadGeometry& g,
 }
 
 template <typename T>
-cudaError_t EpilogueOf(void* y, const void* bias, int64_t batch, int64_t channels,
-                       int64_t spatial, ConvActivation activation, float alpha, float beta,
-                       cudaStream_t stream) {
+cudaError_t EpilogueOf(void* y, const void* bias, int64_t batch, int64_t channels, int64_t spatial,
+                       ConvActivation activation, float alpha, float beta, cudaStream_t stream) {
   const int64_t total = batch * channels * spatial;
   if (total == 0) return cudaSuccess;
   Epilogue<T><<<Blocks(total), kThreads, 0, stream>>>(static_cast<T*>(y),
@@ -98,8 +97,7 @@ cudaError_t LaunchConvEpilogue(ElementKind kind, void* y, const void* bias, int6
                                int64_t channels, int64_t spatial, ConvActivation activation,
                                float alpha, float beta, cudaStream_t stream) {
   return kind == ElementKind::kFloat
-             ? EpilogueOf<float>(y, bias, batch, channels, spatial, activation, alpha, beta,
-                                 stream)
+             ? EpilogueOf<float>(y, bias, batch, channels, spatial, activation, alpha, beta, stream)
              : EpilogueOf<__half>(y, bias, batch, channels, spatial, activation, alpha, beta,
                                   stream);
 }

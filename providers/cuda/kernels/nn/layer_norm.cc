@@ -22,8 +22,8 @@ Status StatisticsOutputs(KernelContext& context, const std::vector<int64_t>& dim
   for (size_t i = 0; i < 2; ++i) {
     targets[i] = nullptr;
     if (!context.IsOutputUsed(indices[i])) continue;
-    ORT_ASSIGN_OR_RETURN(Tensor * out, context.Output(indices[i], DataType::kFloat,
-                                                      TensorShape(dims)));
+    ORT_ASSIGN_OR_RETURN(Tensor * out,
+                         context.Output(indices[i], DataType::kFloat, TensorShape(dims)));
     targets[i] = out->MutableData<float>();
   }
   return Status::OK();
@@ -114,8 +114,8 @@ class SkipLayerNorm final : public CudaKernel {
     for (size_t i = 0; i < 3; ++i) {
       if (params[i] != nullptr &&
           (params[i]->shape() != TensorShape{hidden} || params[i]->dtype() != input->dtype())) {
-        return context.Error("{} {} must be [{}] of input's type", names[i],
-                             params[i]->Describe(), hidden);
+        return context.Error("{} {} must be [{}] of input's type", names[i], params[i]->Describe(),
+                             hidden);
       }
     }
     ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, input->dtype(), shape));
@@ -154,9 +154,8 @@ class SkipLayerNorm final : public CudaKernel {
 void RegisterCudaLayerNormKernels(KernelRegistry& registry) {
   // From opset 1, as ONNX Runtime serves it: fusions make it in models older than opset 17.
   registry.Add<LayerNorm>(KernelDef("LayerNormalization").Versions(1).Input(0, kTypes));
-  registry.Add<SkipLayerNorm<false>>(KernelDef("SkipLayerNormalization", std::string(kMsDomain))
-                                         .Versions(1)
-                                         .Input(0, kTypes));
+  registry.Add<SkipLayerNorm<false>>(
+      KernelDef("SkipLayerNormalization", std::string(kMsDomain)).Versions(1).Input(0, kTypes));
   registry.Add<SkipLayerNorm<true>>(
       KernelDef("SkipSimplifiedLayerNormalization", std::string(kMsDomain))
           .Versions(1)

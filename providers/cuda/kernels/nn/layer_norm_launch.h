@@ -24,8 +24,8 @@ struct LayerNormArgs {
   const void* scale = nullptr;
   const void* bias = nullptr;
   void* y = nullptr;
-  void* sum = nullptr;          // s, x's shape
-  float* mean = nullptr;        // per row: mean of s (also in simplified mode)
+  void* sum = nullptr;           // s, x's shape
+  float* mean = nullptr;         // per row: mean of s (also in simplified mode)
   float* inv_std_dev = nullptr;  // per row
   int64_t rows = 0;
   int64_t cols = 0;
