@@ -12,4 +12,11 @@ std::vector<NodeIndex> IExecutionProvider::GetCapability(const Graph& graph) con
   return claimed;
 }
 
+Result<std::optional<double>> IExecutionProvider::TimeDeviceWork(
+    const std::function<Status()>& work) const {
+  ORT_RETURN_IF_ERROR(work());
+  ORT_RETURN_IF_ERROR(Synchronize());
+  return std::optional<double>();
+}
+
 }  // namespace ort

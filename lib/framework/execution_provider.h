@@ -3,7 +3,9 @@
 // its device.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,10 @@ class IExecutionProvider {
   /// Waits until the work this provider's kernels have queued is done (device kernels return
   /// before their work finishes); the profiler calls it after each node to time device work.
   virtual Status Synchronize() const { return Status::OK(); }
+  /// Runs `work` (a kernel queuing this provider's device work) and waits until that work is
+  /// done; returns the device's own time for it in microseconds when the provider can measure
+  /// it (CUDA events), else nullopt. The default runs `work`, then Synchronize.
+  virtual Result<std::optional<double>> TimeDeviceWork(const std::function<Status()>& work) const;
 
   /// The nodes of `graph` (not of its subgraphs) this provider takes among those not yet
   /// assigned. By default: every such node its kernel registry matches.

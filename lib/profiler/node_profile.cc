@@ -130,6 +130,9 @@ void RecordNodeEvent(Profiler& profiler, const NodeExecution& execution) {
       {"thread_scheduling_stats", ThreadStatsJson(profiler, execution)},
   };
   if (!node.domain().empty()) event.args.emplace_back("domain", JsonString(node.domain()));
+  if (execution.device_us) {
+    event.args.emplace_back("device_duration_us", fmt::format("{:.3f}", *execution.device_us));
+  }
   profiler.Record(std::move(event));
 }
 

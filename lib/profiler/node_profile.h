@@ -3,6 +3,7 @@
 // intra-op pool's scheduling stats for the node.
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "lib/ir/graph.h"
@@ -26,6 +27,8 @@ struct NodeExecution {
   Profiler::Clock::time_point end;
   /// A device provider's type: the event goes on that device's own track ("<type> device").
   std::string_view device;
+  /// The device's own time for the node's work (CUDA events), when the provider measures it.
+  std::optional<double> device_us;
 };
 
 /// Records `execution` in `profiler` as the event "<node name>_kernel_time" (category Node).

@@ -43,16 +43,25 @@ Status ComputeProfiled(const OpKernel& kernel, const IExecutionProvider& provide
   const bool device = !provider.allocator()->Info().IsCpu();
   ParallelStats stats(pool != nullptr ? pool->DegreeOfParallelism() : 1);
   Status status;
+  std::optional<double> device_us;
   const auto start = Profiler::Clock::now();
   {
     ScopedParallelStats scope(&stats);
-    status = Compute(kernel, context);
-    if (status.ok() && device) status = provider.Synchronize();
+    if (device) {
+      auto timed = provider.TimeDeviceWork([&] { return Compute(kernel, context); });
+      if (timed.ok()) {
+        device_us = *timed;
+      } else {
+        status = timed.status();
+      }
+    } else {
+      status = Compute(kernel, context);
+    }
   }
   const auto end = Profiler::Clock::now();
   if (status.ok()) {
     RecordNodeEvent(*run.profiler, {&context.node(), inputs, outputs, pool, &stats, start, end,
-                                    device ? std::string_view(provider.type()) : ""});
+                                    device ? std::string_view(provider.type()) : "", device_us});
   }
   return status;
 }

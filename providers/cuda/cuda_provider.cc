@@ -76,6 +76,30 @@ void CudaExecutionProvider::Close() {
   handles_ = {};
 }
 
+Result<std::optional<double>> CudaExecutionProvider::TimeDeviceWork(
+    const std::function<Status()>& work) const {
+  if (!device_available()) return IExecutionProvider::TimeDeviceWork(work);
+  cudaEvent_t events[2] = {nullptr, nullptr};
+  const auto destroy = [&events] {
+    for (cudaEvent_t event : events) {
+      if (event != nullptr) cudaEventDestroy(event);
+    }
+  };
+  Status status = CudaStatus(cudaEventCreate(&events[0]), "creating a CUDA event");
+  if (status.ok()) status = CudaStatus(cudaEventCreate(&events[1]), "creating a CUDA event");
+  if (status.ok()) status = CudaStatus(cudaEventRecord(events[0], stream()), "timing a node");
+  if (status.ok()) status = work();
+  if (status.ok()) status = CudaStatus(cudaEventRecord(events[1], stream()), "timing a node");
+  if (status.ok()) status = CudaStatus(cudaEventSynchronize(events[1]), "timing a node");
+  float milliseconds = 0.0f;
+  if (status.ok()) {
+    status = CudaStatus(cudaEventElapsedTime(&milliseconds, events[0], events[1]), "timing a node");
+  }
+  destroy();
+  if (!status.ok()) return status;
+  return std::optional<double>(1000.0 * milliseconds);
+}
+
 cublasComputeType_t CudaExecutionProvider::FloatGemmComputeType() const {
   switch (options_.precision) {
     case MatrixPrecision::kFp32:

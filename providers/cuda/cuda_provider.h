@@ -44,6 +44,8 @@ class CudaExecutionProvider final : public IExecutionProvider {
   std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
   const IDataTransfer* data_transfer() const override { return transfer_.get(); }
   Status Synchronize() const override;
+  /// Brackets `work` with CUDA events on the stream and returns their elapsed time.
+  Result<std::optional<double>> TimeDeviceWork(const std::function<Status()>& work) const override;
   /// The nodes the kernels serve, except shape arithmetic: Shape and Size and the integer nodes
   /// computing only from their results and constants stay on the host, where their readers
   /// (Reshape's shape, Slice's starts, ...) want them.

@@ -105,8 +105,15 @@ class FakeDeviceProvider final : public IExecutionProvider {
     ++synchronizations;
     return Status::OK();
   }
+  Result<std::optional<double>> TimeDeviceWork(const std::function<Status()>& work) const override {
+    if (!device_clock_us) return IExecutionProvider::TimeDeviceWork(work);
+    ORT_RETURN_IF_ERROR(work());
+    return device_clock_us;
+  }
   int copies() const { return transfer_.copies; }
   mutable int synchronizations = 0;
+  /// Set: what the device reports as each node's own time (as CUDA events would).
+  std::optional<double> device_clock_us;
 
  private:
   KernelRegistry registry_;
@@ -252,12 +259,19 @@ TEST_CASE("Reading only a value's shape copies nothing", "[session][memcpy]") {
   CHECK(counts->to_host == 0);
 }
 
-TEST_CASE("Profiled device nodes wait for the device and go on its own track",
-          "[session][memcpy][profiler]") {
+struct ProfiledRun {
+  std::vector<ProfileEvent> events;
+  int synchronizations = 0;
+};
+
+// Runs MixedModel once, profiled, on a stand-in device (reporting `device_clock_us` per node when
+// set) ahead of the CPU.
+ProfiledRun RunMixedModelProfiled(std::optional<double> device_clock_us) {
   SessionOptions options;
   options.enable_profiling = true;
   InferenceSession session(options);
   auto device = std::make_unique<FakeDeviceProvider>();
+  device->device_clock_us = device_clock_us;
   const FakeDeviceProvider* device_view = device.get();
   REQUIRE(session.RegisterProvider(std::move(device)).ok());
   REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
@@ -267,8 +281,14 @@ TEST_CASE("Profiled device nodes wait for the device and go on its own track",
   feeds.emplace_back("x", Value(Tensor::FromVector<float>(TensorShape{2}, {-1.0f, 2.0f})));
   std::vector<Value> outputs;
   REQUIRE(session.Run(RunOptions{}, feeds, {}, &outputs).ok());
+  return {session.ProfilingEvents(), device_view->synchronizations};
+}
+
+TEST_CASE("Profiled device nodes wait for the device and go on its own track",
+          "[session][memcpy][profiler]") {
+  const ProfiledRun run = RunMixedModelProfiled(std::nullopt);
   int device_events = 0;
-  for (const ProfileEvent& event : session.ProfilingEvents()) {
+  for (const ProfileEvent& event : run.events) {
     if (event.category != ProfileCategory::kNode) continue;
     const bool on_device = event.op_type == "Relu" || event.op_type == "Reshape" ||
                            event.op_type.rfind("Memcpy", 0) == 0;
@@ -277,7 +297,22 @@ TEST_CASE("Profiled device nodes wait for the device and go on its own track",
   }
   // Two Relus, the Reshape and five copies, each waited for.
   CHECK(device_events == 8);
-  CHECK(device_view->synchronizations == 8);
+  CHECK(run.synchronizations == 8);
+}
+
+TEST_CASE("Device nodes carry the device's own time when the provider measures it",
+          "[session][memcpy][profiler]") {
+  int timed = 0;
+  for (const ProfileEvent& event : RunMixedModelProfiled(12.5).events) {
+    if (event.category != ProfileCategory::kNode) continue;
+    std::string device_time;
+    for (const auto& [key, value] : event.args) {
+      if (key == "device_duration_us") device_time = value;
+    }
+    CHECK((device_time == "12.500") == (event.tid < 0));
+    timed += !device_time.empty();
+  }
+  CHECK(timed == 8);
 }
 
 }  // namespace ort

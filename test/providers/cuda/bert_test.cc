@@ -7,60 +7,21 @@
 #include <functional>
 #include <memory>
 
-#include "lib/ir/model.h"
-#include "lib/session/inference_session.h"
-#include "lib/session/partitioner.h"
-#include "providers/cpu/cpu_provider.h"
-#include "providers/cuda/cuda_provider.h"
 #include "test/providers/cuda/cuda_test_util.h"
 
 namespace ort {
 namespace {
 
-using Inputs = std::vector<std::pair<std::string, Tensor>>;
+using Inputs = NamedTensors;
 
-// A one-node com.microsoft model of `op_type`; an empty input name leaves that optional input
-// out, and every named output is a graph output.
-std::unique_ptr<Model> ContribModel(const std::string& op_type, const Inputs& inputs,
-                                    std::vector<Attribute> attributes,
-                                    const std::vector<std::string>& outputs) {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 17;
-  model->opsets()["com.microsoft"] = 1;
-  Graph& graph = model->graph();
-  std::vector<std::string> node_inputs, graph_inputs;
-  for (const auto& [name, tensor] : inputs) {
-    node_inputs.push_back(name);
-    if (name.empty()) continue;
-    graph_inputs.push_back(name);
-    std::vector<Dimension> dims;
-    for (int64_t d : tensor.shape().dims()) dims.push_back(Dimension::Known(d));
-    graph.SetValueType(name, ValueType::Tensor(tensor.dtype(), SymbolicShape(dims)));
-  }
-  graph.set_inputs(graph_inputs);
-  graph.set_outputs(outputs);
-  graph.AddNode({"node", op_type, "com.microsoft", node_inputs, outputs, std::move(attributes)});
-  graph.ResolveOuterScope();
-  return model;
-}
-
-// Runs ContribModel on the CUDA provider (CPU as fallback), requiring the node on the GPU.
+// Runs a one-node com.microsoft model of `op_type` on the CUDA provider (CPU as fallback),
+// requiring the node on the GPU; an empty input name leaves that optional input out, and every
+// named output is a graph output.
 Status RunContribNode(const std::string& op_type, const Inputs& inputs,
                       std::vector<Attribute> attributes, const std::vector<std::string>& outputs,
                       std::vector<Value>* results) {
-  InferenceSession session;
-  auto cuda = CreateCudaProvider({});
-  REQUIRE(cuda.ok());
-  REQUIRE(session.RegisterProvider(std::move(cuda).value()).ok());
-  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session.Load(ContribModel(op_type, inputs, std::move(attributes), outputs)).ok());
-  REQUIRE(session.Initialize().ToString() == "OK");
-  for (const Node* node : session.ExecutionOrder()) CHECK(node->provider() == "cuda");
-  std::vector<NamedValue> feeds;
-  for (const auto& [name, tensor] : inputs) {
-    if (!name.empty()) feeds.emplace_back(name, Value(tensor));
-  }
-  return session.Run(RunOptions{}, feeds, {}, results);
+  return RunOnCuda(OneNodeModel("com.microsoft:" + op_type, inputs, std::move(attributes), outputs),
+                   inputs, results);
 }
 
 // Deterministic values in [-1, 1].
@@ -159,20 +120,13 @@ std::vector<Attribute> OneHead() {
 }  // namespace
 
 TEST_CASE("The CUDA provider claims the BERT contrib ops without a device", "[cuda][partition]") {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 17;
-  model->opsets()["com.microsoft"] = 1;
+  auto model = EmptyModel();
   Graph& graph = model->graph();
   graph.set_inputs({"x", "w", "ids"});
   graph.set_outputs({"y", "e"});
-  const auto known = [](std::vector<int64_t> dims) {
-    std::vector<Dimension> result;
-    for (int64_t d : dims) result.push_back(Dimension::Known(d));
-    return SymbolicShape(result);
-  };
-  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, known({1, 2, 6})));
-  graph.SetValueType("w", ValueType::Tensor(DataType::kFloat, known({6, 18})));
-  graph.SetValueType("ids", ValueType::Tensor(DataType::kInt32, known({1, 2})));
+  graph.SetValueType("x", KnownTensorType(DataType::kFloat, {1, 2, 6}));
+  graph.SetValueType("w", KnownTensorType(DataType::kFloat, {6, 18}));
+  graph.SetValueType("ids", KnownTensorType(DataType::kInt32, {1, 2}));
   graph.AddInitializer("table", Tensor::FromVector<float>(TensorShape{2, 2}, {1, 2, 3, 4}));
   graph.AddInitializer("gamma", Tensor::FromVector<float>(TensorShape{2}, {1, 1}));
   graph.AddNode({"attention", "Attention", "com.microsoft", {"x", "w"}, {"y"}, {}})
@@ -183,15 +137,8 @@ TEST_CASE("The CUDA provider claims the BERT contrib ops without a device", "[cu
                  {"ids", "", "table", "table", "", "gamma", "gamma"},
                  {"e"},
                  {}});
-  graph.ResolveOuterScope();
-  CudaExecutionProvider cuda;
-  CpuExecutionProvider cpu;
-  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
-  REQUIRE(PartitionGraph(graph, providers).ok());
-  for (const Node* node : graph.Nodes()) {
-    INFO(node->op_type());
-    CHECK(node->provider() == "cuda");
-  }
+  PartitionOnCuda(graph);
+  CheckOnGpu(graph, [](const Node&) { return true; });
 }
 
 TEST_CASE("CUDA Attention matches a hand-computed softmax", "[cuda][gpu]") {

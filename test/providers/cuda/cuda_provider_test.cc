@@ -9,7 +9,6 @@
 #include "lib/optimizer/graph_optimizer.h"
 #include "lib/session/inference_session.h"
 #include "lib/session/memcpy_insertion.h"
-#include "lib/session/partitioner.h"
 #include "providers/cpu/cpu_provider.h"
 #include "test/providers/cuda/cuda_test_util.h"
 
@@ -19,15 +18,11 @@ namespace {
 // x -> Sin (CPU: no CUDA kernel) -> c -> Relu -> r -> Add(r, bias) -> y -> Reshape -> z, the
 // last three on the GPU.
 std::unique_ptr<Model> SinReluAddModel() {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 17;
+  auto model = EmptyModel();
   Graph& graph = model->graph();
   graph.set_inputs({"x"});
   graph.set_outputs({"z"});
-  graph.SetValueType(
-      "x",
-      ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(1), Dimension::Known(1),
-                                                        Dimension::Known(2), Dimension::Known(2)}));
+  graph.SetValueType("x", KnownTensorType(DataType::kFloat, {1, 1, 2, 2}));
   graph.AddInitializer("bias", Tensor::FromVector<float>(TensorShape{1}, {-1.0f}));
   graph.AddInitializer("shape", Tensor::FromVector<int64_t>(TensorShape{1}, {4}));
   graph.AddNode({"sin", "Sin", "", {"x"}, {"c"}, {}});
@@ -43,14 +38,10 @@ std::unique_ptr<Model> SinReluAddModel() {
 TEST_CASE("The CUDA provider claims what its kernels serve, with or without a device",
           "[cuda][partition]") {
   auto model = SinReluAddModel();
-  CudaExecutionProvider cuda;
-  CpuExecutionProvider cpu;
-  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
-  REQUIRE(PartitionGraph(model->graph(), providers).ok());
-  for (const Node* node : model->graph().Nodes()) {
-    CHECK(node->provider() == (node->op_type() == "Sin" ? "cpu" : "cuda"));
-  }
-  auto counts = InsertMemcpyNodes(model->graph(), providers);
+  CudaWithCpuFallback providers;
+  PartitionOnCuda(model->graph(), &providers);
+  CheckOnGpu(model->graph(), [](const Node& node) { return node.op_type() != "Sin"; });
+  auto counts = InsertMemcpyNodes(model->graph(), providers.providers());
   REQUIRE(counts.ok());
   // c goes up on every run and the bias once; z, the graph output, comes down. Reshape's shape
   // stays on the host.
@@ -63,7 +54,7 @@ TEST_CASE("The CUDA provider claims what its kernels serve, with or without a de
   }
   REQUIRE(reshape != nullptr);
   CHECK(reshape->inputs()[1] == "shape");
-  CHECK(cuda.allocator()->Info().ToString() == "cuda:0");
+  CHECK(providers.cuda.allocator()->Info().ToString() == "cuda:0");
 }
 
 TEST_CASE("Fusions into ops the CUDA provider runs serve it; CPU-only ones do not",
@@ -75,10 +66,7 @@ TEST_CASE("Fusions into ops the CUDA provider runs serve it; CPU-only ones do no
   Graph& graph = model.graph();
   graph.set_inputs({"x"});
   graph.set_outputs({"y"});
-  graph.SetValueType(
-      "x",
-      ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(1), Dimension::Known(8),
-                                                        Dimension::Known(1), Dimension::Known(1)}));
+  graph.SetValueType("x", KnownTensorType(DataType::kFloat, {1, 8, 1, 1}));
   graph.AddInitializer(
       "w", Tensor::FromVector<float>(TensorShape{8, 8, 1, 1}, std::vector<float>(64, 0.5f)));
   graph.AddInitializer("shape", Tensor::FromVector<int64_t>(TensorShape{2}, {1, 8}));
@@ -90,19 +78,15 @@ TEST_CASE("Fusions into ops the CUDA provider runs serve it; CPU-only ones do no
   graph.AddNode({"gemm", "Gemm", "", {"f", "b"}, {"g"}, {}});
   graph.AddNode({"relu2", "Relu", "", {"g"}, {"y"}, {}});
   graph.ResolveOuterScope();
-  CudaExecutionProvider cuda;
-  CpuExecutionProvider cpu;
-  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
-  REQUIRE(OptimizeGraph(model, {OptimizationLevel::kAll, {}}, providers).ToString() == "OK");
+  CudaWithCpuFallback providers;
+  REQUIRE(OptimizeGraph(model, {OptimizationLevel::kAll, {}}, providers.providers()).ToString() ==
+          "OK");
   std::vector<std::string> ops;
   for (const Node* node : graph.Nodes()) ops.push_back(node->op_type());
   std::sort(ops.begin(), ops.end());
   CHECK(ops == std::vector<std::string>{"FusedConv", "Gemm", "Relu", "Reshape"});
-  REQUIRE(PartitionGraph(graph, providers).ok());
-  for (const Node* node : graph.Nodes()) {
-    INFO(node->op_type());
-    CHECK(node->provider() == "cuda");
-  }
+  PartitionOnCuda(graph, &providers);
+  CheckOnGpu(graph, [](const Node&) { return true; });
 }
 
 TEST_CASE("Matrix precision names", "[cuda]") {
@@ -120,13 +104,11 @@ TEST_CASE("Matrix precision names", "[cuda]") {
 
 TEST_CASE("Shape arithmetic stays on the host without copies", "[cuda][partition]") {
   // y = Reshape(Relu(x), Concat(Gather(Shape(x), [0]), [-1])).
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 17;
+  auto model = EmptyModel();
   Graph& graph = model->graph();
   graph.set_inputs({"x"});
   graph.set_outputs({"y"});
-  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(2),
-                                                                            Dimension::Known(3)}));
+  graph.SetValueType("x", KnownTensorType(DataType::kFloat, {2, 3}));
   graph.AddInitializer("first", Tensor::FromVector<int64_t>(TensorShape{1}, {0}));
   graph.AddInitializer("rest", Tensor::FromVector<int64_t>(TensorShape{1}, {-1}));
   graph.AddNode({"relu", "Relu", "", {"x"}, {"r"}, {}});
@@ -135,37 +117,27 @@ TEST_CASE("Shape arithmetic stays on the host without copies", "[cuda][partition
   graph.AddNode({"concat", "Concat", "", {"g", "rest"}, {"dims"}, {}})
       .SetAttribute(Attribute::Int("axis", 0));
   graph.AddNode({"reshape", "Reshape", "", {"r", "dims"}, {"y"}, {}});
-  graph.ResolveOuterScope();
-  CudaExecutionProvider cuda;
-  CpuExecutionProvider cpu;
-  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
-  REQUIRE(PartitionGraph(graph, providers).ok());
-  for (const Node* node : graph.Nodes()) {
-    const bool on_gpu = node->op_type() == "Relu" || node->op_type() == "Reshape";
-    INFO(node->op_type());
-    CHECK(node->provider() == (on_gpu ? "cuda" : "cpu"));
-  }
-  auto counts = InsertMemcpyNodes(graph, providers);
+  CudaWithCpuFallback providers;
+  PartitionOnCuda(graph, &providers);
+  CheckOnGpu(graph, [](const Node& node) {
+    return node.op_type() == "Relu" || node.op_type() == "Reshape";
+  });
+  auto counts = InsertMemcpyNodes(graph, providers.providers());
   REQUIRE(counts.ok());
   CHECK(counts->to_device == 1);  // x for Relu
   CHECK(counts->to_host == 1);    // y
 }
 
 TEST_CASE("Type constraints keep other element types on the CPU", "[cuda][partition]") {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 17;
+  auto model = EmptyModel();
   Graph& graph = model->graph();
   graph.set_inputs({"a", "b"});
   graph.set_outputs({"c"});
-  const auto int_type = ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Known(2)});
+  const auto int_type = KnownTensorType(DataType::kInt64, {2});
   graph.SetValueType("a", int_type);
   graph.SetValueType("b", int_type);
   graph.AddNode({"add", "Add", "", {"a", "b"}, {"c"}, {}});
-  graph.ResolveOuterScope();
-  CudaExecutionProvider cuda;
-  CpuExecutionProvider cpu;
-  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
-  REQUIRE(PartitionGraph(graph, providers).ok());
+  PartitionOnCuda(graph);
   CHECK(graph.Nodes()[0]->provider() == "cpu");
 }
 

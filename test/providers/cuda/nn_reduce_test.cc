@@ -7,10 +7,6 @@
 #include <span>
 #include <vector>
 
-#include "lib/ir/model.h"
-#include "lib/session/partitioner.h"
-#include "providers/cpu/cpu_provider.h"
-#include "providers/cuda/cuda_provider.h"
 #include "test/providers/cuda/cuda_test_util.h"
 
 namespace ort {
@@ -63,21 +59,15 @@ std::vector<float> Iota(int64_t count, float first) {
 
 TEST_CASE("MaxPool with Indices and training BatchNormalization stay on the CPU",
           "[cuda][partition]") {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 15;
+  auto model = EmptyModel(15);
   Graph& graph = model->graph();
-  const auto type = [](DataType element, std::vector<int64_t> dims) {
-    std::vector<Dimension> known;
-    for (int64_t d : dims) known.push_back(Dimension::Known(d));
-    return ValueType::Tensor(element, SymbolicShape(known));
-  };
   graph.set_inputs({"x", "scale", "bias", "mean", "var"});
   graph.set_outputs({"pooled", "indices", "plain", "normalized", "trained", "running_mean"});
-  graph.SetValueType("x", type(DataType::kFloat, {1, 2, 2, 2}));
+  graph.SetValueType("x", KnownTensorType(DataType::kFloat, {1, 2, 2, 2}));
   for (const char* name : {"scale", "bias", "mean", "var", "running_mean"}) {
-    graph.SetValueType(name, type(DataType::kFloat, {2}));
+    graph.SetValueType(name, KnownTensorType(DataType::kFloat, {2}));
   }
-  graph.SetValueType("indices", type(DataType::kInt64, {1, 2, 1, 1}));
+  graph.SetValueType("indices", KnownTensorType(DataType::kInt64, {1, 2, 1, 1}));
   graph.AddNode({"with_indices",
                  "MaxPool",
                  "",
@@ -102,16 +92,9 @@ TEST_CASE("MaxPool with Indices and training BatchNormalization stay on the CPU"
                  {"x", "scale", "bias", "mean", "var"},
                  {"trained", "running_mean"},
                  Attributes(Attribute::Int("training_mode", 1))});
-  graph.ResolveOuterScope();
-  CudaExecutionProvider cuda;
-  CpuExecutionProvider cpu;
-  std::vector<IExecutionProvider*> providers{&cuda, &cpu};
-  REQUIRE(PartitionGraph(graph, providers).ok());
-  for (const Node* node : graph.Nodes()) {
-    INFO(node->name());
-    const bool on_gpu = node->name() == "plain" || node->name() == "inference";
-    CHECK(node->provider() == (on_gpu ? "cuda" : "cpu"));
-  }
+  PartitionOnCuda(graph);
+  CheckOnGpu(graph,
+             [](const Node& node) { return node.name() == "plain" || node.name() == "inference"; });
 }
 
 TEST_CASE("CUDA MaxPool over windows, strides and ceil_mode", "[cuda][gpu]") {

@@ -1,6 +1,7 @@
 // GELU on the GPU: ONNX Gelu (opset 20, erf or tanh form) and ONNX Runtime's com.microsoft Gelu,
 // FastGelu (tanh form, optional bias), BiasGelu (erf form of A + bias) and QuickGelu
 // (x sigmoid(alpha x)); biases are 1-D over the last axis. Float and float16.
+#include "providers/cpu/kernels/onnx/activation/gelu_approximate.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/activation/gelu_launch.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
@@ -17,15 +18,8 @@ class Gelu final : public CudaKernel {
  public:
   Status InitAttributes(const KernelInfo& info) override {
     if (kOnnx) {
-      std::string approximate = "none";
-      if (info.HasAttribute("approximate")) {
-        ORT_ASSIGN_OR_RETURN(approximate, info.GetAttribute<std::string>("approximate"));
-      }
-      if (approximate != "none" && approximate != "tanh") {
-        return ORT_ERROR(kInvalidModel, "{}: approximate must be 'none' or 'tanh', got '{}'",
-                         info.node().Describe(), approximate);
-      }
-      form_ = approximate == "tanh" ? cuda::GeluForm::kTanh : cuda::GeluForm::kErf;
+      ORT_ASSIGN_OR_RETURN(const bool tanh, ParseGeluTanhApproximation(info));
+      form_ = tanh ? cuda::GeluForm::kTanh : cuda::GeluForm::kErf;
     }
     if (form_ == cuda::GeluForm::kQuick) {
       ORT_ASSIGN_OR_RETURN(alpha_, info.GetAttributeOr<float>("alpha", 1.702f));

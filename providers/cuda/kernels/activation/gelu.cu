@@ -2,11 +2,10 @@
 #include <cuda_fp16.h>
 
 #include "providers/cuda/kernels/activation/gelu_launch.h"
+#include "providers/cuda/kernels/common/launch_config.cuh"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
 
 __device__ float Gelu(GeluForm form, float x, float alpha) {
   switch (form) {
@@ -34,11 +33,9 @@ __global__ void GeluKernel(GeluForm form, const T* x, const T* bias, T* y, int64
 template <typename T>
 cudaError_t GeluOf(GeluForm form, const void* x, const void* bias, void* y, int64_t count,
                    int64_t width, float alpha, cudaStream_t stream) {
-  const int64_t wanted = (count + kThreads - 1) / kThreads;
-  const int blocks = static_cast<int>(wanted < 65535 ? wanted : 65535);
-  GeluKernel<T><<<blocks, kThreads, 0, stream>>>(form, static_cast<const T*>(x),
-                                                 static_cast<const T*>(bias), static_cast<T*>(y),
-                                                 count, width, alpha);
+  GeluKernel<T><<<Blocks(count), kThreads, 0, stream>>>(form, static_cast<const T*>(x),
+                                                        static_cast<const T*>(bias),
+                                                        static_cast<T*>(y), count, width, alpha);
   return cudaGetLastError();
 }
 

@@ -1,13 +1,14 @@
 // com.microsoft Attention (opset 1) on the GPU, float and float16, with the CPU kernel's semantics
-// (providers/cpu/kernels/contrib/bert/attention.cc): attributes, mask forms (classified by shape
-// here, read on the device), attention_bias, unsupported past/present. One cuBLAS GEMM projects
-// input [B,S,D] by the merged weights [D, Hq+Hk+Hv] into QKV; a kernel adds the bias and splits
-// the heads into [B,N,S,head]; strided-batched GEMMs over the B*N (batch, head) pairs give the
-// scaled scores (kept in float), then, after the masked softmax, the context, which a last kernel
-// merges into [B,S,Hv]. Float16 GEMMs accumulate in float.
+// (providers/cpu/kernels/contrib/bert/attention.cc), whose attributes and input checks it shares
+// (attention_common.h): mask forms (classified by shape on the host, read on the device),
+// attention_bias, unsupported past/present. One cuBLAS GEMM projects input [B,S,D] by the merged
+// weights [D, Hq+Hk+Hv] into QKV; a kernel adds the bias and splits the heads into [B,N,S,head];
+// strided-batched GEMMs over the B*N (batch, head) pairs give the scaled scores (kept in float),
+// then, after the masked softmax, the context, which a last kernel merges into [B,S,Hv]. Float16
+// GEMMs accumulate in float.
 #include <climits>
-#include <cmath>
 
+#include "providers/cpu/kernels/contrib/bert/attention_common.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/cuda_provider.h"
 #include "providers/cuda/kernels/bert/attention_launch.h"
@@ -55,129 +56,38 @@ Status RowMajorBatchedGemm(const Cublas& cublas, const GemmTypes& types, bool tr
       "cublasGemmStridedBatchedEx");
 }
 
-// mask_index's form from its shape alone (its values stay on the device), as the CPU kernel
-// classifies it.
-Result<cuda::AttentionMask> ClassifyMask(const Tensor* mask, int64_t batch, int64_t sequence) {
-  cuda::AttentionMask view;
-  if (mask == nullptr) return view;
-  view.data = mask->Data<int32_t>();
-  const auto& dims = mask->shape().dims();
-  if (dims.size() == 1 && dims[0] == batch) {
-    view.kind = cuda::AttentionMaskKind::kKeyLengths;
-  } else if (dims.size() == 1 && dims[0] == 2 * batch) {
-    view.kind = cuda::AttentionMaskKind::kEndStart;
-  } else if (dims.size() == 2 && dims[0] == batch && dims[1] == sequence) {
-    view.kind = cuda::AttentionMaskKind::kRaw2D;
-  } else if (dims.size() == 3 && dims[0] == batch && dims[1] == sequence && dims[2] == sequence) {
-    view.kind = cuda::AttentionMaskKind::kRaw3D;
-  } else if (dims.size() == 4 && dims[0] == batch && dims[1] == 1 && dims[2] == dims[3] &&
-             dims[2] >= sequence) {
-    view.kind = cuda::AttentionMaskKind::kRaw4D;
-    view.max_sequence = dims[2];
-  } else {
-    return ORT_ERROR(kInvalidArgument, "mask_index shape {} does not fit batch {} and sequence {}",
-                     mask->shape().ToString(), batch, sequence);
-  }
-  return view;
-}
-
 class Attention final : public CudaKernel {
  public:
   Status InitAttributes(const KernelInfo& info) override {
     if (const auto* provider = dynamic_cast<const CudaExecutionProvider*>(&info.provider())) {
       cublas_ = {provider->cublas(), provider->cublas_api(), provider->FloatGemmComputeType()};
     }
-    ORT_ASSIGN_OR_RETURN(num_heads_, info.GetAttribute<int64_t>("num_heads"));
-    if (num_heads_ <= 0) return ORT_ERROR(kInvalidArgument, "num_heads must be positive");
-    ORT_ASSIGN_OR_RETURN(mask_filter_value_,
-                         info.GetAttributeOr<float>("mask_filter_value", -10000.0f));
-    ORT_ASSIGN_OR_RETURN(scale_, info.GetAttributeOr<float>("scale", 0.0f));
-    ORT_ASSIGN_OR_RETURN(const int64_t unidirectional,
-                         info.GetAttributeOr<int64_t>("unidirectional", 0));
-    unidirectional_ = unidirectional != 0;
-    ORT_ASSIGN_OR_RETURN(const int64_t rotary, info.GetAttributeOr<int64_t>("do_rotary", 0));
-    ORT_ASSIGN_OR_RETURN(const int64_t shared,
-                         info.GetAttributeOr<int64_t>("past_present_share_buffer", 0));
-    if (rotary != 0 || shared != 0) {
-      return ORT_ERROR(kNotImplemented,
-                       "Attention: do_rotary and past_present_share_buffer are not supported");
-    }
-    ORT_ASSIGN_OR_RETURN(qkv_hidden_sizes_, info.GetAttributeOr<std::vector<int64_t>>(
-                                                "qkv_hidden_sizes", std::vector<int64_t>{}));
-    if (!qkv_hidden_sizes_.empty() &&
-        (qkv_hidden_sizes_.size() != 3 || qkv_hidden_sizes_[0] != qkv_hidden_sizes_[1])) {
-      return ORT_ERROR(kInvalidArgument,
-                       "Attention: qkv_hidden_sizes must hold 3 sizes with Q and K equal");
-    }
-    if (info.InputCount() > 4 && info.node().HasInput(4)) {
-      return ORT_ERROR(kNotImplemented, "Attention: the past input is not supported");
-    }
-    if (info.OutputCount() > 1 && info.node().HasOutput(1)) {
-      return ORT_ERROR(kNotImplemented, "Attention: the present output is not supported");
-    }
-    return Status::OK();
+    return attributes_.Parse(info);
   }
 
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* weights, context.RequiredInput(1));
-    const Tensor* bias = context.Input(2);
-    const Tensor* mask = context.Input(3);
-    const Tensor* attention_bias = context.Input(5);
-    const auto& in = input->shape().dims();
-    const auto& w = weights->shape().dims();
-    if (in.size() != 3 || w.size() != 2 || w[0] != in[2]) {
-      return context.Error("input {} and weights {} must be [B,S,D] and [D, 3 hidden]",
-                           input->shape().ToString(), weights->shape().ToString());
-    }
+    const AttentionInputs inputs{
+        input, weights, weights->shape(), context.Input(2), context.Input(3), context.Input(5)};
+    ORT_ASSIGN_OR_RETURN(const AttentionSizes sizes,
+                         CheckAttentionInputs(context, attributes_, inputs));
     const DataType type = input->dtype();
-    for (const Tensor* tensor : {weights, bias, attention_bias}) {
-      if (tensor != nullptr && tensor->dtype() != type) {
-        return context.Error("weights, bias and attention_bias ({}) must have input's type {}",
-                             tensor->Describe(), DataTypeName(type));
-      }
-    }
-    if (mask != nullptr && mask->dtype() != DataType::kInt32) {
-      return context.Error("mask_index {} must be int32", mask->Describe());
-    }
-    const int64_t batch = in[0], sequence = in[1], input_hidden = in[2], total = w[1];
-    const int64_t hidden = qkv_hidden_sizes_.empty() ? total / 3 : qkv_hidden_sizes_[0];
-    const int64_t v_hidden = qkv_hidden_sizes_.empty() ? total / 3 : qkv_hidden_sizes_[2];
-    if (2 * hidden + v_hidden != total || hidden % num_heads_ != 0 || v_hidden % num_heads_ != 0) {
-      return context.Error("weights {} do not split into Q, K and V of {} heads",
-                           weights->shape().ToString(), num_heads_);
-    }
-    if (bias != nullptr && bias->shape() != TensorShape({total})) {
-      return context.Error("bias {} must be [{}]", bias->shape().ToString(), total);
-    }
-    auto mask_view = ClassifyMask(mask, batch, sequence);
-    if (!mask_view.ok()) return context.Error("{}", mask_view.status().message());
-    int64_t bias_batch = 1, bias_heads = 1;
-    if (attention_bias != nullptr) {
-      const auto& d = attention_bias->shape().dims();
-      if (d.size() != 4 || (d[0] != 1 && d[0] != batch) || (d[1] != 1 && d[1] != num_heads_) ||
-          d[2] != sequence || d[3] != sequence) {
-        return context.Error("attention_bias {} must be [B or 1, N or 1, S, S]",
-                             attention_bias->shape().ToString());
-      }
-      bias_batch = d[0];
-      bias_heads = d[1];
-    }
-    const int64_t head = hidden / num_heads_, v_head = v_hidden / num_heads_;
-    const float scale = scale_ == 0.0f ? 1.0f / std::sqrt(static_cast<float>(head)) : scale_;
+    const int64_t batch = sizes.batch, sequence = sizes.sequence;
+    const int64_t input_hidden = sizes.input_hidden, total = sizes.total;
+    const int64_t hidden = sizes.hidden, v_hidden = sizes.v_hidden;
+    const int64_t head = sizes.head, v_head = sizes.v_head, num_heads = attributes_.num_heads;
     ORT_ASSIGN_OR_RETURN(Tensor * output,
                          context.Output(0, type, TensorShape({batch, sequence, v_hidden})));
     if (output->NumElements() == 0) return Status::OK();
-    const int64_t rows = batch * sequence, units = batch * num_heads_;
+    const int64_t rows = batch * sequence, units = batch * num_heads;
     if (rows > INT_MAX || total > INT_MAX || input_hidden > INT_MAX || units > INT_MAX) {
       return context.Error("input {} and weights {} exceed cuBLAS's int sizes",
                            input->shape().ToString(), weights->shape().ToString());
     }
 
-    cuda::AttentionMask device_mask = *mask_view;
-    device_mask.causal = unidirectional_ && sequence > 1;
-    device_mask.filter = mask_filter_value_;
-    const cuda::AttentionDims dims{batch, sequence, num_heads_, head, v_head};
+    const cuda::AttentionMask device_mask{sizes.mask, sizes.causal, attributes_.mask_filter_value};
+    const cuda::AttentionDims dims{batch, sequence, num_heads, head, v_head};
     const bool is_float = type == DataType::kFloat;
     const auto kind = is_float ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     const cudaDataType_t cuda_type = is_float ? CUDA_R_32F : CUDA_R_16F;
@@ -194,10 +104,11 @@ class Attention final : public CudaKernel {
                                               weights->RawData(), 0, qkv.MutableRawData(), 0));
     }
     ORT_ASSIGN_OR_RETURN(Tensor heads, context.AllocateTemp(type, TensorShape({rows, total})));
-    ORT_CUDA_RETURN_IF_ERROR(cuda::LaunchAddBiasSplitHeads(
-                                 kind, qkv.RawData(), bias != nullptr ? bias->RawData() : nullptr,
-                                 heads.MutableRawData(), dims, stream()),
-                             what);
+    ORT_CUDA_RETURN_IF_ERROR(
+        cuda::LaunchAddBiasSplitHeads(kind, qkv.RawData(),
+                                      inputs.bias != nullptr ? inputs.bias->RawData() : nullptr,
+                                      heads.MutableRawData(), dims, stream()),
+        what);
     const size_t q_bytes = static_cast<size_t>(rows * hidden) * ElementSize(type);
     const char* q = static_cast<const char*>(heads.RawData());
     const char* k = q + q_bytes;
@@ -210,9 +121,10 @@ class Attention final : public CudaKernel {
       ORT_CUDA_RETURN_IF_ERROR(
           cudaMemsetAsync(scores.MutableRawData(), 0, scores.SizeInBytes(), stream()), what);
     } else {
-      ORT_RETURN_IF_ERROR(RowMajorBatchedGemm(
-          cublas_, {cuda_type, CUDA_R_32F, compute}, true, units, sequence, sequence, head, scale,
-          q, sequence * head, k, sequence * head, scores.MutableRawData(), sequence * sequence));
+      ORT_RETURN_IF_ERROR(RowMajorBatchedGemm(cublas_, {cuda_type, CUDA_R_32F, compute}, true,
+                                              units, sequence, sequence, head, sizes.scale, q,
+                                              sequence * head, k, sequence * head,
+                                              scores.MutableRawData(), sequence * sequence));
     }
     // Float probabilities overwrite the scores; float16 ones need their own buffer.
     Tensor half_probs;
@@ -221,11 +133,12 @@ class Attention final : public CudaKernel {
                            context.AllocateTemp(type, TensorShape({units, sequence, sequence})));
     }
     void* probs = is_float ? scores.MutableRawData() : half_probs.MutableRawData();
-    ORT_CUDA_RETURN_IF_ERROR(cuda::LaunchAttentionSoftmax(
-                                 kind, scores.Data<float>(),
-                                 attention_bias != nullptr ? attention_bias->RawData() : nullptr,
-                                 bias_batch, bias_heads, device_mask, probs, dims, stream()),
-                             what);
+    ORT_CUDA_RETURN_IF_ERROR(
+        cuda::LaunchAttentionSoftmax(
+            kind, scores.Data<float>(),
+            inputs.attention_bias != nullptr ? inputs.attention_bias->RawData() : nullptr,
+            sizes.bias_batch, sizes.bias_heads, device_mask, probs, dims, stream()),
+        what);
 
     // The projection is dead once split: its buffer takes the [B,N,S,v_head] context.
     void* heads_context = qkv.MutableRawData();
@@ -239,11 +152,7 @@ class Attention final : public CudaKernel {
 
  private:
   Cublas cublas_;
-  int64_t num_heads_ = 0;
-  float mask_filter_value_ = -10000.0f;
-  float scale_ = 0.0f;
-  bool unidirectional_ = false;
-  std::vector<int64_t> qkv_hidden_sizes_;
+  AttentionAttributes attributes_;
 };
 
 }  // namespace

@@ -5,17 +5,10 @@
 #include <cuda_fp16.h>
 
 #include "providers/cuda/kernels/bert/attention_launch.h"
+#include "providers/cuda/kernels/common/reduce.cuh"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-int Blocks(int64_t count) {
-  const int64_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < kMaxBlocks ? (blocks > 0 ? blocks : 1) : kMaxBlocks);
-}
 
 template <typename T>
 __global__ void AddBiasSplitHeads(const T* qkv, const T* bias, T* heads, AttentionDims dims) {
@@ -45,41 +38,10 @@ __global__ void AddBiasSplitHeads(const T* qkv, const T* bias, T* heads, Attenti
   }
 }
 
-// The CPU kernel's IsMasked. With t < keys, its `t < min(start, keys)` is `t < start`.
+// Whether key t of query s is masked, causally or by mask_index: the CPU kernel's IsMasked.
 __device__ bool IsMasked(const AttentionMask& mask, int64_t batch, int64_t b, int64_t s, int64_t t,
                          int64_t keys) {
-  if (mask.causal && t > s) return true;
-  switch (mask.kind) {
-    case AttentionMaskKind::kNone:
-      return false;
-    case AttentionMaskKind::kKeyLengths:
-      return t >= mask.data[b];
-    case AttentionMaskKind::kEndStart:
-      return t >= mask.data[b] || t < mask.data[batch + b];
-    case AttentionMaskKind::kRaw2D:
-      return mask.data[b * keys + t] <= 0;
-    case AttentionMaskKind::kRaw3D:
-      return mask.data[(b * keys + s) * keys + t] <= 0;
-    case AttentionMaskKind::kRaw4D:
-      return mask.data[(b * mask.max_sequence + s) * mask.max_sequence + t] <= 0;
-  }
-  return false;
-}
-
-__device__ float BlockReduce(float value, bool take_max, float* shared) {
-  shared[threadIdx.x] = value;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) {
-      const float other = shared[threadIdx.x + half];
-      shared[threadIdx.x] =
-          take_max ? fmaxf(shared[threadIdx.x], other) : shared[threadIdx.x] + other;
-    }
-    __syncthreads();
-  }
-  const float result = shared[0];
-  __syncthreads();
-  return result;
+  return (mask.causal && t > s) || MaskIndexMasks(mask, batch, b, s, t, keys);
 }
 
 // One query row of the scores, as the CPU kernel builds it: the scaled product, plus the
@@ -117,10 +79,10 @@ __global__ void AttentionSoftmax(const float* scores, const T* attention_bias, i
     const ScoreRow<T> score{scores + row * keys, bias, mask, dims.batch, b, s, keys};
     float largest = -INFINITY;
     for (int64_t t = threadIdx.x; t < keys; t += blockDim.x) largest = fmaxf(largest, score(t));
-    largest = BlockReduce(largest, true, shared);
+    largest = BlockReduce(largest, MaxOp{}, shared);
     float sum = 0.0f;
     for (int64_t t = threadIdx.x; t < keys; t += blockDim.x) sum += expf(score(t) - largest);
-    const float inverse = 1.0f / BlockReduce(sum, false, shared);
+    const float inverse = 1.0f / BlockReduce(sum, SumOp{}, shared);
     // Each thread reads only the scores it writes, all reads of the reductions being done.
     T* out = probs + row * keys;
     for (int64_t t = threadIdx.x; t < keys; t += blockDim.x) {
@@ -157,7 +119,7 @@ cudaError_t Softmax(const float* scores, const void* attention_bias, int64_t bia
   // A power of two (the reductions halve it) near the row length: short rows waste no warps.
   int threads = 32;
   while (threads < dims.sequence && threads < kThreads) threads *= 2;
-  const auto blocks = static_cast<unsigned>(rows < kMaxBlocks ? rows : kMaxBlocks);
+  const unsigned blocks = GridBlocks(rows);
   AttentionSoftmax<T><<<blocks, threads, 0, stream>>>(scores, static_cast<const T*>(attention_bias),
                                                       bias_batch, bias_heads, mask,
                                                       static_cast<T*>(probs), dims);

@@ -7,20 +7,14 @@
 
 #include <cstdint>
 
+#include "providers/cpu/kernels/contrib/bert/attention_mask.h"
 #include "providers/cuda/kernels/math/elementwise_launch.h"
 
 namespace ort::cuda {
 
-/// The form of Attention's int32 mask_index, told apart by its shape alone (attention.cc).
-enum class AttentionMaskKind { kNone, kKeyLengths, kEndStart, kRaw2D, kRaw3D, kRaw4D };
-
-/// What masks a score: mask_index (device memory, null for kNone), the causal triangle, and the
-/// value added once to a masked score.
-struct AttentionMask {
-  AttentionMaskKind kind = AttentionMaskKind::kNone;
-  const int32_t* data = nullptr;
-  /// M of the [batch, 1, M, M] form.
-  int64_t max_sequence = 0;
+/// What masks a score: mask_index (kind and device memory, classified by CheckAttentionInputs in
+/// attention_common.h), the causal triangle, and the value added once to a masked score.
+struct AttentionMask : AttentionMaskIndex {
   /// Key t of query s is masked when t > s.
   bool causal = false;
   float filter = -10000.0f;

@@ -1,8 +1,10 @@
 // com.microsoft EmbedLayerNormalization (opset 1) on the GPU, float and float16, with the CPU
-// kernel's semantics (providers/cpu/kernels/contrib/bert/embed_layer_norm.cc). The ids
-// (input_ids, segment_ids, position_ids) are read on the host, like Gather's indices: there an id
-// out of its table's range is an error naming it, as on the CPU, and each token's three table
-// rows go to the device in one copy. The mask stays on the device, where its ones are counted.
+// kernel's semantics (providers/cpu/kernels/contrib/bert/embed_layer_norm.cc) and input checks
+// (embed_layer_norm_inputs.h). The ids (input_ids, segment_ids, position_ids) are read on the
+// host, like Gather's indices: there an id out of its table's range is an error naming it, as on
+// the CPU, and each token's three table rows go to the device in one copy. The mask stays on the
+// device, where its ones are counted.
+#include "providers/cpu/kernels/contrib/bert/embed_layer_norm_inputs.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/bert/embed_layer_norm_launch.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
@@ -11,16 +13,6 @@ namespace ort {
 namespace {
 
 const std::vector<DataType> kTypes = {DataType::kFloat, DataType::kFloat16};
-
-// Checks that `ids` is an int32 [batch, sequence] tensor.
-Status CheckIds(const KernelContext& context, const Tensor& ids, const char* what, int64_t batch,
-                int64_t sequence) {
-  if (ids.shape() != TensorShape({batch, sequence}) || ids.dtype() != DataType::kInt32) {
-    return context.Error("{} {} must be int32 of input_ids' shape [{}, {}]", what, ids.Describe(),
-                         batch, sequence);
-  }
-  return Status::OK();
-}
 
 // Checks that `id`, token `token`'s value of `what`, is a row of a table of `rows` rows.
 Status CheckRow(const KernelContext& context, const char* what, int64_t token, int64_t id,
@@ -35,72 +27,30 @@ Status CheckRow(const KernelContext& context, const char* what, int64_t token, i
 class EmbedLayerNormalization final : public CudaKernel {
  public:
   Status InitAttributes(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-12f));
-    if (epsilon_ < 0) return ORT_ERROR(kInvalidArgument, "epsilon must not be negative");
+    ORT_ASSIGN_OR_RETURN(epsilon_, ParseEmbedLayerNormEpsilon(info));
     return Status::OK();
   }
 
   Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* input_ids, context.RequiredInput(0));
-    const Tensor* segment_ids = context.Input(1);
-    ORT_ASSIGN_OR_RETURN(const Tensor* word, context.RequiredInput(2));
-    ORT_ASSIGN_OR_RETURN(const Tensor* position, context.RequiredInput(3));
-    const Tensor* segment = context.Input(4);
-    ORT_ASSIGN_OR_RETURN(const Tensor* gamma, context.RequiredInput(5));
-    ORT_ASSIGN_OR_RETURN(const Tensor* beta, context.RequiredInput(6));
-    const Tensor* mask = context.Input(7);
-    const Tensor* position_ids = context.Input(8);
-
-    if (input_ids->shape().rank() != 2 || input_ids->dtype() != DataType::kInt32) {
-      return context.Error("input_ids {} must be int32 [batch, sequence]", input_ids->Describe());
-    }
-    const int64_t batch = input_ids->shape()[0], sequence = input_ids->shape()[1];
-    if (word->shape().rank() != 2) {
-      return context.Error("word_embedding {} must be 2-D", word->shape().ToString());
-    }
-    const DataType type = word->dtype();
-    const int64_t hidden = word->shape()[1];
-    for (const Tensor* table : {position, segment}) {
-      if (table != nullptr &&
-          (table->shape().rank() != 2 || table->shape()[1] != hidden || table->dtype() != type)) {
-        return context.Error("embedding {} must be [rows, {}] of word_embedding's type",
-                             table->Describe(), hidden);
-      }
-    }
-    for (const Tensor* vector : {gamma, beta}) {
-      if (vector->shape() != TensorShape({hidden}) || vector->dtype() != type) {
-        return context.Error("gamma and beta ({}) must be [{}] of word_embedding's type",
-                             vector->Describe(), hidden);
-      }
-    }
-    if ((segment_ids == nullptr) != (segment == nullptr)) {
-      return context.Error("segment_ids and segment_embedding must be given together");
-    }
-    if (segment_ids != nullptr) {
-      ORT_RETURN_IF_ERROR(CheckIds(context, *segment_ids, "segment_ids", batch, sequence));
-    }
-    if (mask != nullptr) ORT_RETURN_IF_ERROR(CheckIds(context, *mask, "mask", batch, sequence));
-    const bool shared_positions =
-        position_ids != nullptr && position_ids->shape() == TensorShape({1, sequence});
-    if (position_ids != nullptr &&
-        (!shared_positions || position_ids->dtype() != DataType::kInt32)) {
-      ORT_RETURN_IF_ERROR(CheckIds(context, *position_ids, "position_ids", batch, sequence));
-    }
+    ORT_ASSIGN_OR_RETURN(const EmbedLayerNormInputs in, ReadEmbedLayerNormInputs(context));
+    const int64_t batch = in.batch, sequence = in.sequence, hidden = in.hidden;
+    const DataType type = in.word->dtype();
 
     // Each token's word, position and segment rows, checked.
     const int64_t tokens = batch * sequence;
-    const int32_t* words = input_ids->Data<int32_t>();
-    const int32_t* segments = segment_ids != nullptr ? segment_ids->Data<int32_t>() : nullptr;
-    const int32_t* positions = position_ids != nullptr ? position_ids->Data<int32_t>() : nullptr;
-    const int64_t segment_rows = segment != nullptr ? segment->shape()[0] : 0;
+    const int32_t* words = in.input_ids->Data<int32_t>();
+    const int32_t* segments = in.segment_ids != nullptr ? in.segment_ids->Data<int32_t>() : nullptr;
+    const int32_t* positions =
+        in.position_ids != nullptr ? in.position_ids->Data<int32_t>() : nullptr;
+    const int64_t segment_rows = in.segment != nullptr ? in.segment->shape()[0] : 0;
     std::vector<int32_t> rows(static_cast<size_t>(3 * tokens));
     for (int64_t token = 0; token < tokens; ++token) {
       const int64_t s = token % sequence;
-      const int32_t position_id =
-          positions == nullptr ? static_cast<int32_t>(s) : positions[shared_positions ? s : token];
-      ORT_RETURN_IF_ERROR(CheckRow(context, "input id", token, words[token], word->shape()[0]));
+      const int32_t position_id = positions == nullptr ? static_cast<int32_t>(s)
+                                                       : positions[in.shared_positions ? s : token];
+      ORT_RETURN_IF_ERROR(CheckRow(context, "input id", token, words[token], in.word->shape()[0]));
       ORT_RETURN_IF_ERROR(
-          CheckRow(context, "position id", token, position_id, position->shape()[0]));
+          CheckRow(context, "position id", token, position_id, in.position->shape()[0]));
       if (segments != nullptr) {
         ORT_RETURN_IF_ERROR(CheckRow(context, "segment id", token, segments[token], segment_rows));
       }
@@ -120,9 +70,9 @@ class EmbedLayerNormalization final : public CudaKernel {
     if (context.IsOutputUsed(1)) {
       ORT_ASSIGN_OR_RETURN(Tensor * mask_index,
                            context.Output(1, DataType::kInt32, TensorShape({batch})));
-      if (mask != nullptr) {
+      if (in.mask != nullptr) {
         ORT_CUDA_RETURN_IF_ERROR(
-            cuda::LaunchCountMaskOnes(mask->Data<int32_t>(), mask_index->MutableData<int32_t>(),
+            cuda::LaunchCountMaskOnes(in.mask->Data<int32_t>(), mask_index->MutableData<int32_t>(),
                                       batch, sequence, stream()),
             what);
       } else {
@@ -144,9 +94,9 @@ class EmbedLayerNormalization final : public CudaKernel {
         type == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     return CudaStatus(
         cuda::LaunchEmbedLayerNorm(
-            kind, device_rows.Data<int32_t>(), word->RawData(), position->RawData(),
-            segment != nullptr ? segment->RawData() : nullptr, gamma->RawData(), beta->RawData(),
-            output->MutableRawData(), sum, tokens, hidden, epsilon_, stream()),
+            kind, device_rows.Data<int32_t>(), in.word->RawData(), in.position->RawData(),
+            in.segment != nullptr ? in.segment->RawData() : nullptr, in.gamma->RawData(),
+            in.beta->RawData(), output->MutableRawData(), sum, tokens, hidden, epsilon_, stream()),
         what);
   }
 

@@ -4,24 +4,10 @@
 #include <cuda_fp16.h>
 
 #include "providers/cuda/kernels/bert/embed_layer_norm_launch.h"
+#include "providers/cuda/kernels/common/reduce.cuh"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int64_t kMaxBlocks = 65535;
-
-__device__ double BlockSum(double value, double* shared) {
-  shared[threadIdx.x] = value;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) shared[threadIdx.x] += shared[threadIdx.x + half];
-    __syncthreads();
-  }
-  const double result = shared[0];
-  __syncthreads();
-  return result;
-}
 
 // Value i of one token's embedding sum, added in the CPU kernel's order.
 template <typename T>
@@ -53,14 +39,15 @@ __global__ void EmbedLayerNorm(const int32_t* ids, const T* word, const T* posit
       total += value;
       if (embedding_sum != nullptr) embedding_sum[token * hidden + i] = static_cast<T>(value);
     }
-    const float mean = static_cast<float>(BlockSum(total, shared) / static_cast<double>(hidden));
+    const float mean =
+        static_cast<float>(BlockReduce(total, SumOp{}, shared) / static_cast<double>(hidden));
     double squares = 0.0;
     for (int64_t i = threadIdx.x; i < hidden; i += blockDim.x) {
       const float centered = embedding(i) - mean;
       squares += static_cast<double>(centered) * centered;
     }
     const float variance =
-        static_cast<float>(BlockSum(squares, shared) / static_cast<double>(hidden));
+        static_cast<float>(BlockReduce(squares, SumOp{}, shared) / static_cast<double>(hidden));
     const float inverse = 1.0f / sqrtf(variance + epsilon);
     T* out = output + token * hidden;
     for (int64_t i = threadIdx.x; i < hidden; i += blockDim.x) {
@@ -85,7 +72,7 @@ template <typename T>
 cudaError_t Launch(const int32_t* ids, const void* word, const void* position, const void* segment,
                    const void* gamma, const void* beta, void* output, void* embedding_sum,
                    int64_t tokens, int64_t hidden, float epsilon, cudaStream_t stream) {
-  const auto blocks = static_cast<unsigned>(tokens < kMaxBlocks ? tokens : kMaxBlocks);
+  const unsigned blocks = GridBlocks(tokens);
   EmbedLayerNorm<T><<<blocks, kThreads, 0, stream>>>(
       ids, static_cast<const T*>(word), static_cast<const T*>(position),
       static_cast<const T*>(segment), static_cast<const T*>(gamma), static_cast<const T*>(beta),
@@ -111,9 +98,7 @@ cudaError_t LaunchEmbedLayerNorm(ElementKind kind, const int32_t* ids, const voi
 cudaError_t LaunchCountMaskOnes(const int32_t* mask, int32_t* counts, int64_t batch,
                                 int64_t sequence, cudaStream_t stream) {
   if (batch == 0) return cudaSuccess;
-  const int64_t blocks = (batch + kThreads - 1) / kThreads;
-  CountMaskOnes<<<static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks), kThreads, 0,
-                  stream>>>(mask, counts, batch, sequence);
+  CountMaskOnes<<<Blocks(batch), kThreads, 0, stream>>>(mask, counts, batch, sequence);
   return cudaGetLastError();
 }
 

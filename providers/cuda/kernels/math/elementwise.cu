@@ -1,12 +1,11 @@
 // Elementwise CUDA kernels: grid-stride loops, computing half values in float.
 #include <cuda_fp16.h>
 
+#include "providers/cuda/kernels/common/launch_config.cuh"
 #include "providers/cuda/kernels/math/elementwise_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
 
 template <typename T>
 __device__ float Load(const T* p, int64_t i) {
@@ -129,11 +128,6 @@ __global__ void Clip(const T* x, T* y, int64_t count, float lo, float hi) {
     const float low = v < lo ? lo : v;
     Store(y, i, low > hi ? hi : low);
   }
-}
-
-int Blocks(int64_t count) {
-  const int64_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
 }
 
 template <BinaryOp kOp, typename T>

@@ -4,6 +4,7 @@
 // `noop_with_empty_axes`; no axes reduces everything, or nothing with noop_with_empty_axes = 1
 // (each element is then reduced alone, so ReduceSumSquare still squares). Reducing an empty set
 // gives ONNX's identities, as on the CPU.
+#include "providers/cpu/kernels/onnx/reduction/reduce_attributes.h"
 #include "providers/cpu/kernels/onnx/reduction/reduce_plan.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
@@ -52,55 +53,21 @@ Result<cuda::ReduceLayout> MakeLayout(const TensorShape& shape, const std::vecto
 template <cuda::ReduceOp kOp>
 class Reduce final : public CudaKernel {
  public:
-  Status InitAttributes(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(const int64_t keepdims, info.GetAttributeOr<int64_t>("keepdims", 1));
-    keepdims_ = keepdims != 0;
-    axes_from_input_ = info.opset() >= 18 || (kOp == cuda::ReduceOp::kSum && info.opset() >= 13);
-    if (axes_from_input_) {
-      ORT_ASSIGN_OR_RETURN(const int64_t noop,
-                           info.GetAttributeOr<int64_t>("noop_with_empty_axes", 0));
-      noop_with_empty_axes_ = noop != 0;
-    } else {
-      ORT_ASSIGN_OR_RETURN(axes_, info.GetAttributeOr<std::vector<int64_t>>("axes", {}));
-    }
-    return Status::OK();
-  }
+  Status InitAttributes(const KernelInfo& info) override { return attributes_.Parse(info); }
 
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
-    std::vector<int64_t> axes = axes_;
-    if (axes_from_input_) {
-      if (const Tensor* axes_tensor = context.Input(1)) {
-        if (axes_tensor->shape().rank() > 1) {
-          return context.Error("axes must be 1-D, got shape {}", axes_tensor->shape().ToString());
-        }
-        auto values = ReadInt64Values(*axes_tensor);
-        if (!values.ok()) return context.Error("axes: {}", values.status().message());
-        axes = std::move(*values);
-      }
-    }
+    ORT_ASSIGN_OR_RETURN(const std::vector<size_t> normalized,
+                         attributes_.ResolveAxes(context, x->shape()));
     const size_t rank = x->shape().rank();
-    std::vector<size_t> normalized;
-    if (axes.empty()) {
-      if (!noop_with_empty_axes_) {
-        for (size_t i = 0; i < rank; ++i) normalized.push_back(i);
-      }
-    } else {
-      for (int64_t axis : axes) {
-        auto a = NormalizeAxis(axis, rank);
-        if (!a.ok()) {
-          return context.Error("axes for X {}: {}", x->shape().ToString(), a.status().message());
-        }
-        normalized.push_back(*a);
-      }
-    }
     std::vector<bool> reduced(rank, false);
     for (size_t axis : normalized) reduced[axis] = true;
     int64_t reduce_count = 1;
     auto layout = MakeLayout(x->shape(), reduced, reduce_count);
     if (!layout.ok()) return context.Error("{}", layout.status().message());
     ORT_ASSIGN_OR_RETURN(
-        Tensor * y, context.Output(0, x->dtype(), ReducedShape(x->shape(), normalized, keepdims_)));
+        Tensor * y,
+        context.Output(0, x->dtype(), ReducedShape(x->shape(), normalized, attributes_.keepdims)));
     const auto kind =
         x->dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     return CudaStatus(cuda::LaunchReduce(kOp, kind, x->RawData(), y->MutableRawData(),
@@ -109,15 +76,12 @@ class Reduce final : public CudaKernel {
   }
 
  private:
-  bool keepdims_ = true;
-  bool axes_from_input_ = false;
-  bool noop_with_empty_axes_ = false;
-  std::vector<int64_t> axes_;
+  ReduceAttributes attributes_;
 };
 
 template <cuda::ReduceOp kOp>
 void Add(KernelRegistry& registry, const char* op) {
-  const int axes_input_since = kOp == cuda::ReduceOp::kSum ? 13 : 18;
+  const int axes_input_since = ReduceAxesInputSince(op);
   registry.Add<Reduce<kOp>>(KernelDef(op).Versions(1, axes_input_since - 1).Input(0, kTypes));
   registry.Add<Reduce<kOp>>(KernelDef(op).Versions(axes_input_since).Input(0, kTypes).HostInput(1));
 }

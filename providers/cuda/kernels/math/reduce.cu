@@ -3,13 +3,11 @@
 #include <cuda_fp16.h>
 #include <math_constants.h>
 
+#include "providers/cuda/kernels/common/reduce.cuh"
 #include "providers/cuda/kernels/math/reduce_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int kWarp = 32;
 
 __device__ float Identity(ReduceOp op) {
   if (op == ReduceOp::kMax) return -CUDART_INF_F;
@@ -58,9 +56,7 @@ __global__ void Reduce(ReduceOp op, const T* x, T* y, int64_t outputs, int64_t c
       }
       acc = Combine(op, acc, Map(op, static_cast<float>(x[offset])));
     }
-    for (int width = kWarp / 2; width > 0; width /= 2) {
-      acc = Combine(op, acc, __shfl_xor_sync(0xffffffffu, acc, width));
-    }
+    acc = WarpReduce(acc, [op](float a, float b) { return Combine(op, a, b); });
     if (lane == 0) y[o] = static_cast<T>(Finalize(op, acc, count));
   }
 }
@@ -72,7 +68,7 @@ cudaError_t LaunchReduce(ReduceOp op, ElementKind kind, const void* x, void* y, 
   if (outputs == 0) return cudaSuccess;
   constexpr int kWarpsPerBlock = kThreads / kWarp;
   const int64_t needed = (outputs + kWarpsPerBlock - 1) / kWarpsPerBlock;
-  const auto blocks = static_cast<unsigned>(needed < 65535 ? needed : 65535);
+  const unsigned blocks = GridBlocks(needed);
   if (kind == ElementKind::kFloat) {
     Reduce<float><<<blocks, kThreads, 0, stream>>>(
         op, static_cast<const float*>(x), static_cast<float*>(y), outputs, reduce_count, layout);

@@ -1,10 +1,9 @@
 // Where on the GPU: a grid-stride loop mapping each output index to the three input offsets.
+#include "providers/cuda/kernels/common/launch_config.cuh"
 #include "providers/cuda/kernels/math/where_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
 
 template <typename T>
 __global__ void Where(const bool* condition, const T* x, const T* y, T* out, int64_t count,
@@ -25,11 +24,6 @@ __global__ void Where(const bool* condition, const T* x, const T* y, T* out, int
     iy += rest * s.y_strides[0];
     out[i] = condition[ic] ? x[ix] : y[iy];
   }
-}
-
-int Blocks(int64_t count) {
-  const int64_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < 65535 ? blocks : 65535);
 }
 
 template <typename T>

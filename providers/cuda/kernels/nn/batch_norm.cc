@@ -1,6 +1,7 @@
 // BatchNormalization on the GPU in inference mode (running statistics), every opset, float and
 // float16 data with float or float16 parameters (computed in float). Opsets before 9 may
 // normalize per activation (spatial = 0). Training is left to the CPU kernel.
+#include "providers/cpu/kernels/onnx/nn/batch_norm_attributes.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/batch_norm_launch.h"
@@ -17,28 +18,8 @@ cuda::ElementKind KindOf(DataType type) {
 class BatchNorm final : public CudaKernel {
  public:
   Status InitAttributes(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-5f));
-    const int64_t opset = info.opset();
-    if (opset < 9) {
-      ORT_ASSIGN_OR_RETURN(const int64_t spatial, info.GetAttributeOr<int64_t>("spatial", 1));
-      spatial_ = spatial != 0;
-    }
-    // Training as the CPU kernel decides it: training_mode from opset 14, before that a named
-    // statistics output (with is_test = 0 before opset 7).
-    bool training = false;
-    if (opset >= 14) {
-      ORT_ASSIGN_OR_RETURN(const int64_t mode, info.GetAttributeOr<int64_t>("training_mode", 0));
-      training = mode != 0;
-    } else {
-      int64_t is_test = 0;
-      if (opset < 7) {
-        ORT_ASSIGN_OR_RETURN(is_test, info.GetAttributeOr<int64_t>("is_test", 0));
-      }
-      for (size_t i = 1; i < info.OutputCount(); ++i) {
-        training = training || (is_test == 0 && info.node().HasOutput(i));
-      }
-    }
-    if (training) {
+    ORT_RETURN_IF_ERROR(attributes_.Parse(info));
+    if (attributes_.training) {
       return ORT_ERROR(kNotImplemented,
                        "the CUDA BatchNormalization kernel only runs inference (training_mode 0, "
                        "no statistics outputs)");
@@ -49,15 +30,13 @@ class BatchNorm final : public CudaKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     const TensorShape& xs = x->shape();
-    if (xs.rank() < 2) return context.Error("X {} must be [N, C, ...]", xs.ToString());
+    ORT_ASSIGN_OR_RETURN(const BatchNormLayout layout,
+                         MakeBatchNormLayout(context, xs, attributes_.spatial));
     const Tensor* params[4] = {};
     for (size_t i = 0; i < 4; ++i) {
       ORT_ASSIGN_OR_RETURN(params[i], context.RequiredInput(i + 1));
     }
-    // X viewed as [N, F, inner]: F channels of `inner` values each, or every activation a feature
-    // of its own when spatial = 0.
-    const int64_t features = spatial_ ? xs[1] : xs.SizeFromDimension(1);
-    const int64_t inner = spatial_ ? xs.SizeFromDimension(2) : 1;
+    const int64_t features = layout.features;
     for (size_t i = 0; i < 4; ++i) {
       const DataType type = params[i]->dtype();
       if (params[i]->NumElements() != features ||
@@ -79,14 +58,14 @@ class BatchNorm final : public CudaKernel {
     launch.mean = params[2]->RawData();
     launch.var = params[3]->RawData();
     launch.stats_kind = KindOf(params[2]->dtype());
-    return CudaStatus(cuda::LaunchBatchNorm(KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
-                                            launch, xs[0], features, inner, epsilon_, stream()),
-                      context.node().Describe());
+    return CudaStatus(
+        cuda::LaunchBatchNorm(KindOf(x->dtype()), x->RawData(), y->MutableRawData(), launch,
+                              layout.batch, features, layout.inner, attributes_.epsilon, stream()),
+        context.node().Describe());
   }
 
  private:
-  float epsilon_ = 1e-5f;
-  bool spatial_ = true;
+  BatchNormAttributes attributes_;
 };
 
 // Statistics outputs (running and batch ones) are typed once the model's types are inferred:

@@ -2,12 +2,11 @@
 // channel's four parameters read (and converted) per element, since they stay in cache.
 #include <cuda_fp16.h>
 
+#include "providers/cuda/kernels/common/launch_config.cuh"
 #include "providers/cuda/kernels/nn/batch_norm_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
 
 __device__ float LoadParam(const void* values, ElementKind kind, int64_t i) {
   if (kind == ElementKind::kFloat) return static_cast<const float*>(values)[i];
@@ -25,11 +24,6 @@ __global__ void BatchNorm(const T* x, T* y, BatchNormParams p, int64_t channels,
     const float centered = static_cast<float>(x[i]) - LoadParam(p.mean, p.stats_kind, c);
     y[i] = static_cast<T>(centered * a + LoadParam(p.bias, p.scale_kind, c));
   }
-}
-
-int Blocks(int64_t count) {
-  const int64_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
 }
 
 }  // namespace

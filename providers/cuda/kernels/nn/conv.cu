@@ -2,17 +2,11 @@
 // computed in float.
 #include <cuda_fp16.h>
 
+#include "providers/cuda/kernels/common/launch_config.cuh"
 #include "providers/cuda/kernels/nn/conv_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-
-int Blocks(int64_t count) {
-  const int64_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
-}
 
 template <typename T>
 __global__ void PadSpatial(const T* x, T* y, int64_t total, PadGeometry g) {

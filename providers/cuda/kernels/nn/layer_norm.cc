@@ -2,6 +2,7 @@
 // SkipSimplifiedLayerNormalization (input + skip (+ bias), normalized over the last axis), on the
 // GPU for float and float16. Statistics are computed in float; the Mean and InvStdDev outputs are
 // float (stash_type 1).
+#include "providers/cpu/kernels/contrib/nn/skip_layer_norm_inputs.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/layer_norm_launch.h"
@@ -74,50 +75,20 @@ class LayerNorm final : public CudaKernel {
   float epsilon_ = 1e-5f;
 };
 
-// True when `skip` equals `input` or, leading 1s dropped, its trailing dims.
-bool SkipBroadcasts(const TensorShape& skip, const TensorShape& input) {
-  size_t first = 0;
-  while (first + 1 < skip.rank() && skip[first] == 1) ++first;
-  const size_t rank = skip.rank() - first;
-  if (rank == 0 || rank > input.rank()) return false;
-  for (size_t i = 0; i < rank; ++i) {
-    if (skip[first + i] != input[input.rank() - rank + i]) return false;
-  }
-  return true;
-}
-
 template <bool kSimplified>
 class SkipLayerNorm final : public CudaKernel {
  public:
   Status InitAttributes(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-12f));
-    if (epsilon_ < 0.0f) return ORT_ERROR(kInvalidModel, "{}: epsilon < 0", info.node().Describe());
+    ORT_ASSIGN_OR_RETURN(epsilon_, ParseSkipLayerNormEpsilon(info));
     return Status::OK();
   }
 
   Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
-    ORT_ASSIGN_OR_RETURN(const Tensor* skip, context.RequiredInput(1));
-    ORT_ASSIGN_OR_RETURN(const Tensor* gamma, context.RequiredInput(2));
-    // SkipSimplifiedLayerNormalization has no beta: its bias is input 3.
-    const Tensor* beta = kSimplified ? nullptr : context.Input(3);
-    const Tensor* bias = context.Input(kSimplified ? 3 : 4);
+    ORT_ASSIGN_OR_RETURN(const SkipLayerNormInputs inputs,
+                         ReadSkipLayerNormInputs(context, kSimplified, true));
+    const Tensor* input = inputs.input;
     const TensorShape& shape = input->shape();
-    if (shape.rank() < 1) return context.Error("input must have rank >= 1");
-    const int64_t hidden = shape[shape.rank() - 1];
-    if (!SkipBroadcasts(skip->shape(), shape) || skip->dtype() != input->dtype()) {
-      return context.Error("skip {} must be input {}'s type and shape or its trailing dims",
-                           skip->Describe(), input->Describe());
-    }
-    const Tensor* params[] = {gamma, beta, bias};
-    const char* names[] = {"gamma", "beta", "bias"};
-    for (size_t i = 0; i < 3; ++i) {
-      if (params[i] != nullptr &&
-          (params[i]->shape() != TensorShape{hidden} || params[i]->dtype() != input->dtype())) {
-        return context.Error("{} {} must be [{}] of input's type", names[i], params[i]->Describe(),
-                             hidden);
-      }
-    }
+    const int64_t hidden = inputs.hidden;
     ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, input->dtype(), shape));
     cuda::LayerNormArgs args;
     if (context.IsOutputUsed(3)) {
@@ -130,11 +101,11 @@ class SkipLayerNorm final : public CudaKernel {
     ORT_RETURN_IF_ERROR(StatisticsOutputs(context, stats_dims, {1, 2}, stats));
     args.kind = KindOf(*input);
     args.x = input->RawData();
-    args.skip = skip->RawData();
-    args.skip_size = skip->NumElements();
-    args.residual_bias = bias != nullptr ? bias->RawData() : nullptr;
-    args.scale = gamma->RawData();
-    args.bias = beta != nullptr ? beta->RawData() : nullptr;
+    args.skip = inputs.skip->RawData();
+    args.skip_size = inputs.skip->NumElements();
+    args.residual_bias = inputs.bias != nullptr ? inputs.bias->RawData() : nullptr;
+    args.scale = inputs.gamma->RawData();
+    args.bias = inputs.beta != nullptr ? inputs.beta->RawData() : nullptr;
     args.y = output->MutableRawData();
     args.mean = stats[0];
     args.inv_std_dev = stats[1];

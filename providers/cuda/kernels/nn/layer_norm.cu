@@ -3,24 +3,11 @@
 // and residual bias) is recomputed on each pass rather than staged: rows are short.
 #include <cuda_fp16.h>
 
+#include "providers/cuda/kernels/common/reduce.cuh"
 #include "providers/cuda/kernels/nn/layer_norm_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-
-__device__ float BlockSum(float value, float* shared) {
-  shared[threadIdx.x] = value;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) shared[threadIdx.x] += shared[threadIdx.x + half];
-    __syncthreads();
-  }
-  const float result = shared[0];
-  __syncthreads();
-  return result;
-}
 
 template <typename T>
 struct RowInput {
@@ -54,14 +41,15 @@ __global__ void LayerNorm(LayerNormArgs a) {
     sum += value;
     if (sum_out != nullptr) sum_out[j] = static_cast<T>(value);
   }
-  const float mean = BlockSum(sum, shared) / static_cast<float>(cols);
+  const float mean = BlockReduce(sum, SumOp{}, shared) / static_cast<float>(cols);
   const float center = a.simplified ? 0.0f : mean;
   float squares = 0.0f;
   for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) {
     const float centered = s(j) - center;
     squares += centered * centered;
   }
-  const float inverse = rsqrtf(BlockSum(squares, shared) / static_cast<float>(cols) + a.epsilon);
+  const float inverse =
+      rsqrtf(BlockReduce(squares, SumOp{}, shared) / static_cast<float>(cols) + a.epsilon);
   if (threadIdx.x == 0 && a.mean != nullptr) a.mean[blockIdx.x] = mean;
   if (threadIdx.x == 0 && a.inv_std_dev != nullptr) a.inv_std_dev[blockIdx.x] = inverse;
   for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) {

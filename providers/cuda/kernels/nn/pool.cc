@@ -1,8 +1,8 @@
 // MaxPool (without the Indices output), AveragePool, GlobalMaxPool and GlobalAveragePool on the
 // GPU over 1 to 3 spatial dims, float and float16 (computed in float). The window geometry
-// (pads, auto_pad, strides, dilations, ceil_mode) is resolved by the CPU provider's
-// ResolveWindow, so both providers agree on every output shape.
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+// (pads, auto_pad, strides, dilations, ceil_mode) and the output shapes come from the CPU
+// provider's pool_attributes.h, so both providers agree on every output shape.
+#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/pool_launch.h"
@@ -37,24 +37,16 @@ template <cuda::PoolKind kPool>
 class Pool final : public CudaKernel {
  public:
   Status InitAttributes(const KernelInfo& info) override {
-    ORT_RETURN_IF_ERROR(attributes_.Parse(info, true));
-    const size_t rank = attributes_.kernel_shape.size();
+    ORT_RETURN_IF_ERROR(attributes_.Parse(info, kPool == cuda::PoolKind::kAverage));
+    const size_t rank = attributes_.window.kernel_shape.size();
     if (rank == 0 || rank > static_cast<size_t>(cuda::kMaxPoolRank)) {
       return ORT_ERROR(kNotImplemented, "CUDA pooling supports 1 to {} spatial dims, got {}",
                        cuda::kMaxPoolRank, rank);
     }
-    ORT_ASSIGN_OR_RETURN(const int64_t ceil_mode, info.GetAttributeOr<int64_t>("ceil_mode", 0));
-    ceil_mode_ = ceil_mode != 0;
-    if constexpr (kPool == cuda::PoolKind::kMax) {
-      // Registration refuses typed Indices outputs; this catches an untyped one.
-      if (info.node().HasOutput(1)) {
-        return ORT_ERROR(kNotImplemented,
-                         "the CUDA MaxPool kernel does not produce the Indices output (output 1)");
-      }
-    } else {
-      ORT_ASSIGN_OR_RETURN(const int64_t include,
-                           info.GetAttributeOr<int64_t>("count_include_pad", 0));
-      count_include_pad_ = include != 0;
+    // Registration refuses typed Indices outputs; this catches an untyped one.
+    if (kPool == cuda::PoolKind::kMax && info.node().HasOutput(1)) {
+      return ORT_ERROR(kNotImplemented,
+                       "the CUDA MaxPool kernel does not produce the Indices output (output 1)");
     }
     return Status::OK();
   }
@@ -62,27 +54,16 @@ class Pool final : public CudaKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     const TensorShape& xs = x->shape();
-    const size_t rank = attributes_.kernel_shape.size();
-    if (xs.rank() != rank + 2) {
-      return context.Error("X {} must be [N, C] plus {} spatial dims (kernel_shape)", xs.ToString(),
-                           rank);
-    }
-    const std::span<const int64_t> spatial(xs.dims().begin() + 2, xs.dims().end());
-    auto window = ResolveWindow(attributes_, spatial, attributes_.kernel_shape, ceil_mode_);
-    if (!window.ok()) return context.Error("{}", window.status().message());
-    std::vector<int64_t> y_dims = {xs[0], xs[1]};
-    y_dims.insert(y_dims.end(), window->output.begin(), window->output.end());
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), TensorShape(y_dims)));
-    return CudaStatus(
-        cuda::LaunchPool(kPool, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
-                         xs[0] * xs[1], ToPoolGeometry(*window), count_include_pad_, stream()),
-        context.node().Describe());
+    ORT_ASSIGN_OR_RETURN(const WindowGeometry window, ResolvePoolWindow(context, attributes_, xs));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), PoolOutputShape(xs, window)));
+    return CudaStatus(cuda::LaunchPool(kPool, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
+                                       xs[0] * xs[1], ToPoolGeometry(window),
+                                       attributes_.count_include_pad, stream()),
+                      context.node().Describe());
   }
 
  private:
-  WindowAttributes attributes_;
-  bool ceil_mode_ = false;
-  bool count_include_pad_ = false;
+  PoolAttributes attributes_;
 };
 
 template <cuda::PoolKind kPool>
@@ -91,11 +72,8 @@ class GlobalPool final : public CudaKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     const TensorShape& xs = x->shape();
-    if (xs.rank() < 2) return context.Error("X {} must be [N, C, spatial...]", xs.ToString());
-    std::vector<int64_t> y_dims(xs.rank(), 1);
-    y_dims[0] = xs[0];
-    y_dims[1] = xs[1];
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), TensorShape(y_dims)));
+    ORT_ASSIGN_OR_RETURN(TensorShape y_shape, GlobalPoolOutputShape(context, xs));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), std::move(y_shape)));
     return CudaStatus(
         cuda::LaunchGlobalPool(kPool, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
                                xs[0] * xs[1], xs.SizeFromDimension(2), stream()),

@@ -6,18 +6,11 @@
 
 #include <cfloat>
 
+#include "providers/cuda/kernels/common/reduce.cuh"
 #include "providers/cuda/kernels/nn/pool_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr int kWarp = 32;
-
-int Blocks(int64_t count) {
-  const int64_t blocks = (count + kThreads - 1) / kThreads;
-  return static_cast<int>(blocks < 65535 ? (blocks > 0 ? blocks : 1) : 65535);
-}
 
 template <typename T>
 __global__ void Pool(PoolKind pool, bool count_include_pad, const T* x, T* y, int64_t total,
@@ -77,30 +70,24 @@ __device__ float Combine(PoolKind pool, float a, float b) {
   return b > a || isnan(b) ? b : a;
 }
 
-__device__ float WarpCombine(PoolKind pool, float value) {
-  for (int width = kWarp / 2; width > 0; width /= 2) {
-    value = Combine(pool, value, __shfl_xor_sync(0xffffffffu, value, width));
-  }
-  return value;
-}
-
 template <typename T>
 __global__ void GlobalPool(PoolKind pool, const T* x, T* y, int64_t planes, int64_t size) {
   __shared__ float partial[kThreads / kWarp];
   const float identity = pool == PoolKind::kMax ? -CUDART_INF_F : 0.0f;
   const int lane = threadIdx.x % kWarp;
   const int warp = threadIdx.x / kWarp;
+  const auto combine = [pool](float a, float b) { return Combine(pool, a, b); };
   for (int64_t p = blockIdx.x; p < planes; p += gridDim.x) {
     const T* values = x + p * size;
     float acc = identity;
     for (int64_t j = threadIdx.x; j < size; j += blockDim.x) {
       acc = Combine(pool, acc, static_cast<float>(values[j]));
     }
-    acc = WarpCombine(pool, acc);
+    acc = WarpReduce(acc, combine);
     if (lane == 0) partial[warp] = acc;
     __syncthreads();
     if (warp == 0) {
-      acc = WarpCombine(pool, lane < kThreads / kWarp ? partial[lane] : identity);
+      acc = WarpReduce(lane < kThreads / kWarp ? partial[lane] : identity, combine);
       if (lane == 0) {
         const float mean_or_max = pool == PoolKind::kMax ? acc : acc / static_cast<float>(size);
         y[p] = static_cast<T>(size == 0 ? 0.0f : mean_or_max);
@@ -132,7 +119,7 @@ cudaError_t LaunchPool(PoolKind pool, ElementKind kind, const void* x, void* y, 
 cudaError_t LaunchGlobalPool(PoolKind pool, ElementKind kind, const void* x, void* y,
                              int64_t planes, int64_t size, cudaStream_t stream) {
   if (planes == 0) return cudaSuccess;
-  const auto blocks = static_cast<unsigned>(planes < 65535 ? planes : 65535);
+  const unsigned blocks = GridBlocks(planes);
   if (kind == ElementKind::kFloat) {
     GlobalPool<float><<<blocks, kThreads, 0, stream>>>(pool, static_cast<const float*>(x),
                                                        static_cast<float*>(y), planes, size);

@@ -2,28 +2,11 @@
 // whose elements are `inner` apart, then the normalized write.
 #include <cuda_fp16.h>
 
+#include "providers/cuda/kernels/common/reduce.cuh"
 #include "providers/cuda/kernels/nn/softmax_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
-
-__device__ float BlockReduce(float value, bool take_max, float* shared) {
-  shared[threadIdx.x] = value;
-  __syncthreads();
-  for (int half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) {
-      const float other = shared[threadIdx.x + half];
-      shared[threadIdx.x] =
-          take_max ? fmaxf(shared[threadIdx.x], other) : shared[threadIdx.x] + other;
-    }
-    __syncthreads();
-  }
-  const float result = shared[0];
-  __syncthreads();
-  return result;
-}
 
 template <typename T>
 __global__ void Softmax(const T* x, T* y, int64_t axis, int64_t inner, bool log) {
@@ -34,12 +17,12 @@ __global__ void Softmax(const T* x, T* y, int64_t axis, int64_t inner, bool log)
   for (int64_t j = threadIdx.x; j < axis; j += blockDim.x) {
     largest = fmaxf(largest, static_cast<float>(x[base + j * inner]));
   }
-  largest = BlockReduce(largest, true, shared);
+  largest = BlockReduce(largest, MaxOp{}, shared);
   float sum = 0.0f;
   for (int64_t j = threadIdx.x; j < axis; j += blockDim.x) {
     sum += expf(static_cast<float>(x[base + j * inner]) - largest);
   }
-  sum = BlockReduce(sum, false, shared);
+  sum = BlockReduce(sum, SumOp{}, shared);
   const float log_sum = logf(sum);
   for (int64_t j = threadIdx.x; j < axis; j += blockDim.x) {
     const float shifted = static_cast<float>(x[base + j * inner]) - largest;

@@ -4,12 +4,11 @@
 
 #include <type_traits>
 
+#include "providers/cuda/kernels/common/launch_config.cuh"
 #include "providers/cuda/kernels/tensor/cast_launch.h"
 
 namespace ort::cuda {
 namespace {
-
-constexpr int kThreads = 256;
 
 template <typename T>
 constexpr bool kIs16BitFloat = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
@@ -137,8 +136,7 @@ cudaError_t Dispatch(CastType type, Fn&& fn) {
 cudaError_t LaunchCast(CastType from, CastType to, const void* x, void* y, int64_t count,
                        cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  const int64_t blocks = (count + kThreads - 1) / kThreads;
-  const int grid = static_cast<int>(blocks < 65535 ? blocks : 65535);
+  const unsigned grid = Blocks(count);
   return Dispatch(from, [&](auto from_tag) {
     return Dispatch(to, [&](auto to_tag) {
       using From = typename decltype(from_tag)::Type;

@@ -9,70 +9,25 @@
 #include <cstring>
 
 #include "providers/cpu/kernels/contrib/bert/contrib_bert_kernels.h"
+#include "providers/cpu/kernels/contrib/bert/embed_layer_norm_inputs.h"
 
 namespace ort {
 namespace {
 
-// Checks that `ids` is an int32 [batch, sequence] tensor.
-Status CheckIds(const KernelContext& context, const Tensor& ids, const char* what, int64_t batch,
-                int64_t sequence) {
-  if (ids.shape() != TensorShape({batch, sequence})) {
-    return context.Error("{} {} must have input_ids' shape [{}, {}]", what, ids.shape().ToString(),
-                         batch, sequence);
-  }
-  return Status::OK();
-}
-
 class EmbedLayerNormalization final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-12f));
-    if (epsilon_ < 0) return ORT_ERROR(kInvalidArgument, "epsilon must not be negative");
+    ORT_ASSIGN_OR_RETURN(epsilon_, ParseEmbedLayerNormEpsilon(info));
     return Status::OK();
   }
 
   Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* input_ids, context.RequiredInput(0));
-    const Tensor* segment_ids = context.Input(1);
-    ORT_ASSIGN_OR_RETURN(const Tensor* word, context.RequiredInput(2));
-    ORT_ASSIGN_OR_RETURN(const Tensor* position, context.RequiredInput(3));
-    const Tensor* segment = context.Input(4);
-    ORT_ASSIGN_OR_RETURN(const Tensor* gamma, context.RequiredInput(5));
-    ORT_ASSIGN_OR_RETURN(const Tensor* beta, context.RequiredInput(6));
-    const Tensor* mask = context.Input(7);
-    const Tensor* position_ids = context.Input(8);
-
-    if (input_ids->shape().rank() != 2) {
-      return context.Error("input_ids {} must be [batch, sequence]", input_ids->shape().ToString());
-    }
-    const int64_t batch = input_ids->shape()[0], sequence = input_ids->shape()[1];
-    if (word->shape().rank() != 2) {
-      return context.Error("word_embedding {} must be 2-D", word->shape().ToString());
-    }
-    const int64_t hidden = word->shape()[1];
-    for (const Tensor* table : {position, segment}) {
-      if (table != nullptr && (table->shape().rank() != 2 || table->shape()[1] != hidden)) {
-        return context.Error("embedding {} must be [rows, {}]", table->shape().ToString(), hidden);
-      }
-    }
-    for (const Tensor* vector : {gamma, beta}) {
-      if (vector->shape() != TensorShape({hidden})) {
-        return context.Error("gamma and beta ({}) must be [{}]", vector->shape().ToString(),
-                             hidden);
-      }
-    }
-    if ((segment_ids == nullptr) != (segment == nullptr)) {
-      return context.Error("segment_ids and segment_embedding must be given together");
-    }
-    if (segment_ids != nullptr) {
-      ORT_RETURN_IF_ERROR(CheckIds(context, *segment_ids, "segment_ids", batch, sequence));
-    }
-    if (mask != nullptr) ORT_RETURN_IF_ERROR(CheckIds(context, *mask, "mask", batch, sequence));
-    const bool shared_positions =
-        position_ids != nullptr && position_ids->shape() == TensorShape({1, sequence});
-    if (position_ids != nullptr && !shared_positions) {
-      ORT_RETURN_IF_ERROR(CheckIds(context, *position_ids, "position_ids", batch, sequence));
-    }
+    ORT_ASSIGN_OR_RETURN(const EmbedLayerNormInputs in, ReadEmbedLayerNormInputs(context));
+    const Tensor *input_ids = in.input_ids, *segment_ids = in.segment_ids, *word = in.word;
+    const Tensor *position = in.position, *segment = in.segment, *mask = in.mask;
+    const Tensor* position_ids = in.position_ids;
+    const int64_t batch = in.batch, sequence = in.sequence, hidden = in.hidden;
+    const bool shared_positions = in.shared_positions;
 
     ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, DataType::kFloat,
                                                          TensorShape({batch, sequence, hidden})));
@@ -89,8 +44,8 @@ class EmbedLayerNormalization final : public OpKernel {
     const float* word_data = word->Data<float>();
     const float* position_data = position->Data<float>();
     const float* segment_data = segment != nullptr ? segment->Data<float>() : nullptr;
-    const float* gamma_data = gamma->Data<float>();
-    const float* beta_data = beta->Data<float>();
+    const float* gamma_data = in.gamma->Data<float>();
+    const float* beta_data = in.beta->Data<float>();
     const int64_t word_rows = word->shape()[0], position_rows = position->shape()[0];
     const int64_t segment_rows = segment != nullptr ? segment->shape()[0] : 0;
     float* out = output->MutableData<float>();

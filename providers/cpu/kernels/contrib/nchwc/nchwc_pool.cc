@@ -8,7 +8,7 @@
 #include "lib/common/cpu_info.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
 
 namespace ort {
 namespace {
@@ -26,32 +26,22 @@ Status CheckBlocked(const KernelContext& context, const TensorShape& xs, int64_t
 template <bool kMax>
 class NchwcPool final : public OpKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    ORT_RETURN_IF_ERROR(attributes_.Parse(info, true));
-    ORT_ASSIGN_OR_RETURN(const int64_t ceil_mode, info.GetAttributeOr<int64_t>("ceil_mode", 0));
-    ceil_mode_ = ceil_mode != 0;
-    if constexpr (!kMax) {
-      ORT_ASSIGN_OR_RETURN(const int64_t include,
-                           info.GetAttributeOr<int64_t>("count_include_pad", 0));
-      count_include_pad_ = include != 0;
-    }
-    return Status::OK();
-  }
+  Status Init(const KernelInfo& info) override { return attributes_.Parse(info, !kMax); }
 
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     const TensorShape& xs = x->shape();
     const int64_t block = NchwcBlockSize();
     ORT_RETURN_IF_ERROR(CheckBlocked(context, xs, block));
-    auto geometry =
-        ResolveWindow(attributes_, {xs.dims().data() + 2, 2}, attributes_.kernel_shape, ceil_mode_);
+    auto geometry = ResolveWindow(attributes_.window, {xs.dims().data() + 2, 2},
+                                  attributes_.window.kernel_shape, attributes_.ceil_mode);
     if (!geometry.ok()) return context.Error("{}", geometry.status().message());
     const WindowGeometry& g = *geometry;
     const TensorShape y_shape({xs[0], xs[1], g.output[0], g.output[1]});
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, y_shape));
     NchwcPoolArgs args;
     SetNchwcWindow(g, args);
-    args.count_include_pad = count_include_pad_;
+    args.count_include_pad = attributes_.count_include_pad;
     const NchwcPoolKernels& kernels = BestNchwcPoolKernels();
     const auto pool_row = kMax ? kernels.max_row : kernels.average_row;
     const float* in = x->Data<float>();
@@ -70,9 +60,7 @@ class NchwcPool final : public OpKernel {
   }
 
  private:
-  WindowAttributes attributes_;
-  bool ceil_mode_ = false;
-  bool count_include_pad_ = false;
+  PoolAttributes attributes_;
 };
 
 template <bool kMax>

@@ -10,6 +10,7 @@
 #include "providers/cpu/kernels/common/row_reduce.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/nn/contrib_nn_kernels.h"
+#include "providers/cpu/kernels/contrib/nn/skip_layer_norm_inputs.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {
@@ -19,49 +20,22 @@ constexpr size_t kMeanOutput = 1;
 constexpr size_t kInvStdOutput = 2;
 constexpr size_t kSumOutput = 3;
 
-/// True when `skip` equals `input` or, leading 1s dropped, its trailing dims.
-bool SkipBroadcasts(const TensorShape& skip, const TensorShape& input) {
-  size_t first = 0;
-  while (first + 1 < skip.rank() && skip[first] == 1) ++first;
-  const size_t rank = skip.rank() - first;
-  if (rank == 0 || rank > input.rank()) return false;
-  for (size_t i = 0; i < rank; ++i) {
-    if (skip[first + i] != input[input.rank() - rank + i]) return false;
-  }
-  return true;
-}
-
 template <bool kSimplified>
 class SkipLayerNorm final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-12f));
-    if (epsilon_ < 0.0f) return ORT_ERROR(kInvalidModel, "{}: epsilon < 0", info.node().Describe());
+    ORT_ASSIGN_OR_RETURN(epsilon_, ParseSkipLayerNormEpsilon(info));
     return Status::OK();
   }
 
   Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* input, context.RequiredInput(0));
-    ORT_ASSIGN_OR_RETURN(const Tensor* skip, context.RequiredInput(1));
-    ORT_ASSIGN_OR_RETURN(const Tensor* gamma, context.RequiredInput(2));
-    // SkipSimplifiedLayerNormalization has no beta: its bias is input 3.
-    const Tensor* beta = kSimplified ? nullptr : context.Input(3);
-    const Tensor* bias = context.Input(kSimplified ? 3 : 4);
+    // gamma, beta and bias may have another float type: they are read converted.
+    ORT_ASSIGN_OR_RETURN(const SkipLayerNormInputs inputs,
+                         ReadSkipLayerNormInputs(context, kSimplified, false));
+    const Tensor *input = inputs.input, *skip = inputs.skip, *gamma = inputs.gamma;
+    const Tensor *beta = inputs.beta, *bias = inputs.bias;
     const TensorShape& shape = input->shape();
-    if (shape.rank() < 1) return context.Error("input must have rank >= 1");
-    const int64_t hidden = shape[shape.rank() - 1];
-    if (!SkipBroadcasts(skip->shape(), shape)) {
-      return context.Error("skip {} must be input's shape {} or its trailing dims",
-                           skip->shape().ToString(), shape.ToString());
-    }
-    const Tensor* params[] = {gamma, beta, bias};
-    const char* names[] = {"gamma", "beta", "bias"};
-    for (size_t i = 0; i < 3; ++i) {
-      if (params[i] != nullptr && params[i]->shape() != TensorShape{hidden}) {
-        return context.Error("{} {} must be [{}]", names[i], params[i]->shape().ToString(), hidden);
-      }
-    }
-    if (skip->dtype() != input->dtype()) return context.Error("input and skip types differ");
+    const int64_t hidden = inputs.hidden;
     ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, input->dtype(), shape));
     Tensor* sum_output = nullptr;
     if (context.IsOutputUsed(kSumOutput)) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "providers/cpu/kernels/onnx/activation/activation_kernels.h"
+#include "providers/cpu/kernels/onnx/activation/gelu_approximate.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
 
@@ -264,15 +265,7 @@ struct GeluTanhOp {
 class Gelu final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    std::string approximate = "none";
-    if (info.HasAttribute("approximate")) {
-      ORT_ASSIGN_OR_RETURN(approximate, info.GetAttribute<std::string>("approximate"));
-    }
-    if (approximate != "none" && approximate != "tanh") {
-      return ORT_ERROR(kInvalidModel, "{}: approximate must be 'none' or 'tanh', got '{}'",
-                       info.node().Describe(), approximate);
-    }
-    tanh_approximation_ = approximate == "tanh";
+    ORT_ASSIGN_OR_RETURN(tanh_approximation_, ParseGeluTanhApproximation(info));
     return Status::OK();
   }
 

@@ -1,5 +1,6 @@
 // Where(condition, X, Y) with numpy broadcasting of all three inputs, for every element type.
 #include "providers/cpu/kernels/onnx/logical/logical_kernels.h"
+#include "providers/cpu/kernels/onnx/logical/where_inputs.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 
 namespace ort {
@@ -32,29 +33,19 @@ SelectRunFn<T> PickSelectRun(bool c, bool x, bool y) {
 class Where final : public OpKernel {
  public:
   Status Compute(KernelContext& context) const override {
-    ORT_ASSIGN_OR_RETURN(const Tensor* condition, context.RequiredInput(0));
-    ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(1));
-    ORT_ASSIGN_OR_RETURN(const Tensor* y, context.RequiredInput(2));
-    if (condition->dtype() != DataType::kBool) {
-      return context.Error("condition must be bool, got {}", DataTypeName(condition->dtype()));
-    }
-    if (x->dtype() != y->dtype()) {
-      return context.Error("X and Y have different types {} and {}", DataTypeName(x->dtype()),
-                           DataTypeName(y->dtype()));
-    }
-    const TensorShape shapes[] = {condition->shape(), x->shape(), y->shape()};
-    auto plan = MakeBroadcastPlan(shapes);
-    if (!plan.ok()) return context.Error("{}", plan.status().message());
-    return DispatchByType<AllTensorTypes>(x->dtype(), "Where", [&]<typename T>() -> Status {
-      ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, x->dtype(), plan->output_shape));
-      const bool* pc = condition->Data<bool>();
-      const T* px = x->Data<T>();
-      const T* py = y->Data<T>();
+    ORT_ASSIGN_OR_RETURN(const WhereInputs inputs, ReadWhereInputs(context));
+    const BroadcastPlan& plan = inputs.plan;
+    return DispatchByType<AllTensorTypes>(inputs.x->dtype(), "Where", [&]<typename T>() -> Status {
+      ORT_ASSIGN_OR_RETURN(Tensor * output,
+                           context.Output(0, inputs.x->dtype(), plan.output_shape));
+      const bool* pc = inputs.condition->Data<bool>();
+      const T* px = inputs.x->Data<T>();
+      const T* py = inputs.y->Data<T>();
       T* po = output->MutableData<T>();
       const SelectRunFn<T> run = PickSelectRun<T>(
-          plan->inner_strides[0] != 0, plan->inner_strides[1] != 0, plan->inner_strides[2] != 0);
+          plan.inner_strides[0] != 0, plan.inner_strides[1] != 0, plan.inner_strides[2] != 0);
       const double cost = std::is_same_v<T, std::string> ? 20.0 : 1.0;
-      ParallelForEachBroadcastRun(*plan, context.thread_pool(), cost,
+      ParallelForEachBroadcastRun(plan, context.thread_pool(), cost,
                                   [&](int64_t out_offset, const int64_t* in, int64_t n) {
                                     run(pc + in[0], px + in[1], py + in[2], po + out_offset, n);
                                   });

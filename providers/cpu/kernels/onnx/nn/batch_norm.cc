@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/onnx/nn/batch_norm_attributes.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
@@ -13,50 +14,28 @@ namespace {
 class BatchNormalization final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(epsilon_, info.GetAttributeOr<float>("epsilon", 1e-5f));
+    ORT_RETURN_IF_ERROR(attributes_.Parse(info));
     ORT_ASSIGN_OR_RETURN(momentum_, info.GetAttributeOr<float>("momentum", 0.9f));
-    const int64_t opset = info.opset();
-    if (opset < 9) {
-      ORT_ASSIGN_OR_RETURN(const int64_t spatial, info.GetAttributeOr<int64_t>("spatial", 1));
-      spatial_ = spatial != 0;
-    }
-    if (opset >= 14) {
-      ORT_ASSIGN_OR_RETURN(const int64_t mode, info.GetAttributeOr<int64_t>("training_mode", 0));
-      training_ = mode != 0;
-    } else {
-      // Before 14, naming a statistics output (with is_test = 0 before opset 7) selects training.
-      int64_t is_test = 0;
-      if (opset < 7) {
-        ORT_ASSIGN_OR_RETURN(is_test, info.GetAttributeOr<int64_t>("is_test", 0));
-      }
-      bool statistics_requested = false;
-      for (size_t i = 1; i < info.OutputCount(); ++i) {
-        statistics_requested = statistics_requested || info.node().HasOutput(i);
-      }
-      training_ = is_test == 0 && statistics_requested;
-    }
     return Status::OK();
   }
 
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
-    const TensorShape& xs = x->shape();
-    if (xs.rank() < 2) return context.Error("X {} must be [N, C, ...]", xs.ToString());
+    ORT_ASSIGN_OR_RETURN(const BatchNormLayout layout,
+                         MakeBatchNormLayout(context, x->shape(), attributes_.spatial));
     for (size_t i = 1; i < 5; ++i) {
       if (!context.HasInput(i)) return context.Error("input {} is required", i);
     }
-    // X viewed as [N, F, inner]: F channels of `inner` values each, or every activation a
-    // feature of its own when spatial = 0.
-    const int64_t batch = xs[0];
-    const int64_t features = spatial_ ? xs[1] : xs.SizeFromDimension(1);
-    const int64_t inner = spatial_ ? xs.SizeFromDimension(2) : 1;
+    const int64_t batch = layout.batch;
+    const int64_t features = layout.features;
+    const int64_t inner = layout.inner;
     for (size_t i = 1; i < 5; ++i) {
       if (context.Input(i)->NumElements() != features) {
         return context.Error("input {} has shape {}, expected {} values", i,
                              context.Input(i)->shape().ToString(), features);
       }
     }
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), xs));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), x->shape()));
     return DispatchByType<FloatTypes>(x->dtype(), "BatchNormalization", [&]<typename T>() {
       return Run<T>(context, *x, *y, batch, features, inner);
     });
@@ -74,7 +53,7 @@ class BatchNormalization final : public OpKernel {
     const T* in = x.Data<T>();
     T* out = y.MutableData<T>();
     ThreadPool* pool = context.thread_pool();
-    if (training_) {
+    if (attributes_.training) {
       std::vector<C> batch_mean(features), batch_var(features);
       const int64_t count = batch * inner;
       ThreadPool::TryParallelFor(pool, features, 3.0 * count, [&](int64_t begin, int64_t end) {
@@ -101,7 +80,7 @@ class BatchNormalization final : public OpKernel {
     // y = x * a + b per feature, with a = scale / sqrt(var + epsilon), b = bias - mean * a.
     std::vector<C> a(features), b(features);
     for (int64_t f = 0; f < features; ++f) {
-      a[f] = scale[f] / static_cast<C>(std::sqrt(var[f] + static_cast<C>(epsilon_)));
+      a[f] = scale[f] / static_cast<C>(std::sqrt(var[f] + static_cast<C>(attributes_.epsilon)));
       b[f] = bias[f] - mean[f] * a[f];
     }
     ThreadPool::TryParallelFor(pool, batch * features, 2.0 * inner,
@@ -141,10 +120,8 @@ class BatchNormalization final : public OpKernel {
     return Status::OK();
   }
 
-  float epsilon_ = 1e-5f;
+  BatchNormAttributes attributes_;
   float momentum_ = 0.9f;
-  bool spatial_ = true;
-  bool training_ = false;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
 
 namespace ort {
 namespace {
@@ -32,11 +33,8 @@ class GlobalPool final : public OpKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     const TensorShape& xs = x->shape();
-    if (xs.rank() < 2) return context.Error("X {} must be [N, C, spatial...]", xs.ToString());
-    std::vector<int64_t> y_dims(xs.rank(), 1);
-    y_dims[0] = xs[0];
-    y_dims[1] = xs[1];
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), TensorShape(y_dims)));
+    ORT_ASSIGN_OR_RETURN(TensorShape y_shape, GlobalPoolOutputShape(context, xs));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), std::move(y_shape)));
     const int64_t planes = xs[0] * xs[1];
     const int64_t size = xs.SizeFromDimension(2);
     return DispatchByType<FloatTypes>(x->dtype(), context.node().op_type(), [&]<typename T>() {

@@ -5,7 +5,7 @@
 
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
 
 namespace ort {
 namespace {
@@ -122,25 +122,21 @@ template <PoolKind kKind>
 class Pool final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
-    ORT_RETURN_IF_ERROR(attributes_.Parse(info, true));
-    if (attributes_.kernel_shape.empty() || attributes_.kernel_shape.size() > kMaxPoolRank) {
+    ORT_RETURN_IF_ERROR(attributes_.Parse(info, kKind == PoolKind::kAverage));
+    const size_t rank = attributes_.window.kernel_shape.size();
+    if (rank == 0 || rank > kMaxPoolRank) {
       return ORT_ERROR(kNotImplemented, "pooling supports 1 to 3 spatial dims, kernel_shape has {}",
-                       attributes_.kernel_shape.size());
+                       rank);
     }
-    ORT_ASSIGN_OR_RETURN(const int64_t ceil_mode, info.GetAttributeOr<int64_t>("ceil_mode", 0));
-    ceil_mode_ = ceil_mode != 0;
     options_.kind = kKind;
+    options_.count_include_pad = attributes_.count_include_pad;
     if constexpr (kKind == PoolKind::kMax) {
       ORT_ASSIGN_OR_RETURN(const int64_t order, info.GetAttributeOr<int64_t>("storage_order", 0));
       if (order != 0 && order != 1) {
         return ORT_ERROR(kInvalidArgument, "storage_order must be 0 or 1, got {}", order);
       }
       options_.column_major = order == 1;
-    } else if constexpr (kKind == PoolKind::kAverage) {
-      ORT_ASSIGN_OR_RETURN(const int64_t include,
-                           info.GetAttributeOr<int64_t>("count_include_pad", 0));
-      options_.count_include_pad = include != 0;
-    } else {
+    } else if constexpr (kKind == PoolKind::kLp) {
       if (info.opset() < 2) {
         // LpPool-1 declared p as a float.
         ORT_ASSIGN_OR_RETURN(const float p, info.GetAttributeOr<float>("p", 2.0f));
@@ -157,24 +153,17 @@ class Pool final : public OpKernel {
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
     const TensorShape& xs = x->shape();
-    const size_t rank = attributes_.kernel_shape.size();
-    if (xs.rank() != rank + 2) {
-      return context.Error("X {} must be [N, C] plus {} spatial dims (kernel_shape)", xs.ToString(),
-                           rank);
-    }
-    const std::span<const int64_t> spatial(xs.dims().begin() + 2, xs.dims().end());
-    auto geometry = ResolveWindow(attributes_, spatial, attributes_.kernel_shape, ceil_mode_);
-    if (!geometry.ok()) return context.Error("{}", geometry.status().message());
-    std::vector<int64_t> y_dims = {xs[0], xs[1]};
-    y_dims.insert(y_dims.end(), geometry->output.begin(), geometry->output.end());
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), TensorShape(y_dims)));
+    ORT_ASSIGN_OR_RETURN(const WindowGeometry geometry,
+                         ResolvePoolWindow(context, attributes_, xs));
+    const TensorShape y_shape = PoolOutputShape(xs, geometry);
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), y_shape));
     Tensor* indices = nullptr;
     if (kKind == PoolKind::kMax && context.IsOutputUsed(1)) {
-      ORT_ASSIGN_OR_RETURN(indices, context.Output(1, DataType::kInt64, TensorShape(y_dims)));
+      ORT_ASSIGN_OR_RETURN(indices, context.Output(1, DataType::kInt64, y_shape));
     }
-    const Pool3d g(*geometry);
+    const Pool3d g(geometry);
     const int64_t planes = xs[0] * xs[1];
-    const double cost = static_cast<double>(g.OutSize() * geometry->KernelSize()) * 2.0;
+    const double cost = static_cast<double>(g.OutSize() * geometry.KernelSize()) * 2.0;
     auto run = [&]<typename T>() {
       const T* in = x->Data<T>();
       T* out = y->MutableData<T>();
@@ -197,9 +186,8 @@ class Pool final : public OpKernel {
   }
 
  private:
-  WindowAttributes attributes_;
+  PoolAttributes attributes_;
   PoolOptions options_;
-  bool ceil_mode_ = false;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
+#include "providers/cpu/kernels/onnx/reduction/reduce_attributes.h"
 #include "providers/cpu/kernels/onnx/reduction/reduce_plan.h"
 #include "providers/cpu/kernels/onnx/reduction/reduction_kernels.h"
 
@@ -179,46 +180,12 @@ void RunReduce(const ReducePlan& plan, const T* x, Out* out, const typename R::A
 template <ReduceKind kKind>
 class Reduce final : public OpKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    ORT_ASSIGN_OR_RETURN(const int64_t keepdims, info.GetAttributeOr<int64_t>("keepdims", 1));
-    keepdims_ = keepdims != 0;
-    axes_from_input_ = info.opset() >= 18 || (kKind == ReduceKind::kSum && info.opset() >= 13);
-    if (axes_from_input_) {
-      ORT_ASSIGN_OR_RETURN(const int64_t noop,
-                           info.GetAttributeOr<int64_t>("noop_with_empty_axes", 0));
-      noop_with_empty_axes_ = noop != 0;
-    } else {
-      ORT_ASSIGN_OR_RETURN(axes_, info.GetAttributeOr<std::vector<int64_t>>("axes", {}));
-    }
-    return Status::OK();
-  }
+  Status Init(const KernelInfo& info) override { return attributes_.Parse(info); }
 
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
-    std::vector<int64_t> axes = axes_;
-    if (axes_from_input_) {
-      if (const Tensor* axes_tensor = context.Input(1)) {
-        if (axes_tensor->shape().rank() > 1) {
-          return context.Error("axes must be 1-D, got shape {}", axes_tensor->shape().ToString());
-        }
-        auto values = ReadInt64Values(*axes_tensor);
-        if (!values.ok()) return context.Error("{}", values.status().message());
-        axes = std::move(*values);
-      }
-    }
-    const size_t rank = x->shape().rank();
-    std::vector<size_t> normalized;
-    if (axes.empty()) {
-      if (!noop_with_empty_axes_) {
-        for (size_t i = 0; i < rank; ++i) normalized.push_back(i);
-      }
-    } else {
-      for (int64_t axis : axes) {
-        auto a = NormalizeAxis(axis, rank);
-        if (!a.ok()) return context.Error("{}", a.status().message());
-        normalized.push_back(*a);
-      }
-    }
+    ORT_ASSIGN_OR_RETURN(const std::vector<size_t> normalized,
+                         attributes_.ResolveAxes(context, x->shape()));
     using Types = std::conditional_t<kKind == ReduceKind::kMax || kKind == ReduceKind::kMin,
                                      MaxMinTypes, NumericTypes>;
     return DispatchByType<Types>(x->dtype(), context.node().op_type(), [&]<typename T>() {
@@ -234,13 +201,13 @@ class Reduce final : public OpKernel {
     using R = Reducer<kKind, C>;
     const TensorShape& shape = input.shape();
     if (input.NumElements() == 0) {
-      const TensorShape output_shape = ReducedShape(shape, axes, keepdims_);
+      const TensorShape output_shape = ReducedShape(shape, axes, attributes_.keepdims);
       ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, DataTypeOf<T>(), output_shape));
       const T identity = static_cast<T>(R::Finalize(R::Identity(), 0, R::Identity()));
       std::fill_n(output->MutableData<T>(), output->NumElements(), identity);
       return Status::OK();
     }
-    const ReducePlan plan = MakeReducePlan(shape, axes, keepdims_);
+    const ReducePlan plan = MakeReducePlan(shape, axes, attributes_.keepdims);
     ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, DataTypeOf<T>(), plan.output_shape));
     T* out = output->MutableData<T>();
     if constexpr (kKind == ReduceKind::kLogSumExp) {
@@ -262,10 +229,7 @@ class Reduce final : public OpKernel {
     return Status::OK();
   }
 
-  bool keepdims_ = true;
-  bool axes_from_input_ = false;
-  bool noop_with_empty_axes_ = false;
-  std::vector<int64_t> axes_;
+  ReduceAttributes attributes_;
 };
 
 template <ReduceKind kKind>
@@ -273,7 +237,7 @@ void Register(KernelRegistry& registry, const char* name) {
   using Types = std::conditional_t<kKind == ReduceKind::kMax || kKind == ReduceKind::kMin,
                                    MaxMinTypes, NumericTypes>;
   const auto types = Types::DataTypes();
-  const int axes_input_since = kKind == ReduceKind::kSum ? 13 : 18;
+  const int axes_input_since = ReduceAxesInputSince(name);
   registry.Add<Reduce<kKind>>(KernelDef(name).Versions(1, axes_input_since - 1).Input(0, types));
   registry.Add<Reduce<kKind>>(
       KernelDef(name).Versions(axes_input_since).Input(0, types).HostInput(1));
