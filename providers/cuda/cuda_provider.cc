@@ -6,6 +6,7 @@
 #include "providers/cuda/cuda_allocator.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/cuda_data_transfer.h"
+#include "providers/cuda/host_placement.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 
 namespace ort {
@@ -133,46 +134,13 @@ Status CudaExecutionProvider::Synchronize() const {
 }
 
 std::vector<NodeIndex> CudaExecutionProvider::GetCapability(const Graph& graph) const {
-  const auto is_integer = [&](const std::string& value) {
-    const ValueType* type = graph.FindTypeInScope(value);
-    return type == nullptr || !type->IsTensor() || type->elem_type == DataType::kInt64 ||
-           type->elem_type == DataType::kInt32 || type->elem_type == DataType::kUndefined;
-  };
-  std::set<std::string> shape_values;
-  std::set<NodeIndex> host_nodes;
-  auto order = graph.TopologicalOrder();
-  if (order.ok()) {
-    for (NodeIndex index : *order) {
-      const Node& node = *graph.GetNode(index);
-      bool shape_arithmetic =
-          node.domain().empty() && (node.op_type() == "Shape" || node.op_type() == "Size");
-      if (!shape_arithmetic) {
-        bool reads_shape = false, only_shapes = true;
-        for (const auto& input : node.inputs()) {
-          if (input.empty()) continue;
-          const bool shape = shape_values.count(input) > 0;
-          const bool constant =
-              graph.GetConstantInitializer(input, true) != nullptr && is_integer(input);
-          reads_shape = reads_shape || shape;
-          only_shapes = only_shapes && (shape || constant);
-        }
-        shape_arithmetic = reads_shape && only_shapes && node.Subgraphs().empty();
-        for (const auto& output : node.outputs()) {
-          shape_arithmetic = shape_arithmetic && (output.empty() || is_integer(output));
-        }
-      }
-      if (!shape_arithmetic) continue;
-      host_nodes.insert(index);
-      for (const auto& output : node.outputs()) {
-        if (!output.empty()) shape_values.insert(output);
-      }
-    }
-  }
-  std::vector<NodeIndex> claimed;
+  const std::set<NodeIndex> shape_arithmetic = ShapeArithmeticNodes(graph);
+  std::set<NodeIndex> device;
   for (NodeIndex index : IExecutionProvider::GetCapability(graph)) {
-    if (host_nodes.count(index) == 0) claimed.push_back(index);
+    if (shape_arithmetic.count(index) == 0) device.insert(index);
   }
-  return claimed;
+  KeepHostOnlyNodesOnHost(graph, kernel_registry(), device);
+  return {device.begin(), device.end()};
 }
 
 const KernelRegistry& CudaExecutionProvider::kernel_registry() const {

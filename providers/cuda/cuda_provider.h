@@ -46,9 +46,9 @@ class CudaExecutionProvider final : public IExecutionProvider {
   Status Synchronize() const override;
   /// Brackets `work` with CUDA events on the stream and returns their elapsed time.
   Result<std::optional<double>> TimeDeviceWork(const std::function<Status()>& work) const override;
-  /// The nodes the kernels serve, except shape arithmetic: Shape and Size and the integer nodes
-  /// computing only from their results and constants stay on the host, where their readers
-  /// (Reshape's shape, Slice's starts, ...) want them.
+  /// The nodes the kernels serve, except those better left to the host (host_placement.h):
+  /// shape arithmetic, and nodes reading only host values whose results are read only on the
+  /// host.
   std::vector<NodeIndex> GetCapability(const Graph& graph) const override;
 
   bool device_available() const { return handles_.stream != nullptr; }

@@ -128,6 +128,33 @@ TEST_CASE("Shape arithmetic stays on the host without copies", "[cuda][partition
   CHECK(counts->to_host == 1);    // y
 }
 
+TEST_CASE("Nodes whose results only the host reads stay on the host", "[cuda][partition]") {
+  // y = Expand(Relu(x), Cast(dims, int64)): Cast reads a graph input and only Expand's host
+  // shape input reads it, so it runs on the host; a lone Cast whose result is a graph output
+  // stays on the device.
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 17;
+  Graph& graph = model->graph();
+  graph.set_inputs({"x", "dims"});
+  graph.set_outputs({"y", "z"});
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(2)}));
+  graph.SetValueType("dims",
+                     ValueType::Tensor(DataType::kInt32, SymbolicShape{Dimension::Known(2)}));
+  graph.AddNode({"relu", "Relu", "", {"x"}, {"r"}, {}});
+  graph.AddNode({"cast", "Cast", "", {"dims"}, {"shape"}, {}})
+      .SetAttribute(Attribute::Int("to", static_cast<int64_t>(DataType::kInt64)));
+  graph.AddNode({"expand", "Expand", "", {"r", "shape"}, {"y"}, {}});
+  graph.AddNode({"cast_out", "Cast", "", {"dims"}, {"z"}, {}})
+      .SetAttribute(Attribute::Int("to", static_cast<int64_t>(DataType::kFloat)));
+  CudaWithCpuFallback providers;
+  PartitionOnCuda(graph, &providers);
+  CheckOnGpu(graph, [](const Node& node) { return node.name() != "cast"; });
+  auto counts = InsertMemcpyNodes(graph, providers.providers());
+  REQUIRE(counts.ok());
+  CHECK(counts->to_device == 2);  // x for Relu, dims for cast_out
+  CHECK(counts->to_host == 2);    // y and z
+}
+
 TEST_CASE("Type constraints keep other element types on the CPU", "[cuda][partition]") {
   auto model = EmptyModel();
   Graph& graph = model->graph();
