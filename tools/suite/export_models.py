@@ -8,6 +8,7 @@ exports the same graph (decomposed LayerNorm, erf GELU, MatMul+Add, additive att
 two_branch: two independent conv stacks joined at the end, the shape parallel execution serves.
 Usage: export_models.py OUT_DIR [model ...]
 """
+import inspect
 import math
 import os
 import sys
@@ -17,6 +18,14 @@ import torch.nn as nn
 import torchvision
 
 OPSET = 14
+
+
+def export(model, args, path, **kwargs):
+    """torch.onnx.export with the TorchScript exporter, which newer torch (2.9+) no longer
+    defaults to: the suite's graphs are the ones it makes."""
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+        kwargs["dynamo"] = False
+    torch.onnx.export(model, args, path, **kwargs)
 
 
 class LayerNorm(nn.Module):
@@ -120,9 +129,9 @@ class TwoBranches(nn.Module):
 
 
 def export_two_branch(out_dir):
-    torch.onnx.export(TwoBranches().eval(), torch.randn(1, 64, 56, 56),
-                      os.path.join(out_dir, "two_branch.onnx"), opset_version=OPSET,
-                      input_names=["input"], output_names=["output"])
+    export(TwoBranches().eval(), torch.randn(1, 64, 56, 56),
+           os.path.join(out_dir, "two_branch.onnx"), opset_version=OPSET,
+           input_names=["input"], output_names=["output"])
 
 
 def export_vision(name, out_dir):
@@ -131,10 +140,10 @@ def export_vision(name, out_dir):
     # PRESERVE keeps BatchNormalization nodes (EVAL would fold them into the convs), so the
     # models look like the ones users bring and the optimizer's Conv+BatchNormalization fusion
     # is exercised; the model is in eval mode, so they export in inference form.
-    torch.onnx.export(model, dummy, os.path.join(out_dir, name + ".onnx"), opset_version=OPSET,
-                      input_names=["input"], output_names=["output"],
-                      training=torch.onnx.TrainingMode.PRESERVE,
-                      dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
+    export(model, dummy, os.path.join(out_dir, name + ".onnx"), opset_version=OPSET,
+           input_names=["input"], output_names=["output"],
+           training=torch.onnx.TrainingMode.PRESERVE,
+           dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
 
 
 def export_bert(out_dir):
@@ -142,18 +151,18 @@ def export_bert(out_dir):
     ids = torch.randint(0, 30522, (1, 128))
     mask = torch.ones(1, 128, dtype=torch.int64)
     types = torch.zeros(1, 128, dtype=torch.int64)
-    torch.onnx.export(model, (ids, mask, types), os.path.join(out_dir, "bert_base.onnx"),
-                      opset_version=OPSET,
-                      input_names=["input_ids", "attention_mask", "token_type_ids"],
-                      output_names=["last_hidden_state", "pooler_output"],
-                      dynamic_axes={name: {0: "batch", 1: "sequence"}
-                                    for name in ["input_ids", "attention_mask", "token_type_ids"]})
+    export(model, (ids, mask, types), os.path.join(out_dir, "bert_base.onnx"),
+           opset_version=OPSET,
+           input_names=["input_ids", "attention_mask", "token_type_ids"],
+           output_names=["last_hidden_state", "pooler_output"],
+           dynamic_axes={name: {0: "batch", 1: "sequence"}
+                         for name in ["input_ids", "attention_mask", "token_type_ids"]})
 
 
 def main():
     out_dir = sys.argv[1]
     wanted = sys.argv[2:] or ["resnet50", "mobilenet_v2", "squeezenet1_1", "bert_base",
-                              "two_branch"]
+                   "two_branch"]
     os.makedirs(out_dir, exist_ok=True)
     torch.manual_seed(0)
     for name in wanted:

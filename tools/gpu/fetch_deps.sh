@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Downloads, on a machine that reaches Debian's registry, the .debs the build needs into
+# .gpu-deps/ (git-ignored, about 7 MB) for a GPU machine that has nvcc, CMake, ninja and PyTorch
+# but no Debian packages: carry the folder with the device tool's `run` (carry: [".gpu-deps"])
+# and run tools/gpu/device_suite.sh there.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mkdir -p .gpu-deps
+cd .gpu-deps
+apt-get download libcli11-dev libprotobuf-dev libprotobuf32 protobuf-compiler libprotoc32 \
+  libonnx-dev libonnx1 libonnxifi libspdlog-dev libspdlog1.10 libfmt-dev libfmt9 nlohmann-json3-dev catch2 \
+  zlib1g-dev
+ls -l
