@@ -106,7 +106,6 @@ class EmbedLayerNormalization final : public CudaKernel {
 
 }  // namespace
 
-// Declared in attention.cc, which registers the BERT kernels.
 void RegisterCudaEmbedLayerNormKernels(KernelRegistry& registry) {
   registry.Add<EmbedLayerNormalization>(KernelDef("EmbedLayerNormalization", std::string(kMsDomain))
                                             .Versions(1)
