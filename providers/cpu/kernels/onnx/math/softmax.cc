@@ -1,6 +1,5 @@
-// Softmax, LogSoftmax and Hardmax. Opsets 1-12 coerce the input to 2-D at `axis` (default 1) and
-// normalize each row of the flattened trailing dimensions; from 13 they normalize along `axis`
-// alone (default -1).
+// Softmax, LogSoftmax and Hardmax, along the axis softmax_axis.h resolves: opsets 1-12 normalize
+// each row of the flattened trailing dimensions, from 13 along `axis` alone.
 #include <cmath>
 #include <vector>
 
@@ -9,6 +8,7 @@
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
+#include "providers/cpu/kernels/onnx/math/softmax_axis.h"
 
 namespace ort {
 namespace {
@@ -94,26 +94,12 @@ void NormalizeColumns(const C* x, C* y, int64_t n, int64_t inner, std::vector<C>
 template <SoftmaxKind kKind>
 class Softmax final : public OpKernel {
  public:
-  Status Init(const KernelInfo& info) override {
-    flatten_ = info.opset() < 13;
-    ORT_ASSIGN_OR_RETURN(axis_, info.GetAttributeOr<int64_t>("axis", flatten_ ? 1 : -1));
-    return Status::OK();
-  }
+  Status Init(const KernelInfo& info) override { return axis_.Parse(info); }
 
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
-    const TensorShape& shape = x->shape();
-    // A scalar is treated as a single element (rank-0 inputs are not valid ONNX, but harmless).
-    const size_t rank = std::max<size_t>(shape.rank(), 1);
-    auto axis = NormalizeAxis(axis_, rank);
-    if (!axis.ok()) return context.Error("{}", axis.status().message());
-    const int64_t outer = shape.rank() == 0 ? 1 : shape.SizeToDimension(*axis);
-    int64_t n = 1;
-    int64_t inner = 1;
-    if (shape.rank() > 0) {
-      n = flatten_ ? shape.SizeFromDimension(*axis) : shape[*axis];
-      inner = flatten_ ? 1 : shape.SizeFromDimension(*axis + 1);
-    }
+    ORT_ASSIGN_OR_RETURN(const SoftmaxBlocks blocks, axis_.Resolve(context, x->shape()));
+    const int64_t outer = blocks.outer, n = blocks.length, inner = blocks.inner;
     return DispatchByType<FloatTypes>(x->dtype(), context.node().op_type(), [&]<typename T>() {
       return ComputeTyped<T>(context, *x, outer, n, inner);
     });
@@ -157,8 +143,7 @@ class Softmax final : public OpKernel {
     return Status::OK();
   }
 
-  bool flatten_ = false;
-  int64_t axis_ = -1;
+  SoftmaxAxis axis_;
 };
 
 template <SoftmaxKind kKind>
