@@ -59,29 +59,17 @@ TEST_CASE("Attention 23 grouped, causal, with a cache, on 3-D inputs", "[nn][Att
 }
 
 TEST_CASE("Attention 23 masks, softcap and the score outputs", "[nn][Attention]") {
-  // A boolean mask shorter than the keys (the third key is masked), softcap 2, scale 0.5 and
-  // the softmax as qk_matmul_output (mode 3).
-  OpTester("Attention", 23)
-      .AttrFloat("scale", 0.5f)
-      .AttrFloat("softcap", 2.0f)
-      .AttrInt("qk_matmul_output_mode", 3)
-      .Input<float>("q", {1, 1, 2, 2}, {0.53f, 0.82f, -0.7f, 0.87f})
-      .Input<float>("k", {1, 1, 3, 2}, {-0.99f, 0.51f, 0.62f, -0.73f, -0.16f, 0.63f})
-      .Input<float>("v", {1, 1, 3, 2}, {-0.97f, 0.26f, 0.59f, 0.03f, 0.45f, -0.55f})
-      .Input<bool>("mask", {2, 2}, {true, false, true, true})
-      .Output<float>("y", {1, 1, 2, 2}, {-0.97f, 0.26f, -0.5732611f, 0.2015065f})
-      .OmittedOutput()
-      .OmittedOutput()
-      .Output<float>("qk", {1, 1, 2, 3}, {1, 0, 0, 0.7456802f, 0.2543198f, 0})
-      .Run();
-  // The same scores after softcap (mode 1: numpy 2 * tanh(0.5 * q k^T / 2)) and after the mask
-  // (mode 2), where hidden keys read as the lowest float, as ONNX Runtime reports them.
+  // A boolean mask shorter than the keys (the third key is masked), softcap 2 and scale 0.5,
+  // with each stage of the scores as qk_matmul_output: after softcap (mode 1: numpy
+  // 2 * tanh(0.5 * q k^T / 2)), after the mask (mode 2, hidden keys reading as the lowest float,
+  // as ONNX Runtime reports them) and the softmax (mode 3).
   const float lowest = std::numeric_limits<float>::lowest();
-  for (int64_t mode : {1, 2}) {
-    const std::vector<float> capped = {-0.0532374f, -0.1347954f, 0.2150653f,
-                                       0.5535294f,  -0.5221748f, 0.3270862f};
-    const std::vector<float> masked = {-0.0532374f, lowest,      lowest,
-                                       0.5535294f,  -0.5221748f, lowest};
+  const std::vector<std::pair<int64_t, std::vector<float>>> stages = {
+      {1, {-0.0532374f, -0.1347954f, 0.2150653f, 0.5535294f, -0.5221748f, 0.3270862f}},
+      {2, {-0.0532374f, lowest, lowest, 0.5535294f, -0.5221748f, lowest}},
+      {3, {1, 0, 0, 0.7456802f, 0.2543198f, 0}},
+  };
+  for (const auto& [mode, scores] : stages) {
     OpTester("Attention", 23)
         .AttrFloat("scale", 0.5f)
         .AttrFloat("softcap", 2.0f)
@@ -93,7 +81,7 @@ TEST_CASE("Attention 23 masks, softcap and the score outputs", "[nn][Attention]"
         .Output<float>("y", {1, 1, 2, 2}, {-0.97f, 0.26f, -0.5732611f, 0.2015065f})
         .OmittedOutput()
         .OmittedOutput()
-        .Output<float>("qk", {1, 1, 2, 3}, mode == 1 ? capped : masked)
+        .Output<float>("qk", {1, 1, 2, 3}, scores)
         .Run();
   }
   // An additive mask per key, and the scaled Q K^T as qk_matmul_output (mode 0).
