@@ -3,6 +3,7 @@
 // float accumulation; float products use the provider's matrix precision (exact by default).
 // Buffers are row-major, cuBLAS is column-major: Y = A B is computed as Y^T = B^T A^T, which reads
 // the same memory without copies.
+#include "providers/cpu/kernels/onnx/math/gemm_attributes.h"
 #include "providers/cpu/kernels/onnx/math/matmul_shape.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/cuda_provider.h"
@@ -177,13 +178,7 @@ class Gemm final : public CudaKernel {
  public:
   Status InitAttributes(const KernelInfo& info) override {
     cublas_ = CublasOf(info);
-    ORT_ASSIGN_OR_RETURN(const int64_t trans_a, info.GetAttributeOr<int64_t>("transA", 0));
-    ORT_ASSIGN_OR_RETURN(const int64_t trans_b, info.GetAttributeOr<int64_t>("transB", 0));
-    ORT_ASSIGN_OR_RETURN(alpha_, info.GetAttributeOr<float>("alpha", 1.0f));
-    ORT_ASSIGN_OR_RETURN(beta_, info.GetAttributeOr<float>("beta", 1.0f));
-    trans_a_ = trans_a != 0;
-    trans_b_ = trans_b != 0;
-    return Status::OK();
+    return attributes_.Parse(info);
   }
 
   Status Compute(KernelContext& context) const override {
@@ -195,16 +190,17 @@ class Gemm final : public CudaKernel {
       return context.Error("A {} and B {} must be matrices of one type (C too)", a->Describe(),
                            b->Describe());
     }
-    const int64_t m = a->shape()[trans_a_ ? 1 : 0], k = a->shape()[trans_a_ ? 0 : 1];
-    const int64_t n = b->shape()[trans_b_ ? 0 : 1];
-    if (b->shape()[trans_b_ ? 1 : 0] != k) {
+    const int64_t m = a->shape()[attributes_.trans_a ? 1 : 0],
+                  k = a->shape()[attributes_.trans_a ? 0 : 1];
+    const int64_t n = b->shape()[attributes_.trans_b ? 0 : 1];
+    if (b->shape()[attributes_.trans_b ? 1 : 0] != k) {
       return context.Error("A {} and B {} do not multiply", a->Describe(), b->Describe());
     }
     const TensorShape y_shape({m, n});
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, a->dtype(), y_shape));
     if (y->NumElements() == 0) return Status::OK();
     float beta = 0.0f;
-    if (c != nullptr && beta_ != 0.0f) {
+    if (c != nullptr && attributes_.beta != 0.0f) {
       auto broadcast = BroadcastShapes(c->shape(), y_shape);
       if (!broadcast.ok() || *broadcast != y_shape) {
         return context.Error("C {} does not broadcast to [{}, {}]", c->Describe(), m, n);
@@ -222,23 +218,20 @@ class Gemm final : public CudaKernel {
           cuda::LaunchStridedCopy(ElementSize(a->dtype()), c->RawData(), y->MutableRawData(),
                                   y->NumElements(), strides, stream()),
           context.node().Describe()));
-      beta = beta_;
+      beta = attributes_.beta;
     }
     if (k == 0) {
       if (beta != 0.0f) return Status::OK();
       return CudaStatus(cudaMemsetAsync(y->MutableRawData(), 0, y->SizeInBytes(), stream()),
                         context.node().Describe());
     }
-    return RowMajorGemm(cublas_, a->dtype(), trans_a_, trans_b_, m, n, k, alpha_, a->RawData(),
-                        b->RawData(), beta, y->MutableRawData());
+    return RowMajorGemm(cublas_, a->dtype(), attributes_.trans_a, attributes_.trans_b, m, n, k,
+                        attributes_.alpha, a->RawData(), b->RawData(), beta, y->MutableRawData());
   }
 
  private:
   Cublas cublas_;
-  bool trans_a_ = false;
-  bool trans_b_ = false;
-  float alpha_ = 1.0f;
-  float beta_ = 1.0f;
+  GemmAttributes attributes_;
 };
 
 }  // namespace

@@ -23,18 +23,23 @@ void BroadcastC(const T* c, const TensorShape& shape, int64_t m, int64_t n, T* o
 
 }  // namespace
 
+Status GemmAttributes::Parse(const KernelInfo& info) {
+  ORT_ASSIGN_OR_RETURN(const int64_t transposed_a, info.GetAttributeOr<int64_t>("transA", 0));
+  ORT_ASSIGN_OR_RETURN(const int64_t transposed_b, info.GetAttributeOr<int64_t>("transB", 0));
+  ORT_ASSIGN_OR_RETURN(alpha, info.GetAttributeOr<float>("alpha", 1.0f));
+  ORT_ASSIGN_OR_RETURN(beta, info.GetAttributeOr<float>("beta", 1.0f));
+  trans_a = transposed_a != 0;
+  trans_b = transposed_b != 0;
+  return Status::OK();
+}
+
 Status Gemm::Init(const KernelInfo& info) {
-  ORT_ASSIGN_OR_RETURN(const int64_t trans_a, info.GetAttributeOr<int64_t>("transA", 0));
-  ORT_ASSIGN_OR_RETURN(const int64_t trans_b, info.GetAttributeOr<int64_t>("transB", 0));
-  ORT_ASSIGN_OR_RETURN(alpha_, info.GetAttributeOr<float>("alpha", 1.0f));
-  ORT_ASSIGN_OR_RETURN(beta_, info.GetAttributeOr<float>("beta", 1.0f));
-  trans_a_ = trans_a != 0;
-  trans_b_ = trans_b != 0;
+  ORT_RETURN_IF_ERROR(attributes_.Parse(info));
   if (info.opset() < 7 && info.node().domain().empty()) {
     ORT_ASSIGN_OR_RETURN(const int64_t broadcast, info.GetAttributeOr<int64_t>("broadcast", 0));
     exact_c_ = broadcast == 0;
   }
-  packed_b_ = PackConstantB(info, 1, trans_b_);
+  packed_b_ = PackConstantB(info, 1, attributes_.trans_b);
   return Status::OK();
 }
 
@@ -46,10 +51,10 @@ Status Gemm::Compute(KernelContext& context) const {
     ORT_ASSIGN_OR_RETURN(b, context.RequiredInput(1));
   }
   const Tensor* c = context.Input(2);
-  const TensorShape b_shape = b != nullptr
-                                  ? b->shape()
-                                  : (trans_b_ ? TensorShape({packed_b_->n(), packed_b_->k()})
-                                              : TensorShape({packed_b_->k(), packed_b_->n()}));
+  const TensorShape b_shape =
+      b != nullptr ? b->shape()
+                   : (attributes_.trans_b ? TensorShape({packed_b_->n(), packed_b_->k()})
+                                          : TensorShape({packed_b_->k(), packed_b_->n()}));
   const DataType b_type = b != nullptr ? b->dtype() : DataType::kFloat;
   if (a->shape().rank() != 2 || b_shape.rank() != 2) {
     return context.Error("A and B must be 2-D, got {} and {}", a->shape().ToString(),
@@ -58,15 +63,15 @@ Status Gemm::Compute(KernelContext& context) const {
   if (a->dtype() != b_type || (c != nullptr && c->dtype() != a->dtype())) {
     return context.Error("A, B and C must share one element type");
   }
-  const int64_t m = trans_a_ ? a->shape()[1] : a->shape()[0];
-  const int64_t k = trans_a_ ? a->shape()[0] : a->shape()[1];
-  const int64_t kb = trans_b_ ? b_shape[1] : b_shape[0];
-  const int64_t n = trans_b_ ? b_shape[0] : b_shape[1];
+  const int64_t m = attributes_.trans_a ? a->shape()[1] : a->shape()[0];
+  const int64_t k = attributes_.trans_a ? a->shape()[0] : a->shape()[1];
+  const int64_t kb = attributes_.trans_b ? b_shape[1] : b_shape[0];
+  const int64_t n = attributes_.trans_b ? b_shape[0] : b_shape[1];
   if (k != kb) {
     return context.Error("inner dimensions differ: op(A) is [{}, {}], op(B) is [{}, {}]", m, k, kb,
                          n);
   }
-  const bool use_c = c != nullptr && beta_ != 0.0f;
+  const bool use_c = c != nullptr && attributes_.beta != 0.0f;
   if (c != nullptr) ORT_RETURN_IF_ERROR(CheckC(context, c->shape(), m, n));
   ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, a->dtype(), TensorShape{m, n}));
   if (m == 0 || n == 0) return Status::OK();
@@ -75,15 +80,17 @@ Status Gemm::Compute(KernelContext& context) const {
     if (use_c) BroadcastC(c->Data<T>(), c->shape(), m, n, out);
     if constexpr (std::is_same_v<T, float>) {
       if (packed_b_ != nullptr) {
-        SgemmPackedB(trans_a_, m, alpha_, a->Data<float>(), a->shape()[1], *packed_b_,
-                     use_c ? beta_ : 0.0f, out, n, context.thread_pool());
+        SgemmPackedB(attributes_.trans_a, m, attributes_.alpha, a->Data<float>(), a->shape()[1],
+                     *packed_b_, use_c ? attributes_.beta : 0.0f, out, n, context.thread_pool());
       } else {
-        Sgemm(trans_a_, trans_b_, m, n, k, alpha_, a->Data<float>(), a->shape()[1],
-              b->Data<float>(), b->shape()[1], use_c ? beta_ : 0.0f, out, n, context.thread_pool());
+        Sgemm(attributes_.trans_a, attributes_.trans_b, m, n, k, attributes_.alpha,
+              a->Data<float>(), a->shape()[1], b->Data<float>(), b->shape()[1],
+              use_c ? attributes_.beta : 0.0f, out, n, context.thread_pool());
       }
     } else {
-      TypedGemm<T>(trans_a_, trans_b_, m, n, k, alpha_, a->Data<T>(), a->shape()[1], b->Data<T>(),
-                   b->shape()[1], use_c ? beta_ : 0.0f, out, n, context.thread_pool());
+      TypedGemm<T>(attributes_.trans_a, attributes_.trans_b, m, n, k, attributes_.alpha,
+                   a->Data<T>(), a->shape()[1], b->Data<T>(), b->shape()[1],
+                   use_c ? attributes_.beta : 0.0f, out, n, context.thread_pool());
     }
     if (!activation_.enabled()) return Status::OK();
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

@@ -7,6 +7,7 @@
 #include "lib/framework/op_kernel.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
 #include "providers/cpu/kernels/common/gemm.h"
+#include "providers/cpu/kernels/onnx/math/gemm_attributes.h"
 
 namespace ort {
 
@@ -24,11 +25,8 @@ class Gemm : public OpKernel {
  private:
   Status CheckC(const KernelContext& context, const TensorShape& shape, int64_t m, int64_t n) const;
 
-  bool trans_a_ = false;
-  bool trans_b_ = false;
+  GemmAttributes attributes_;
   bool exact_c_ = false;
-  float alpha_ = 1.0f;
-  float beta_ = 1.0f;
   /// A constant float B, packed at creation.
   std::unique_ptr<const PackedSgemmB> packed_b_;
 };
