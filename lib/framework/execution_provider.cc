@@ -12,6 +12,21 @@ std::vector<NodeIndex> IExecutionProvider::GetCapability(const Graph& graph) con
   return claimed;
 }
 
+IExecutionProvider* FindFallbackProvider(std::span<IExecutionProvider* const> providers) {
+  for (IExecutionProvider* provider : providers) {
+    if (provider->IsFallback()) return provider;
+  }
+  return nullptr;
+}
+
+IExecutionProvider* FindProvider(std::span<IExecutionProvider* const> providers,
+                                 std::string_view type) {
+  for (IExecutionProvider* provider : providers) {
+    if (provider->type() == type) return provider;
+  }
+  return nullptr;
+}
+
 Result<std::optional<double>> IExecutionProvider::TimeDeviceWork(
     const std::function<Status()>& work) const {
   ORT_RETURN_IF_ERROR(work());

@@ -1,12 +1,15 @@
 // Execution provider interface (ONNX Runtime's IExecutionProvider): a provider names itself,
-// claims the nodes it can run, owns their kernels and allocators, and copies data to and from
-// its device.
+// claims the nodes it can run, owns their kernels and allocators, copies data to and from its
+// device, and declares what the optimizer may make for it. lib/ never names a provider: it asks
+// providers these questions instead.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/framework/kernel_registry.h"
@@ -29,8 +32,20 @@ class IExecutionProvider {
   explicit IExecutionProvider(std::string type) : type_(std::move(type)) {}
   virtual ~IExecutionProvider() = default;
 
-  /// Short name used on the command line and in node assignments: "cpu", "cuda".
+  /// Short name used on the command line and in node assignments (the CPU provider's "cpu").
   const std::string& type() const { return type_; }
+
+  /// True for the provider that runs on the host and takes every node no other provider claims
+  /// (the CPU provider). A session needs one; constant folding evaluates nodes with its kernels.
+  virtual bool IsFallback() const { return false; }
+
+  /// Whether the optimizer may apply the rewrite named `rewrite` (a fusion or layout change whose
+  /// ops this provider's kernels run) when this provider is the session's preferred one. A
+  /// provider declines rewrites whose ops it runs but should not be handed. By default, all.
+  virtual bool AcceptsRewrite(std::string_view rewrite) const {
+    (void)rewrite;
+    return true;
+  }
 
   virtual const KernelRegistry& kernel_registry() const = 0;
   /// Allocator for tensors this provider's kernels produce.
@@ -52,5 +67,12 @@ class IExecutionProvider {
  private:
   std::string type_;
 };
+
+/// The fallback provider among `providers` (IsFallback), or null when none is registered.
+IExecutionProvider* FindFallbackProvider(std::span<IExecutionProvider* const> providers);
+
+/// The provider of `type` among `providers`, or null.
+IExecutionProvider* FindProvider(std::span<IExecutionProvider* const> providers,
+                                 std::string_view type);
 
 }  // namespace ort

@@ -42,6 +42,10 @@ void KernelRegistry::Register(KernelDef def, KernelFactory factory) {
   list.push_back(KernelEntry{std::move(def), std::move(factory)});
 }
 
+bool KernelRegistry::HasOp(std::string_view domain, std::string_view op_type) const {
+  return by_op_.count(OpKey(domain, op_type)) > 0;
+}
+
 const KernelEntry* KernelRegistry::Find(const Node& node, std::string* why_not) const {
   auto it = by_op_.find(OpKey(node.domain(), node.op_type()));
   if (it == by_op_.end()) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -35,6 +36,9 @@ class KernelRegistry {
   /// The first kernel matching `node` (its domain's opset version and the known types of its
   /// inputs and outputs), or null with the reason in `why_not` (when given).
   const KernelEntry* Find(const Node& node, std::string* why_not = nullptr) const;
+
+  /// True when some kernel implements `op_type` of `domain`, at any version and type.
+  bool HasOp(std::string_view domain, std::string_view op_type) const;
 
   /// Every registered kernel, in registration order per op.
   std::vector<const KernelEntry*> Entries() const;

@@ -81,8 +81,8 @@ Result<Tensor> Tensor::Borrow(DataType type, TensorShape shape, void* data, size
 }
 
 const MemoryInfo& Tensor::location() const {
-  static const MemoryInfo kCpu;
-  return buffer_ ? buffer_->location() : kCpu;
+  static const MemoryInfo kHost;
+  return buffer_ ? buffer_->location() : kHost;
 }
 
 Result<Tensor> Tensor::Reshaped(TensorShape shape) const {

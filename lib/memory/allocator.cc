@@ -10,7 +10,7 @@
 namespace ort {
 
 std::string MemoryInfo::ToString() const {
-  return device == Device::kCpu ? "cpu" : "cuda:" + std::to_string(device_id);
+  return device == Device::kHost ? "host" : "gpu:" + std::to_string(device_id);
 }
 
 namespace {

@@ -1,4 +1,4 @@
-// Allocator interface behind every tensor allocation, so that providers (CPU, CUDA) and the
+// Allocator interface behind every tensor allocation, so that providers and the
 // arena of the execution engine plug in without touching kernels.
 #pragma once
 
@@ -8,15 +8,16 @@
 
 namespace ort {
 
-/// Where a buffer lives.
+/// Where a buffer lives: host memory, or the memory of one GPU (which provider drives it is the
+/// provider's business).
 struct MemoryInfo {
-  enum class Device { kCpu, kCuda };
-  Device device = Device::kCpu;
+  enum class Device { kHost, kGpu };
+  Device device = Device::kHost;
   int device_id = 0;
 
-  bool IsCpu() const { return device == Device::kCpu; }
+  bool IsHost() const { return device == Device::kHost; }
   bool operator==(const MemoryInfo& other) const = default;
-  /// "cpu" or "cuda:0".
+  /// "host" or "gpu:0".
   std::string ToString() const;
 };
 

@@ -1,7 +1,8 @@
-// Pass constant_folding: evaluates with the CPU provider's kernels every node whose inputs are all
-// constant and replaces it by initializers holding its outputs; Shape and Size of a value whose
-// inferred shape is fully static become constants too, and so do Shape, Gather and Slice of a
-// computed shape when the dimensions they select are known (ONNX Runtime's ConstantFolding).
+// Pass constant_folding: evaluates with the fallback (host) provider's kernels every node whose
+// inputs are all constant and replaces it by initializers holding its outputs; Shape and Size of a
+// value whose inferred shape is fully static become constants too, and so do Shape, Gather and
+// Slice of a computed shape when the dimensions they select are known (ONNX Runtime's
+// ConstantFolding).
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -101,9 +102,9 @@ Status RunKernel(const KernelEntry& entry, const KernelInfo& info, KernelContext
 // The node's outputs computed on the CPU (undefined where omitted), or nullopt when they cannot
 // or should not become initializers.
 std::optional<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node,
-                                            const IExecutionProvider& cpu) {
+                                            const IExecutionProvider& host) {
   if (!IsFoldable(graph, node)) return std::nullopt;
-  const KernelEntry* entry = cpu.kernel_registry().Find(node);
+  const KernelEntry* entry = host.kernel_registry().Find(node);
   if (entry == nullptr) return std::nullopt;
 
   std::vector<Value> input_values(node.inputs().size());
@@ -119,7 +120,7 @@ std::optional<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node
   // Initializers outlive the session's arena, so they come from the plain heap.
   const RunContext run;
   KernelContext context(node, inputs, {}, outputs, DefaultCpuAllocator(), run);
-  const Status status = RunKernel(*entry, KernelInfo(node, cpu), context);
+  const Status status = RunKernel(*entry, KernelInfo(node, host), context);
   if (!status.ok()) {
     ORT_LOG_VERBOSE("constant_folding: {} left in place: {}", node.Describe(), status.message());
     return std::nullopt;
@@ -146,16 +147,15 @@ class ConstantFolding final : public GraphTransformer {
   ConstantFolding() : GraphTransformer("constant_folding", OptimizationLevel::kBasic) {}
 
   Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
-    const auto cpu = std::find_if(context.providers.begin(), context.providers.end(),
-                                  [](const IExecutionProvider* p) { return p->type() == "cpu"; });
-    if (cpu == context.providers.end()) return Status::OK();
+    const IExecutionProvider* host = FindFallbackProvider(context.providers);
+    if (host == nullptr) return Status::OK();
     ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
     // A folded node's outputs are initializers by the time its consumers come up, so one sweep
     // folds whole constant chains.
     for (NodeIndex index : order) {
       Node& node = *graph.GetNode(index);
       std::optional<std::vector<Tensor>> outputs = FoldShape(graph, node);
-      if (!outputs) outputs = Evaluate(graph, node, **cpu);
+      if (!outputs) outputs = Evaluate(graph, node, *host);
       if (!outputs) continue;
       const std::vector<std::string> names = node.outputs();
       graph.RemoveNode(index);

@@ -248,7 +248,8 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
 
 class FuseAttentionRule final : public RewriteRule {
  public:
-  FuseAttentionRule() : RewriteRule("fuse_attention", {"Softmax"}) {}
+  FuseAttentionRule()
+      : RewriteRule("fuse_attention", {"Softmax"}, "", {{std::string(kMsDomain), "Attention"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return MatchAttention(graph, node).has_value();

@@ -8,7 +8,9 @@ namespace {
 
 class FuseBiasGelu final : public RewriteRule {
  public:
-  FuseBiasGelu() : RewriteRule("fuse_bias_gelu", {"Gelu", "FastGelu"}, std::string(kMsDomain)) {}
+  FuseBiasGelu()
+      : RewriteRule("fuse_bias_gelu", {"Gelu", "FastGelu"}, std::string(kMsDomain),
+                    {{std::string(kMsDomain), "BiasGelu"}, {std::string(kMsDomain), "FastGelu"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return BiasIndex(graph, node) >= 0;

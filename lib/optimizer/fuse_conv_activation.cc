@@ -12,7 +12,8 @@ class FuseConvActivation final : public RewriteRule {
  public:
   FuseConvActivation()
       : RewriteRule("fuse_conv_activation",
-                    {"Relu", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "Clip"}) {}
+                    {"Relu", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "Clip"}, "",
+                    {{std::string(kMsDomain), "FusedConv"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     const Node* conv = SoleProducer(graph, node, 0, "Conv");

@@ -38,7 +38,9 @@ const Node* FusableActivation(const Graph& graph, const Node& add) {
 
 class FuseConvAddActivation final : public RewriteRule {
  public:
-  FuseConvAddActivation() : RewriteRule("fuse_conv_add_activation", {"Add"}) {}
+  FuseConvAddActivation()
+      : RewriteRule("fuse_conv_add_activation", {"Add"}, "",
+                    {{std::string(kMsDomain), "FusedConv"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return ConvOperand(graph, node) != nullptr;

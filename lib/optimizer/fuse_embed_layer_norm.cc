@@ -213,7 +213,9 @@ void RemoveDeadProducers(Graph& graph, std::vector<std::string> values) {
 
 class FuseEmbedLayerNormRule final : public RewriteRule {
  public:
-  FuseEmbedLayerNormRule() : RewriteRule("fuse_embed_layer_norm", {"LayerNormalization"}) {}
+  FuseEmbedLayerNormRule()
+      : RewriteRule("fuse_embed_layer_norm", {"LayerNormalization"}, "",
+                    {{std::string(kMsDomain), "EmbedLayerNormalization"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return MatchEmbedLayerNorm(graph, node).has_value();

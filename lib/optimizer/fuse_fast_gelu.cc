@@ -94,7 +94,8 @@ std::optional<FastGeluMatch> FindFastGelu(const Graph& graph, const Node& tanh) 
 
 class FuseFastGelu final : public RewriteRule {
  public:
-  FuseFastGelu() : RewriteRule("fuse_fast_gelu", {"Tanh"}) {}
+  FuseFastGelu()
+      : RewriteRule("fuse_fast_gelu", {"Tanh"}, "", {{std::string(kMsDomain), "FastGelu"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return FindFastGelu(graph, node).has_value();

@@ -61,7 +61,7 @@ std::optional<GeluMatch> FindGelu(const Graph& graph, const Node& erf) {
 
 class FuseGelu final : public RewriteRule {
  public:
-  FuseGelu() : RewriteRule("fuse_gelu", {"Erf"}) {}
+  FuseGelu() : RewriteRule("fuse_gelu", {"Erf"}, "", {{std::string(kMsDomain), "Gelu"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return FindGelu(graph, node).has_value();

@@ -29,7 +29,8 @@ class FuseGemmActivation final : public RewriteRule {
   FuseGemmActivation()
       : RewriteRule("fuse_gemm_activation",
                     {"Elu", "HardSigmoid", "LeakyRelu", "Relu", "Selu", "Sigmoid", "Softplus",
-                     "Softsign", "Tanh", "ThresholdedRelu"}) {}
+                     "Softsign", "Tanh", "ThresholdedRelu"},
+                    "", {{std::string(kMsDomain), "FusedGemm"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     const int64_t opset = graph.OpsetVersion("");

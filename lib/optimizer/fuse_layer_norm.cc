@@ -125,7 +125,8 @@ std::optional<LayerNormMatch> FindLayerNorm(const Graph& graph, const Node& mean
 
 class FuseLayerNorm final : public RewriteRule {
  public:
-  FuseLayerNorm() : RewriteRule("fuse_layer_norm", {"ReduceMean"}) {}
+  FuseLayerNorm()
+      : RewriteRule("fuse_layer_norm", {"ReduceMean"}, "", {{"", "LayerNormalization"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return FindLayerNorm(graph, node).has_value();

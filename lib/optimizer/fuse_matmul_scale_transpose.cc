@@ -97,7 +97,9 @@ std::optional<MatMulMatch> FindFusedMatMul(const Graph& graph, const Node& matmu
 
 class FuseMatMulScaleTranspose final : public RewriteRule {
  public:
-  FuseMatMulScaleTranspose() : RewriteRule("fuse_matmul_scale_transpose", {"MatMul"}) {}
+  FuseMatMulScaleTranspose()
+      : RewriteRule("fuse_matmul_scale_transpose", {"MatMul"}, "",
+                    {{std::string(kMsDomain), "FusedMatMul"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return FindFusedMatMul(graph, node).has_value();

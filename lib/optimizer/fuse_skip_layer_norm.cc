@@ -81,7 +81,9 @@ std::optional<SkipMatch> FindSkip(const Graph& graph, const Node& norm) {
 
 class FuseSkipLayerNorm final : public RewriteRule {
  public:
-  FuseSkipLayerNorm() : RewriteRule("fuse_skip_layer_norm", {"LayerNormalization"}) {}
+  FuseSkipLayerNorm()
+      : RewriteRule("fuse_skip_layer_norm", {"LayerNormalization"}, "",
+                    {{std::string(kMsDomain), "SkipLayerNormalization"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return FindSkip(graph, node).has_value();

@@ -25,70 +25,44 @@ void ImportUsedDomains(const Graph& graph, OpsetMap& opsets) {
   }
 }
 
-// `rule`, firing only when the session prefers one of `providers` (those with kernels for the
-// op it makes), as ONNX Runtime lists compatible providers per fusion.
-std::unique_ptr<RewriteRule> ServedBy(std::unique_ptr<RewriteRule> rule,
-                                      std::vector<std::string> providers) {
-  rule->set_providers(std::move(providers));
-  return rule;
-}
+// Collects the rules of the rule group being read from passes.inc into one pass.
+class RuleGroup {
+ public:
+  void Start(std::string name, OptimizationLevel level,
+             std::vector<std::unique_ptr<GraphTransformer>>& passes) {
+    Finish(passes);
+    name_ = std::move(name);
+    level_ = level;
+  }
+  void Add(std::unique_ptr<RewriteRule> rule) { rules_.push_back(std::move(rule)); }
+  void Finish(std::vector<std::unique_ptr<GraphTransformer>>& passes) {
+    if (rules_.empty()) return;
+    passes.push_back(
+        std::make_unique<RuleBasedTransformer>(std::move(name_), level_, std::move(rules_)));
+    rules_.clear();
+  }
 
-const std::vector<std::string> kCpu = {"cpu"};
-const std::vector<std::string> kCpuCuda = {"cpu", "cuda"};
+ private:
+  std::string name_;
+  OptimizationLevel level_ = OptimizationLevel::kBasic;
+  std::vector<std::unique_ptr<RewriteRule>> rules_;
+};
 
 }  // namespace
 
 std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
-  std::vector<std::unique_ptr<RewriteRule>> basic_rules;
-  basic_rules.push_back(CreateEliminateIdentityRule());
-  basic_rules.push_back(CreateEliminateNoopRule());
-  basic_rules.push_back(CreateEliminateUnsqueezeSqueezeRule());
-  basic_rules.push_back(CreateMergeTransposesRule());
-  basic_rules.push_back(CreateMergeReshapesRule());
-  basic_rules.push_back(CreateFuseConvBatchNormRule());
-  basic_rules.push_back(CreateFuseConvAddRule());
-  basic_rules.push_back(CreateFuseConvMulRule());
-  basic_rules.push_back(CreateFuseReluClipRule());
-  basic_rules.push_back(CreateFuseHardSwishRule());
-  basic_rules.push_back(CreateFuseMatMulAddIntoGemmRule());
-
   std::vector<std::unique_ptr<GraphTransformer>> passes;
-  passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "basic_rewrites", OptimizationLevel::kBasic, std::move(basic_rules)));
-  passes.push_back(CreateCommonSubexpressionElimination());
-  passes.push_back(CreateConstantFolding());
-  passes.push_back(CreateReshapeFusion());
-  passes.push_back(CreateEliminateDeadNodes());
-
-  // Extended level. Attention and EmbedLayerNormalization fusions look for LayerNormalization and
-  // unscaled MatMuls, so the fusions that consume those run after them (onnxruntime's order).
-  std::vector<std::unique_ptr<RewriteRule>> early_fusions;
-  early_fusions.push_back(ServedBy(CreateFuseGeluRule(), kCpuCuda));
-  early_fusions.push_back(ServedBy(CreateFuseFastGeluRule(), kCpuCuda));
-  early_fusions.push_back(ServedBy(CreateFuseLayerNormRule(), kCpuCuda));
-  early_fusions.push_back(ServedBy(CreateFuseConvActivationRule(), kCpuCuda));
-  early_fusions.push_back(ServedBy(CreateFuseGemmActivationRule(), kCpu));
-  passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "extended_fusions", OptimizationLevel::kExtended, std::move(early_fusions)));
-  std::vector<std::unique_ptr<RewriteRule>> bert_fusions;
-  bert_fusions.push_back(ServedBy(CreateFuseAttentionRule(), kCpuCuda));
-  bert_fusions.push_back(ServedBy(CreateFuseEmbedLayerNormRule(), kCpuCuda));
-  passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "bert_fusions", OptimizationLevel::kExtended, std::move(bert_fusions)));
-  std::vector<std::unique_ptr<RewriteRule>> late_fusions;
-  late_fusions.push_back(ServedBy(CreateFuseBiasGeluRule(), kCpuCuda));
-  late_fusions.push_back(ServedBy(CreateFuseSkipLayerNormRule(), kCpuCuda));
-  late_fusions.push_back(ServedBy(CreateFuseMatMulScaleTransposeRule(), kCpuCuda));
-  passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "extended_late_fusions", OptimizationLevel::kExtended, std::move(late_fusions)));
-
-  // All level. Conv + Add (+ activation) into FusedConv with Z, as onnxruntime does for its CPU
-  // provider only; it runs before the layout passes of this level.
-  std::vector<std::unique_ptr<RewriteRule>> all_fusions;
-  all_fusions.push_back(CreateFuseConvAddActivationRule());
-  passes.push_back(std::make_unique<RuleBasedTransformer>(
-      "all_level_fusions", OptimizationLevel::kAll, std::move(all_fusions), kCpu));
-  passes.push_back(CreateNchwcLayout());
+  RuleGroup group;
+#define ORT_RULE_GROUP(name, level) group.Start(#name, OptimizationLevel::level, passes);
+#define ORT_RULE(Name) group.Add(Create##Name##Rule());
+#define ORT_PASS(Name)  \
+  group.Finish(passes); \
+  passes.push_back(Create##Name());
+#include "lib/optimizer/passes.inc"
+#undef ORT_RULE_GROUP
+#undef ORT_RULE
+#undef ORT_PASS
+  group.Finish(passes);
   return passes;
 }
 

@@ -7,17 +7,18 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/common/status.h"
 #include "lib/framework/execution_provider.h"
 #include "lib/ir/graph.h"
-#include "lib/session/session_options.h"
+#include "lib/optimizer/optimization_level.h"
 
 namespace ort {
 
 /// What a pass may use: the providers the session will run with (constant folding evaluates
-/// nodes with the CPU provider's kernels) and the passes and rules the user turned off.
+/// nodes with the fallback provider's kernels) and the passes and rules the user turned off.
 struct OptimizerContext {
   std::span<IExecutionProvider* const> providers;
   const std::set<std::string>* disabled = nullptr;
@@ -30,22 +31,32 @@ struct OptimizerContext {
   }
 };
 
+/// An op that a rewrite makes and that only some providers run (a com.microsoft fusion, an NCHWc
+/// layout op).
+struct MadeOp {
+  std::string domain;
+  std::string op_type;
+};
+
+/// True when `provider` has kernels for every op in `made` and accepts the rewrite `name`
+/// (IExecutionProvider::AcceptsRewrite): the providers, not the optimizer, say what they run.
+bool ProviderServes(const IExecutionProvider& provider, std::string_view name,
+                    std::span<const MadeOp> made);
+
 class GraphTransformer {
  public:
-  /// `providers`: the provider types whose kernels the pass's output needs (a fused op only the
-  /// CPU provider implements); the pass runs only when the highest-priority registered provider
-  /// is one of them, so that a device provider keeps the plain ops it can run. Empty for
-  /// semantics-preserving passes that serve every provider.
-  GraphTransformer(std::string name, OptimizationLevel level,
-                   std::vector<std::string> providers = {})
-      : name_(std::move(name)), level_(level), providers_(std::move(providers)) {}
+  /// `made`: the ops the pass makes that only some providers run; the pass runs only when the
+  /// highest-priority registered provider serves them (ProviderServes), so that a device
+  /// provider keeps the plain ops it can run. Empty for passes every provider is served by.
+  GraphTransformer(std::string name, OptimizationLevel level, std::vector<MadeOp> made = {})
+      : name_(std::move(name)), level_(level), made_(std::move(made)) {}
   virtual ~GraphTransformer() = default;
 
   const std::string& name() const { return name_; }
   OptimizationLevel level() const { return level_; }
-  const std::vector<std::string>& providers() const { return providers_; }
-  /// True when the pass serves the first of `registered` (always, without a provider list).
-  bool ServesPreferred(std::span<IExecutionProvider* const> registered) const;
+  /// True when the pass serves the first of `registered` (always, when it makes no op that
+  /// needs a provider's kernels).
+  virtual bool ServesPreferred(std::span<IExecutionProvider* const> registered) const;
   /// Names of the rules inside the pass, which users may disable one by one.
   virtual std::vector<std::string> RuleNames() const { return {}; }
 
@@ -59,7 +70,7 @@ class GraphTransformer {
  private:
   std::string name_;
   OptimizationLevel level_;
-  std::vector<std::string> providers_;
+  std::vector<MadeOp> made_;
 };
 
 }  // namespace ort

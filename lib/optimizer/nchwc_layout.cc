@@ -487,7 +487,11 @@ class Rewriter {
 
 class NchwcLayout final : public GraphTransformer {
  public:
-  NchwcLayout() : GraphTransformer("nchwc_layout", OptimizationLevel::kAll, {"cpu"}) {}
+  NchwcLayout()
+      : GraphTransformer("nchwc_layout", OptimizationLevel::kAll,
+                         {{std::string(kNchwcDomain), "ReorderInput"},
+                          {std::string(kNchwcDomain), "ReorderOutput"},
+                          {std::string(kNchwcDomain), "Conv"}}) {}
 
   Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
     ORT_RETURN_IF_ERROR(ApplyToSubgraphs(graph, context, changed));

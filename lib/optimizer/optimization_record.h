@@ -9,7 +9,7 @@
 
 #include "lib/common/status.h"
 #include "lib/ir/model.h"
-#include "lib/session/session_options.h"
+#include "lib/optimizer/optimization_level.h"
 
 namespace ort {
 

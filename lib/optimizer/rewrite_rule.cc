@@ -10,10 +10,8 @@ namespace {
 constexpr int kMaxSweeps = 16;
 
 bool RuleServesPreferred(const RewriteRule& rule, std::span<IExecutionProvider* const> registered) {
-  const auto& providers = rule.providers();
-  if (providers.empty()) return true;
-  return !registered.empty() && std::find(providers.begin(), providers.end(),
-                                          registered.front()->type()) != providers.end();
+  if (rule.made().empty()) return true;
+  return !registered.empty() && ProviderServes(*registered.front(), rule.name(), rule.made());
 }
 
 bool Targets(const RewriteRule& rule, const Node& node) {
@@ -25,9 +23,14 @@ bool Targets(const RewriteRule& rule, const Node& node) {
 }  // namespace
 
 RuleBasedTransformer::RuleBasedTransformer(std::string name, OptimizationLevel level,
-                                           std::vector<std::unique_ptr<RewriteRule>> rules,
-                                           std::vector<std::string> providers)
-    : GraphTransformer(std::move(name), level, std::move(providers)), rules_(std::move(rules)) {}
+                                           std::vector<std::unique_ptr<RewriteRule>> rules)
+    : GraphTransformer(std::move(name), level), rules_(std::move(rules)) {}
+
+bool RuleBasedTransformer::ServesPreferred(std::span<IExecutionProvider* const> registered) const {
+  return std::any_of(rules_.begin(), rules_.end(), [registered](const auto& rule) {
+    return RuleServesPreferred(*rule, registered);
+  });
+}
 
 std::vector<std::string> RuleBasedTransformer::RuleNames() const {
   std::vector<std::string> names;

@@ -16,28 +16,19 @@ size_t ValueBytes(const Value& value) {
   return bytes;
 }
 
-std::string DimsJson(const std::vector<int64_t>& dims) {
-  std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i > 0) out += ',';
-    out += std::to_string(dims[i]);
-  }
-  return out + "]";
-}
-
 // Slot 0 is the thread running the node; slot i + 1 is worker i of the pool.
-std::string ThreadStatsJson(Profiler& profiler, const NodeExecution& execution) {
+ProfileArgs ThreadStats(Profiler& profiler, const NodeExecution& execution) {
   const ThreadPool* pool = execution.pool;
   const ParallelStats* stats = execution.stats;
-  std::string out =
-      fmt::format(R"({{"pool_name":{},"pool_size":{},"spinning":{})",
-                  JsonString(pool ? pool->name() : ""), pool ? pool->DegreeOfParallelism() : 1,
-                  pool != nullptr && pool->allow_spinning() ? "true" : "false");
-  if (stats == nullptr) return out + "}";
-  out += fmt::format(R"(,"parallel_calls":{},"inline_calls":{},"chunks":{},"threads":[)",
-                     stats->parallel_calls(), stats->inline_calls(), stats->total_chunks());
+  ProfileArgs out = {{"pool_name", pool ? pool->name() : ""},
+                     {"pool_size", pool ? pool->DegreeOfParallelism() : 1},
+                     {"spinning", pool != nullptr && pool->allow_spinning()}};
+  if (stats == nullptr) return out;
+  out["parallel_calls"] = stats->parallel_calls();
+  out["inline_calls"] = stats->inline_calls();
+  out["chunks"] = stats->total_chunks();
   const std::vector<int64_t> worker_tids = pool ? pool->WorkerThreadIds() : std::vector<int64_t>{};
-  bool first = true;
+  ProfileArgs threads = ProfileArgs::array();
   for (int slot = 0; slot < stats->thread_slots(); ++slot) {
     const int64_t chunks = stats->chunks(slot);
     if (chunks == 0) continue;
@@ -50,37 +41,32 @@ std::string ThreadStatsJson(Profiler& profiler, const NodeExecution& execution) 
       tid = worker < worker_tids.size() ? worker_tids[worker] : 0;
       name = pool->name() + "-" + std::to_string(worker);
     }
-    if (!first) out += ',';
-    first = false;
-    out += fmt::format(R"({{"name":{},"tid":{},"chunks":{}}})", JsonString(name), tid, chunks);
+    threads.push_back(ProfileArgs::object({{"name", name}, {"tid", tid}, {"chunks", chunks}}));
   }
-  return out + "]}";
+  out["threads"] = std::move(threads);
+  return out;
 }
 
 }  // namespace
 
-std::string TypeShapeJson(std::span<const Value* const> values) {
-  std::string out = "[";
-  bool first = true;
+ProfileArgs TypeShapes(std::span<const Value* const> values) {
+  ProfileArgs out = ProfileArgs::array();
   for (const Value* value : values) {
     if (value == nullptr || value->IsEmpty()) continue;
-    if (!first) out += ',';
-    first = false;
     if (value->IsTensor()) {
       const Tensor& tensor = value->tensor();
-      out += fmt::format("{{{}:{}}}", JsonString(DataTypeName(tensor.dtype())),
-                         DimsJson(tensor.shape().dims()));
+      out.push_back(ProfileArgs::object({{DataTypeName(tensor.dtype()), tensor.shape().dims()}}));
     } else if (value->IsSequence()) {
       // A sequence has no single shape: its type and length.
       const TensorSequence& sequence = value->sequence();
-      out += fmt::format("{{{}:[{}]}}",
-                         JsonString("seq(" + std::string(DataTypeName(sequence.elem_type)) + ")"),
-                         sequence.tensors.size());
+      out.push_back(
+          ProfileArgs::object({{"seq(" + std::string(DataTypeName(sequence.elem_type)) + ")",
+                                ProfileArgs::array({sequence.tensors.size()})}}));
     } else {
-      out += R"({"none":[]})";
+      out.push_back(ProfileArgs::object({{"none", ProfileArgs::array()}}));
     }
   }
-  return out + "]";
+  return out;
 }
 
 void RecordNodeEvent(Profiler& profiler, const NodeExecution& execution) {
@@ -118,21 +104,19 @@ void RecordNodeEvent(Profiler& profiler, const NodeExecution& execution) {
     profiler.NameThread(event.tid, std::string(execution.device) + " device");
   }
   event.args = {
-      {"op_name", JsonString(node.op_type())},
-      {"provider", JsonString(node.provider())},
-      {"node_index", std::to_string(node.index())},
-      {"graph", JsonString(graph.name())},
-      {"input_type_shape", TypeShapeJson(execution.inputs)},
-      {"output_type_shape", TypeShapeJson(outputs)},
-      {"activation_size", std::to_string(activation_bytes)},
-      {"parameter_size", std::to_string(parameter_bytes)},
-      {"output_size", std::to_string(output_bytes)},
-      {"thread_scheduling_stats", ThreadStatsJson(profiler, execution)},
+      {"op_name", node.op_type()},
+      {"provider", node.provider()},
+      {"node_index", node.index()},
+      {"graph", graph.name()},
+      {"input_type_shape", TypeShapes(execution.inputs)},
+      {"output_type_shape", TypeShapes(outputs)},
+      {"activation_size", activation_bytes},
+      {"parameter_size", parameter_bytes},
+      {"output_size", output_bytes},
+      {"thread_scheduling_stats", ThreadStats(profiler, execution)},
   };
-  if (!node.domain().empty()) event.args.emplace_back("domain", JsonString(node.domain()));
-  if (execution.device_us) {
-    event.args.emplace_back("device_duration_us", fmt::format("{:.3f}", *execution.device_us));
-  }
+  if (!node.domain().empty()) event.args["domain"] = node.domain();
+  if (execution.device_us) event.args["device_duration_us"] = *execution.device_us;
   profiler.Record(std::move(event));
 }
 

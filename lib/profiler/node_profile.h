@@ -37,6 +37,6 @@ struct NodeExecution {
 void RecordNodeEvent(Profiler& profiler, const NodeExecution& execution);
 
 /// ORT's type-and-shape list: `[{"float":[1,3,224,224]},...]`; omitted values are skipped.
-std::string TypeShapeJson(std::span<const Value* const> values);
+ProfileArgs TypeShapes(std::span<const Value* const> values);
 
 }  // namespace ort

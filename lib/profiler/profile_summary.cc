@@ -14,12 +14,10 @@ std::string Clip(const std::string& text, size_t width) {
 
 double Percent(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
 
-// The value of a node event's "provider" argument (written as a JSON string).
+// A node event's "provider" argument; empty when it has none.
 std::string ProviderOf(const ProfileEvent& event) {
-  for (const auto& [key, value] : event.args) {
-    if (key == "provider" && value.size() >= 2) return value.substr(1, value.size() - 2);
-  }
-  return "";
+  const auto it = event.args.find("provider");
+  return it != event.args.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -12,57 +13,33 @@
 namespace ort {
 namespace {
 
-void AppendEvent(std::string& out, const ProfileEvent& event, int64_t pid) {
-  out += fmt::format(
-      R"({{"cat":"{}","pid":{},"tid":{},"dur":{:.3f},"ts":{:.3f},"ph":"X","name":{},"args":{{)",
-      ProfileCategoryName(event.category), pid, event.tid, event.dur_us, event.ts_us,
-      JsonString(event.name));
-  for (size_t i = 0; i < event.args.size(); ++i) {
-    if (i > 0) out += ',';
-    out += JsonString(event.args[i].first);
-    out += ':';
-    out += event.args[i].second;
-  }
-  out += "}}";
+// Trace times in microseconds, kept to the nanosecond so the file stays compact.
+double RoundedMicroseconds(double us) { return std::round(us * 1000.0) / 1000.0; }
+
+ProfileArgs EventJson(const ProfileEvent& event, int64_t pid) {
+  return {{"cat", ProfileCategoryName(event.category)},
+          {"pid", pid},
+          {"tid", event.tid},
+          {"dur", RoundedMicroseconds(event.dur_us)},
+          {"ts", RoundedMicroseconds(event.ts_us)},
+          {"ph", "X"},
+          {"name", event.name},
+          {"args", event.args}};
+}
+
+// Names come from models and may hold invalid UTF-8, which must not make writing the trace throw.
+std::string Dump(const ProfileArgs& json) {
+  return json.dump(-1, ' ', false, ProfileArgs::error_handler_t::replace);
+}
+
+ProfileArgs MetadataJson(std::string_view name, int64_t pid, int64_t tid, std::string_view value) {
+  return {{"name", name}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", {{"name", value}}}};
 }
 
 }  // namespace
 
 std::string_view ProfileCategoryName(ProfileCategory category) {
   return category == ProfileCategory::kNode ? "Node" : "Session";
-}
-
-std::string JsonString(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '"';
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<int>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
 }
 
 Profiler::Profiler() : start_(Clock::now()) { NameThreadLocked(CurrentThreadId(), "main"); }
@@ -72,8 +49,7 @@ double Profiler::Microseconds(Clock::time_point time) const {
 }
 
 void Profiler::Record(ProfileCategory category, std::string name, Clock::time_point start,
-                      Clock::time_point end,
-                      std::vector<std::pair<std::string, std::string>> args) {
+                      Clock::time_point end, ProfileArgs args) {
   ProfileEvent event;
   event.category = category;
   event.name = std::move(name);
@@ -131,19 +107,12 @@ std::vector<ProfileEvent> Profiler::Events() const {
 std::string Profiler::TraceJson() const {
   const int64_t pid = static_cast<int64_t>(::getpid());
   std::lock_guard<std::mutex> lock(mutex_);
-  std::string out = "[\n";
-  out += fmt::format(
-      R"({{"name":"process_name","ph":"M","pid":{},"tid":0,"args":{{"name":"ort"}}}})", pid);
+  // One event per line, as ONNX Runtime writes its traces: large traces stay greppable.
+  std::string out = "[\n" + Dump(MetadataJson("process_name", pid, 0, "ort"));
   for (const auto& [tid, name] : thread_names_) {
-    out += fmt::format(
-        ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},"
-        "\"args\":{{\"name\":{}}}}}",
-        pid, tid, JsonString(name));
+    out += ",\n" + Dump(MetadataJson("thread_name", pid, tid, name));
   }
-  for (const auto& event : events_) {
-    out += ",\n";
-    AppendEvent(out, event, pid);
-  }
+  for (const auto& event : events_) out += ",\n" + Dump(EventJson(event, pid));
   out += "\n]\n";
   return out;
 }
@@ -173,8 +142,8 @@ ScopedProfileEvent::~ScopedProfileEvent() {
                     std::move(args_));
 }
 
-void ScopedProfileEvent::AddArg(std::string key, std::string json_value) {
-  if (profiler_ != nullptr) args_.emplace_back(std::move(key), std::move(json_value));
+void ScopedProfileEvent::AddArg(const std::string& key, ProfileArgs value) {
+  if (profiler_ != nullptr) args_[key] = std::move(value);
 }
 
 }  // namespace ort

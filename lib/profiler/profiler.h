@@ -4,13 +4,14 @@
 // follows ONNX Runtime's profiler so tools reading its traces read these too.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "lib/common/status.h"
@@ -32,6 +33,10 @@ enum class ProfileCategory { kSession, kNode };
 /// "Session" or "Node", the event's "cat" in the trace.
 std::string_view ProfileCategoryName(ProfileCategory category);
 
+/// An event's "args": a JSON object whose members keep the order they were added in, as ONNX
+/// Runtime writes them.
+using ProfileArgs = nlohmann::ordered_json;
+
 /// One complete span of the trace ("ph":"X").
 struct ProfileEvent {
   ProfileCategory category = ProfileCategory::kSession;
@@ -45,8 +50,7 @@ struct ProfileEvent {
   /// Node events: the node's name and op type (both also in `args`), for summaries.
   std::string node_name;
   std::string op_type;
-  /// The event's "args" object in order: each a key and its value already written as JSON.
-  std::vector<std::pair<std::string, std::string>> args;
+  ProfileArgs args = ProfileArgs::object();
 };
 
 /// Thread-safe event collector. Events are recorded only while enabled (from construction until
@@ -67,7 +71,7 @@ class Profiler {
 
   /// Records an event spanning [start, end] on the calling thread.
   void Record(ProfileCategory category, std::string name, Clock::time_point start,
-              Clock::time_point end, std::vector<std::pair<std::string, std::string>> args = {});
+              Clock::time_point end, ProfileArgs args = ProfileArgs::object());
   /// Records a prepared event (its tid is kept as given).
   void Record(ProfileEvent event);
 
@@ -109,17 +113,14 @@ class ScopedProfileEvent {
   ScopedProfileEvent(const ScopedProfileEvent&) = delete;
   ScopedProfileEvent& operator=(const ScopedProfileEvent&) = delete;
 
-  /// Adds an "args" member; `json_value` must be valid JSON (use JsonString for text).
-  void AddArg(std::string key, std::string json_value);
+  /// Adds an "args" member.
+  void AddArg(const std::string& key, ProfileArgs value);
 
  private:
   Profiler* profiler_;
   std::string name_;
   Profiler::Clock::time_point start_;
-  std::vector<std::pair<std::string, std::string>> args_;
+  ProfileArgs args_ = ProfileArgs::object();
 };
-
-/// `text` as a quoted, escaped JSON string.
-std::string JsonString(std::string_view text);
 
 }  // namespace ort

@@ -24,6 +24,28 @@ int DefaultThreadCount() {
 
 std::string ShapeText(const TensorShape& shape) { return shape.ToString(); }
 
+// `observer`, plus an event in `profiler` (when given) for every optimizer step.
+OptimizerObserver TracingObserver(Profiler* profiler, const OptimizerObserver& observer) {
+  if (profiler == nullptr) return observer;
+  return [profiler, observer](const OptimizerStep& step) {
+    if (observer) observer(step);
+    const bool pass = step.kind == OptimizerStep::Kind::kPass;
+    ProfileArgs args = {{"level", OptimizationLevelName(step.level)},
+                        {pass ? "iteration" : "iterations", step.iteration},
+                        {"changed", step.changed}};
+    if (!step.rule_fires.empty()) {
+      std::string rules;
+      for (const RuleFireCount& fired : step.rule_fires) {
+        rules += fmt::format("{}{}={}", rules.empty() ? "" : ",", fired.rule, fired.count);
+      }
+      args["rules_fired"] = rules;
+    }
+    profiler->Record(ProfileCategory::kSession,
+                     (pass ? "optimizer_pass_" : "optimizer_level_") + std::string(step.name),
+                     step.start, step.end, std::move(args));
+  };
+}
+
 }  // namespace
 
 InferenceSession::InferenceSession(SessionOptions options) : options_(std::move(options)) {
@@ -41,20 +63,21 @@ Status InferenceSession::RegisterProvider(std::unique_ptr<IExecutionProvider> pr
       return ORT_ERROR(kInvalidArgument, "provider '{}' is registered twice", provider->type());
     }
   }
+  provider_list_.push_back(provider.get());
   providers_.push_back(std::move(provider));
   return Status::OK();
 }
 
 Status InferenceSession::Load(const std::string& path) {
   ScopedProfileEvent event(ActiveProfiler(), "model_loading");
-  event.AddArg("path", JsonString(path));
+  event.AddArg("path", path);
   ORT_ASSIGN_OR_RETURN(auto model, LoadModel(path));
   return Load(std::move(model));
 }
 
 Status InferenceSession::LoadFromBytes(const void* data, size_t size) {
   ScopedProfileEvent event(ActiveProfiler(), "model_loading");
-  event.AddArg("bytes", std::to_string(size));
+  event.AddArg("bytes", size);
   ORT_ASSIGN_OR_RETURN(auto model, LoadModelFromBytes(data, size, "."));
   return Load(std::move(model));
 }
@@ -69,7 +92,8 @@ Status InferenceSession::Load(std::unique_ptr<Model> model) {
   return Status::OK();
 }
 
-Status InferenceSession::ApplyFreeDimensionOverrides() {
+Status InferenceSession::ApplyFreeDimensionOverrides(Profiler* profiler) {
+  ScopedProfileEvent event(profiler, "free_dimension_overrides");
   if (options_.free_dimension_overrides.empty()) return Status::OK();
   Graph& graph = model_->graph();
   std::map<std::string, int64_t> unused = options_.free_dimension_overrides;
@@ -121,31 +145,33 @@ Status InferenceSession::OptimizeForSaving(const OptimizerObserver& observer) {
   return Status::OK();
 }
 
+Status InferenceSession::InitializeSteps(Profiler* profiler) {
+  ORT_RETURN_IF_ERROR(RewriteModel(profiler, {}));
+  ORT_RETURN_IF_ERROR(PartitionAndInsertCopies(profiler));
+  ORT_RETURN_IF_ERROR(CreateSessionState(profiler));
+  CreateThreadPools(profiler);
+  return Status::OK();
+}
+
 Status InferenceSession::RewriteModel(Profiler* profiler, const OptimizerObserver& observer) {
   rewritten_ = true;
-  {
-    ScopedProfileEvent event(profiler, "free_dimension_overrides");
-    ORT_RETURN_IF_ERROR(ApplyFreeDimensionOverrides());
-  }
-  std::vector<IExecutionProvider*> providers;
-  for (const auto& provider : providers_) providers.push_back(provider.get());
-  auto has_kernel = [&providers](const Node& node) {
-    for (const IExecutionProvider* provider : providers) {
-      if (provider->kernel_registry().Find(node) != nullptr) return true;
-    }
-    return false;
-  };
-  {
-    ScopedProfileEvent event(profiler, "function_expansion");
-    ORT_RETURN_IF_ERROR(ExpandFunctionNodes(*model_, has_kernel));
-  }
+  ORT_RETURN_IF_ERROR(ApplyFreeDimensionOverrides(profiler));
+  ORT_RETURN_IF_ERROR(ExpandFunctions(profiler));
   return Optimize(profiler, observer);
 }
 
-Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& observer) {
-  ScopedProfileEvent event(profiler, "graph_optimization");
-  event.AddArg("level", JsonString(OptimizationLevelName(options_.optimization_level)));
-  OptimizationRecord record;
+Status InferenceSession::ExpandFunctions(Profiler* profiler) {
+  ScopedProfileEvent event(profiler, "function_expansion");
+  // A function node some provider has a kernel for runs as that kernel; the others expand.
+  return ExpandFunctionNodes(*model_, [this](const Node& node) {
+    return std::any_of(provider_list_.begin(), provider_list_.end(),
+                       [&node](const IExecutionProvider* provider) {
+                         return provider->kernel_registry().Find(node) != nullptr;
+                       });
+  });
+}
+
+ResumePoint InferenceSession::FindResume(OptimizationRecord& record) const {
   auto read = ReadOptimizationRecord(*model_);
   if (read.ok()) {
     record = std::move(*read);
@@ -153,13 +179,7 @@ Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& o
     ORT_LOG_WARNING("{}: ignoring the optimization record: {}", model_->path,
                     read.status().message());
   }
-  std::vector<IExecutionProvider*> providers;
-  std::vector<std::string> provider_types;
-  for (const auto& provider : providers_) {
-    providers.push_back(provider.get());
-    provider_types.push_back(provider->type());
-  }
-  const ResumePoint resume = FindResumePoint(record, provider_types, options_.disabled_optimizers);
+  const ResumePoint resume = FindResumePoint(record, ProviderTypes(), options_.disabled_optimizers);
   const bool runs_levels =
       static_cast<int>(options_.optimization_level) > static_cast<int>(resume.applied_level);
   if (runs_levels && !resume.reason.empty()) {
@@ -168,94 +188,83 @@ Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& o
     ORT_LOG_INFO("{}: optimized offline up to level '{}'; skipping the levels up to it",
                  model_->path, OptimizationLevelName(resume.applied_level));
   }
-  event.AddArg("already_applied", JsonString(OptimizationLevelName(resume.applied_level)));
-  OptimizerObserver combined;
-  if (profiler != nullptr || observer) {
-    combined = [profiler, &observer](const OptimizerStep& step) {
-      if (observer) observer(step);
-      if (profiler == nullptr) return;
-      const bool pass = step.kind == OptimizerStep::Kind::kPass;
-      std::vector<std::pair<std::string, std::string>> args{
-          {"level", JsonString(OptimizationLevelName(step.level))},
-          {pass ? "iteration" : "iterations", std::to_string(step.iteration)},
-          {"changed", step.changed ? "true" : "false"}};
-      if (!step.rule_fires.empty()) {
-        std::string rules;
-        for (const RuleFireCount& fired : step.rule_fires) {
-          rules += fmt::format("{}{}={}", rules.empty() ? "" : ",", fired.rule, fired.count);
-        }
-        args.emplace_back("rules_fired", JsonString(rules));
-      }
-      profiler->Record(ProfileCategory::kSession,
-                       (pass ? "optimizer_pass_" : "optimizer_level_") + std::string(step.name),
-                       step.start, step.end, std::move(args));
-    };
-  }
+  return resume;
+}
+
+Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& observer) {
+  ScopedProfileEvent event(profiler, "graph_optimization");
+  event.AddArg("level", OptimizationLevelName(options_.optimization_level));
+  OptimizationRecord record;
+  const ResumePoint resume = FindResume(record);
+  event.AddArg("already_applied", OptimizationLevelName(resume.applied_level));
   ORT_RETURN_IF_ERROR(CheckNchwcBlockSize(*model_, NchwcBlockSize()));
-  OptimizerOptions optimizer_options{options_.optimization_level, options_.disabled_optimizers,
-                                     resume.applied_level};
-  ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, optimizer_options, providers, combined));
+  const OptimizerOptions optimizer_options{options_.optimization_level,
+                                           options_.disabled_optimizers, resume.applied_level};
+  ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, optimizer_options, provider_list_,
+                                    TracingObserver(profiler, observer)));
   RecordNchwcBlockSize(*model_, NchwcBlockSize());
-  if (runs_levels) {
+  if (static_cast<int>(options_.optimization_level) > static_cast<int>(resume.applied_level)) {
     WriteOptimizationRecord(UpdatedRecord(record, resume, options_.optimization_level,
-                                          provider_types, options_.disabled_optimizers),
+                                          ProviderTypes(), options_.disabled_optimizers),
                             *model_);
   }
   return Status::OK();
 }
 
-Status InferenceSession::InitializeSteps(Profiler* profiler) {
-  ORT_RETURN_IF_ERROR(RewriteModel(profiler, {}));
-  std::vector<IExecutionProvider*> providers;
-  std::unordered_map<std::string, IExecutionProvider*> by_type;
-  for (const auto& provider : providers_) {
-    providers.push_back(provider.get());
-    by_type[provider->type()] = provider.get();
+Status InferenceSession::PartitionAndInsertCopies(Profiler* profiler) {
+  ScopedProfileEvent event(profiler, "graph_partitioning");
+  ORT_RETURN_IF_ERROR(PartitionGraph(model_->graph(), provider_list_));
+  ORT_ASSIGN_OR_RETURN(const MemcpyCounts copies,
+                       InsertMemcpyNodes(model_->graph(), provider_list_));
+  if (copies.to_device + copies.to_host > 0) {
+    // As ONNX Runtime warns: every copy is a transfer on every run.
+    ORT_LOG_WARNING(
+        "{} Memcpy nodes copy values between devices on every run ({} to the device, {} to the "
+        "host)",
+        copies.to_device + copies.to_host, copies.to_device, copies.to_host);
   }
-  {
-    ScopedProfileEvent event(profiler, "graph_partitioning");
-    ORT_RETURN_IF_ERROR(PartitionGraph(model_->graph(), providers));
-    ORT_ASSIGN_OR_RETURN(const MemcpyCounts copies, InsertMemcpyNodes(model_->graph(), providers));
-    if (copies.to_device + copies.to_host > 0) {
-      // As ONNX Runtime warns: every copy is a transfer on every run.
-      ORT_LOG_WARNING(
-          "{} Memcpy nodes copy values between devices on every run ({} to the "
-          "device, {} to the host)",
-          copies.to_device + copies.to_host, copies.to_device, copies.to_host);
-    }
-    if (copies.weights > 0) ORT_LOG_INFO("{} weights go to the device once", copies.weights);
-    event.AddArg("memcpy_to_device", std::to_string(copies.to_device));
-    event.AddArg("memcpy_to_host", std::to_string(copies.to_host));
-    event.AddArg("weights_to_device", std::to_string(copies.weights));
-  }
+  if (copies.weights > 0) ORT_LOG_INFO("{} weights go to the device once", copies.weights);
+  event.AddArg("memcpy_to_device", copies.to_device);
+  event.AddArg("memcpy_to_host", copies.to_host);
+  event.AddArg("weights_to_device", copies.weights);
+  return Status::OK();
+}
+
+Status InferenceSession::CreateSessionState(Profiler* profiler) {
   const bool parallel = options_.execution_mode == ExecutionMode::kParallel;
   ExecutionPlanOptions plan_options;
   plan_options.memory_pattern = options_.enable_mem_pattern && !parallel;
   plan_options.parallel = parallel;
   // A profiled session keeps pre-packed weights so that its trace reports every input's shape.
   plan_options.release_prepacked = !options_.enable_profiling;
-  ORT_ASSIGN_OR_RETURN(state_,
-                       SessionState::Create(model_->graph(), by_type, plan_options, profiler));
+  ORT_ASSIGN_OR_RETURN(
+      state_, SessionState::Create(model_->graph(), provider_list_, plan_options, profiler));
   // The packed copies replace these weights; keeping the originals would double their memory.
   for (const std::string& name : state_->released_constants()) {
     model_->graph().RemoveInitializer(name);
   }
+  return Status::OK();
+}
 
+void InferenceSession::CreateThreadPools(Profiler* profiler) {
+  ScopedProfileEvent event(profiler, "thread_pool_creation");
   const int threads =
       options_.intra_op_threads > 0 ? options_.intra_op_threads : DefaultThreadCount();
-  {
-    ScopedProfileEvent event(profiler, "thread_pool_creation");
-    event.AddArg("intra_op_threads", std::to_string(threads));
-    intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
-    if (parallel) {
-      const int inter_threads =
-          options_.inter_op_threads > 0 ? options_.inter_op_threads : DefaultThreadCount();
-      event.AddArg("inter_op_threads", std::to_string(inter_threads));
-      inter_op_pool_ =
-          std::make_unique<ThreadPool>("inter-op", inter_threads, options_.allow_spinning);
-    }
+  event.AddArg("intra_op_threads", threads);
+  intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
+  if (options_.execution_mode == ExecutionMode::kParallel) {
+    const int inter_threads =
+        options_.inter_op_threads > 0 ? options_.inter_op_threads : DefaultThreadCount();
+    event.AddArg("inter_op_threads", inter_threads);
+    inter_op_pool_ =
+        std::make_unique<ThreadPool>("inter-op", inter_threads, options_.allow_spinning);
   }
-  return Status::OK();
+}
+
+std::vector<std::string> InferenceSession::ProviderTypes() const {
+  std::vector<std::string> types;
+  for (const IExecutionProvider* provider : provider_list_) types.push_back(provider->type());
+  return types;
 }
 
 std::vector<ValueInfo> InferenceSession::InputInfos() const {
@@ -359,7 +368,7 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
   if (run_options.shrink_arenas) ShrinkArenas();
   if (run.profiler != nullptr) {
     run.profiler->Record(ProfileCategory::kSession, "model_run", start, Profiler::Clock::now(),
-                         {{"ok", status.ok() ? "true" : "false"}});
+                         {{"ok", status.ok()}});
   }
   if (!status.ok()) return status.WithContext(model_->path);
 

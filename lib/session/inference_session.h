@@ -6,13 +6,13 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "lib/framework/execution_provider.h"
 #include "lib/ir/model.h"
 #include "lib/optimizer/graph_optimizer.h"
+#include "lib/optimizer/optimization_record.h"
 #include "lib/profiler/profiler.h"
 #include "lib/session/session_options.h"
 #include "lib/session/session_state.h"
@@ -77,12 +77,23 @@ class InferenceSession {
   std::vector<ProfileEvent> ProfilingEvents() const;
 
  private:
-  Status ApplyFreeDimensionOverrides();
-  /// The steps of Initialize that rewrite the model, up to and including optimization.
+  /// Initialize's pipeline: rewrite the model (below), partition it over the providers and
+  /// insert copies between devices, create kernels and plan execution, create thread pools.
+  Status InitializeSteps(Profiler* profiler);
+  /// The steps of Initialize that rewrite the model: free-dimension overrides, function
+  /// expansion, and optimization (or resuming a model optimized offline).
   Status RewriteModel(Profiler* profiler, const OptimizerObserver& observer);
+  Status ApplyFreeDimensionOverrides(Profiler* profiler);
+  Status ExpandFunctions(Profiler* profiler);
   /// Optimizes the model, skipping levels its optimization record says were applied.
   Status Optimize(Profiler* profiler, const OptimizerObserver& observer);
-  Status InitializeSteps(Profiler* profiler);
+  /// Reads the model's optimization record into `record` (an empty one when it has none or an
+  /// unreadable one) and says which levels this session may skip.
+  ResumePoint FindResume(OptimizationRecord& record) const;
+  Status PartitionAndInsertCopies(Profiler* profiler);
+  Status CreateSessionState(Profiler* profiler);
+  void CreateThreadPools(Profiler* profiler);
+  std::vector<std::string> ProviderTypes() const;
   /// The profiler while it records, else null.
   Profiler* ActiveProfiler() const {
     return profiler_ && profiler_->enabled() ? profiler_.get() : nullptr;
@@ -92,6 +103,7 @@ class InferenceSession {
 
   SessionOptions options_;
   std::vector<std::unique_ptr<IExecutionProvider>> providers_;
+  std::vector<IExecutionProvider*> provider_list_;  // providers_, in priority order
   std::unique_ptr<Model> model_;
   std::unique_ptr<SessionState> state_;
   std::unique_ptr<ThreadPool> intra_op_pool_;

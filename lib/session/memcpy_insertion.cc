@@ -1,5 +1,6 @@
 #include "lib/session/memcpy_insertion.h"
 
+#include <algorithm>
 #include <map>
 
 #include "lib/framework/op_kernel.h"
@@ -18,7 +19,7 @@ struct NodeSides {
 
 class Inserter {
  public:
-  Inserter(Graph& graph, const std::map<std::string, IExecutionProvider*>& providers)
+  Inserter(Graph& graph, std::span<IExecutionProvider* const> providers)
       : graph_(graph), providers_(providers) {}
 
   Status Run(MemcpyCounts& counts) {
@@ -96,12 +97,12 @@ class Inserter {
     NodeSides sides;
     sides.inputs.assign(node.inputs().size(), "");
     sides.outputs.assign(node.outputs().size(), "");
-    const auto it = providers_.find(node.provider());
-    if (it == providers_.end()) {
+    const IExecutionProvider* found = FindProvider(providers_, node.provider());
+    if (found == nullptr) {
       return ORT_ERROR(kInvalidArgument, "{} is assigned to unknown provider '{}'", node.Describe(),
                        node.provider());
     }
-    const IExecutionProvider& provider = *it->second;
+    const IExecutionProvider& provider = *found;
     std::string why_not;
     const KernelEntry* entry = provider.kernel_registry().Find(node, &why_not);
     if (entry == nullptr) {
@@ -109,7 +110,7 @@ class Inserter {
                        node.Describe(), provider.type(), why_not);
     }
     const KernelDef& def = entry->def;
-    const std::string device = provider.allocator()->Info().IsCpu() ? "" : provider.type();
+    const std::string device = provider.allocator()->Info().IsHost() ? "" : provider.type();
     for (size_t i = 0; i < sides.inputs.size(); ++i) {
       const int index = static_cast<int>(i);
       sides.inputs[i] = def.IsShapeOnlyInput(index) ? kAnywhere
@@ -152,10 +153,10 @@ class Inserter {
   }
 
   Graph& graph_;
-  const std::map<std::string, IExecutionProvider*>& providers_;
+  std::span<IExecutionProvider* const> providers_;
 };
 
-Status InsertInto(Graph& graph, const std::map<std::string, IExecutionProvider*>& providers,
+Status InsertInto(Graph& graph, std::span<IExecutionProvider* const> providers,
                   MemcpyCounts& counts) {
   ORT_RETURN_IF_ERROR(Inserter(graph, providers).Run(counts));
   for (Node* node : graph.Nodes()) {
@@ -192,14 +193,11 @@ class Memcpy final : public OpKernel {
 
 Result<MemcpyCounts> InsertMemcpyNodes(Graph& graph,
                                        std::span<IExecutionProvider* const> providers) {
-  std::map<std::string, IExecutionProvider*> by_type;
-  bool any_device = false;
-  for (IExecutionProvider* provider : providers) {
-    by_type[provider->type()] = provider;
-    any_device = any_device || !provider->allocator()->Info().IsCpu();
-  }
+  const bool any_device = std::any_of(
+      providers.begin(), providers.end(),
+      [](const IExecutionProvider* provider) { return !provider->allocator()->Info().IsHost(); });
   MemcpyCounts counts;
-  if (any_device) ORT_RETURN_IF_ERROR(InsertInto(graph, by_type, counts));
+  if (any_device) ORT_RETURN_IF_ERROR(InsertInto(graph, providers, counts));
   return counts;
 }
 

@@ -3,21 +3,13 @@
 #include "lib/common/logging.h"
 
 namespace ort {
-namespace {
-
-IExecutionProvider* FindCpu(std::span<IExecutionProvider* const> providers) {
-  for (IExecutionProvider* provider : providers) {
-    if (provider->type() == "cpu") return provider;
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 Status PartitionGraph(Graph& graph, std::span<IExecutionProvider* const> providers) {
-  IExecutionProvider* cpu = FindCpu(providers);
-  if (cpu == nullptr) {
-    return ORT_ERROR(kInvalidArgument, "the CPU provider must be registered as the fallback");
+  IExecutionProvider* fallback = FindFallbackProvider(providers);
+  if (fallback == nullptr) {
+    return ORT_ERROR(kInvalidArgument,
+                     "no fallback provider is registered (the CPU provider takes what no other "
+                     "provider runs)");
   }
   for (Node* node : graph.Nodes()) node->set_provider("");
   for (IExecutionProvider* provider : providers) {
@@ -29,11 +21,11 @@ Status PartitionGraph(Graph& graph, std::span<IExecutionProvider* const> provide
   for (Node* node : graph.Nodes()) {
     if (node->provider().empty()) {
       std::string reason;
-      if (cpu->kernel_registry().Find(*node, &reason) == nullptr) {
+      if (fallback->kernel_registry().Find(*node, &reason) == nullptr) {
         return ORT_ERROR(kNotImplemented, "{}: no provider can run it ({})", node->Describe(),
                          reason);
       }
-      node->set_provider(cpu->type());
+      node->set_provider(fallback->type());
     }
     for (Graph* subgraph : node->Subgraphs()) {
       ORT_RETURN_IF_ERROR(PartitionGraph(*subgraph, providers));

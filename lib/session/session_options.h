@@ -9,16 +9,12 @@
 
 #include "lib/common/logging.h"
 #include "lib/common/status.h"
+#include "lib/optimizer/optimization_level.h"
 
 namespace ort {
 
 enum class ExecutionMode { kSequential, kParallel };
 
-/// Graph optimization levels, as in ONNX Runtime.
-enum class OptimizationLevel { kDisable = 0, kBasic = 1, kExtended = 2, kAll = 99 };
-
-Result<OptimizationLevel> ParseOptimizationLevel(std::string_view text);
-std::string_view OptimizationLevelName(OptimizationLevel level);
 Result<ExecutionMode> ParseExecutionMode(std::string_view text);
 
 struct SessionOptions {

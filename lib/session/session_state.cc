@@ -40,7 +40,7 @@ Status ComputeProfiled(const OpKernel& kernel, const IExecutionProvider& provide
                        std::span<Value* const> outputs) {
   const RunContext& run = context.run();
   const ThreadPool* pool = run.intra_op_pool;
-  const bool device = !provider.allocator()->Info().IsCpu();
+  const bool device = !provider.allocator()->Info().IsHost();
   ParallelStats stats(pool != nullptr ? pool->DegreeOfParallelism() : 1);
   Status status;
   std::optional<double> device_us;
@@ -69,7 +69,7 @@ Status ComputeProfiled(const OpKernel& kernel, const IExecutionProvider& provide
 }  // namespace
 
 Result<std::unique_ptr<SessionState>> SessionState::Create(
-    const Graph& graph, const std::unordered_map<std::string, IExecutionProvider*>& providers,
+    const Graph& graph, std::span<IExecutionProvider* const> providers,
     ExecutionPlanOptions options, Profiler* profiler) {
   std::unique_ptr<SessionState> state(new SessionState(graph, options));
   {
@@ -77,8 +77,8 @@ Result<std::unique_ptr<SessionState>> SessionState::Create(
     ScopedProfileEvent event(profiler, "kernel_creation_and_prepacking");
     ORT_RETURN_IF_ERROR(state->CreateKernels(providers));
     if (options.release_prepacked) state->ReleasePrePackedConstants();
-    event.AddArg("nodes", std::to_string(state->plans_.size()));
-    event.AddArg("released_constants", std::to_string(state->released_constants_.size()));
+    event.AddArg("nodes", state->plans_.size());
+    event.AddArg("released_constants", state->released_constants_.size());
   }
   {
     ScopedProfileEvent event(profiler, "allocation_planning");
@@ -86,8 +86,8 @@ Result<std::unique_ptr<SessionState>> SessionState::Create(
     ORT_RETURN_IF_ERROR(state->PlanMemory());
     if (options.parallel) state->PlanDependencies();
     const AllocationPlan& plan = state->allocation_plan_;
-    event.AddArg("buffers", std::to_string(plan.buffers.size()));
-    event.AddArg("in_place", std::to_string(plan.in_place.size()));
+    event.AddArg("buffers", plan.buffers.size());
+    event.AddArg("in_place", plan.in_place.size());
   }
   return state;
 }
@@ -98,8 +98,7 @@ int SessionState::SlotFor(const std::string& name) {
   return it->second;
 }
 
-Status SessionState::CreateKernels(
-    const std::unordered_map<std::string, IExecutionProvider*>& providers) {
+Status SessionState::CreateKernels(std::span<IExecutionProvider* const> providers) {
   input_names_ = graph_.inputs();
   output_names_ = graph_.outputs();
   outer_names_ = graph_.outer_scope_values();
@@ -109,18 +108,18 @@ Status SessionState::CreateKernels(
     constants_.emplace_back(SlotFor(name), Value(tensor));
   }
 
-  const auto cpu = providers.find("cpu");
-  const std::shared_ptr<IAllocator> cpu_allocator =
-      cpu != providers.end() ? cpu->second->allocator() : nullptr;
+  // Outputs a kernel makes on the host (shapes from a device kernel) use the fallback's allocator.
+  const IExecutionProvider* fallback = FindFallbackProvider(providers);
+  const std::shared_ptr<IAllocator> host_allocator = fallback ? fallback->allocator() : nullptr;
   ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph_.TopologicalOrder());
   for (NodeIndex index : order) {
     const Node& node = *graph_.GetNode(index);
-    auto provider_it = providers.find(node.provider());
-    if (provider_it == providers.end()) {
+    IExecutionProvider* found = FindProvider(providers, node.provider());
+    if (found == nullptr) {
       return ORT_ERROR(kInvalidArgument, "{} is assigned to unknown provider '{}'", node.Describe(),
                        node.provider());
     }
-    IExecutionProvider& provider = *provider_it->second;
+    IExecutionProvider& provider = *found;
     if (node.op_type() == kMemcpyFromHost && node.domain().empty()) {
       // Weights go to the device once, here, instead of on every run.
       if (const Tensor* weight = graph_.GetConstantInitializer(node.inputs()[0], false)) {
@@ -158,8 +157,8 @@ Status SessionState::CreateKernels(
     plan.provider = &provider;
     plan.allocator = provider.allocator();
     for (size_t i = 0; i < node.outputs().size(); ++i) {
-      const bool host = entry->def.IsHostOutput(static_cast<int>(i)) && cpu_allocator != nullptr;
-      plan.output_allocators.push_back(host ? cpu_allocator : plan.allocator);
+      const bool host = entry->def.IsHostOutput(static_cast<int>(i)) && host_allocator != nullptr;
+      plan.output_allocators.push_back(host ? host_allocator : plan.allocator);
     }
     plan.in_place_candidates = entry->def.in_place();
     for (const auto& input : node.inputs())

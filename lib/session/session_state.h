@@ -38,11 +38,11 @@ struct ExecutionPlanOptions {
 
 class SessionState final : public SubgraphRunner, public SubgraphLookup {
  public:
-  /// Creates kernels for every node of `graph` (already partitioned) and plans execution.
-  /// `providers` maps provider type to provider.
-  /// `profiler`, when given, times kernel creation (weight prepacking included) and planning.
+  /// Creates kernels for every node of `graph` (already partitioned over `providers`) and plans
+  /// execution. `profiler`, when given, times kernel creation (weight prepacking included) and
+  /// planning.
   static Result<std::unique_ptr<SessionState>> Create(
-      const Graph& graph, const std::unordered_map<std::string, IExecutionProvider*>& providers,
+      const Graph& graph, std::span<IExecutionProvider* const> providers,
       ExecutionPlanOptions options = {}, Profiler* profiler = nullptr);
 
   // SubgraphRunner
@@ -90,7 +90,7 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
 
   SessionState(const Graph& graph, ExecutionPlanOptions options)
       : graph_(graph), options_(options) {}
-  Status CreateKernels(const std::unordered_map<std::string, IExecutionProvider*>& providers);
+  Status CreateKernels(std::span<IExecutionProvider* const> providers);
   Status PlanReleases();
   void ReleasePrePackedConstants();
   Status PlanMemory();

@@ -19,6 +19,7 @@ class CpuExecutionProvider final : public IExecutionProvider {
 
   const KernelRegistry& kernel_registry() const override;
   std::shared_ptr<IAllocator> allocator() const override { return allocator_; }
+  bool IsFallback() const override { return true; }
 
  private:
   std::shared_ptr<IAllocator> allocator_;

@@ -4,7 +4,7 @@
 
 namespace ort {
 
-CudaAllocator::CudaAllocator(int device_id) : info_{MemoryInfo::Device::kCuda, device_id} {}
+CudaAllocator::CudaAllocator(int device_id) : info_{MemoryInfo::Device::kGpu, device_id} {}
 
 void* CudaAllocator::Alloc(size_t bytes) {
   // cudaMalloc aligns to 256 bytes, more than kAlignment.

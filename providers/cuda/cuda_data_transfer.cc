@@ -6,11 +6,11 @@ namespace ort {
 
 bool CudaDataTransfer::CanCopy(const MemoryInfo& source, const MemoryInfo& destination) const {
   const auto on_this_gpu = [&](const MemoryInfo& info) {
-    return info.device == MemoryInfo::Device::kCuda && info.device_id == device_id_;
+    return info.device == MemoryInfo::Device::kGpu && info.device_id == device_id_;
   };
-  return (on_this_gpu(source) || source.IsCpu()) &&
-         (on_this_gpu(destination) || destination.IsCpu()) &&
-         !(source.IsCpu() && destination.IsCpu());
+  return (on_this_gpu(source) || source.IsHost()) &&
+         (on_this_gpu(destination) || destination.IsHost()) &&
+         !(source.IsHost() && destination.IsHost());
 }
 
 Status CudaDataTransfer::Copy(const Tensor& source, Tensor& destination) const {
@@ -22,9 +22,9 @@ Status CudaDataTransfer::Copy(const Tensor& source, Tensor& destination) const {
                     destination.location().ToString());
   const size_t bytes = source.SizeInBytes();
   if (bytes == 0) return Status::OK();
-  const cudaMemcpyKind kind = source.location().IsCpu()        ? cudaMemcpyHostToDevice
-                              : destination.location().IsCpu() ? cudaMemcpyDeviceToHost
-                                                               : cudaMemcpyDeviceToDevice;
+  const cudaMemcpyKind kind = source.location().IsHost()        ? cudaMemcpyHostToDevice
+                              : destination.location().IsHost() ? cudaMemcpyDeviceToHost
+                                                                : cudaMemcpyDeviceToDevice;
   ORT_CUDA_RETURN_IF_ERROR(
       cudaMemcpyAsync(destination.MutableRawData(), source.RawData(), bytes, kind, stream_),
       "copy " + source.Describe());

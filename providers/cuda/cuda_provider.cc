@@ -133,6 +133,10 @@ Status CudaExecutionProvider::Synchronize() const {
   return CudaStatus(cudaStreamSynchronize(stream()), "waiting for the CUDA stream");
 }
 
+bool CudaExecutionProvider::AcceptsRewrite(std::string_view rewrite) const {
+  return rewrite != "fuse_conv_add_activation";
+}
+
 std::vector<NodeIndex> CudaExecutionProvider::GetCapability(const Graph& graph) const {
   const std::set<NodeIndex> shape_arithmetic = ShapeArithmeticNodes(graph);
   std::set<NodeIndex> device;

@@ -50,6 +50,10 @@ class CudaExecutionProvider final : public IExecutionProvider {
   /// shape arithmetic, and nodes reading only host values whose results are read only on the
   /// host.
   std::vector<NodeIndex> GetCapability(const Graph& graph) const override;
+  /// Every fusion into ops its kernels run, except Conv + Add (+ activation) into FusedConv with
+  /// Z: ONNX Runtime makes that one for its CPU provider only, and cuDNN's Z path has not yet run
+  /// on a device here.
+  bool AcceptsRewrite(std::string_view rewrite) const override;
 
   bool device_available() const { return handles_.stream != nullptr; }
   /// Why the device is not available; empty when it is.

@@ -9,7 +9,7 @@ using Kind = PlannedBuffer::Kind;
 using Ids = std::vector<int>;
 
 const MemoryInfo kCpu{};
-const MemoryInfo kCuda{MemoryInfo::Device::kCuda, 0};
+const MemoryInfo kCuda{MemoryInfo::Device::kGpu, 0};
 
 // Builds planner input with value ids numbered from 0 in creation order.
 struct Builder {
@@ -105,7 +105,7 @@ TEST_CASE("Planner: elementwise ops write over inputs they read last", "[memory]
   CHECK(plan.release_after == std::vector<Ids>{{}, {}, {}, {0}});
   const std::string text = plan.Describe();
   CHECK(text.find("in place at node relu1: a -> b") != std::string::npos);
-  CHECK(text.find("buffer 0 shared cpu 400 B nodes [relu0, relu3]: a, b, c") != std::string::npos);
+  CHECK(text.find("buffer 0 shared host 400 B nodes [relu0, relu3]: a, b, c") != std::string::npos);
 }
 
 TEST_CASE("Planner: no in-place while the input is read later or sizes differ",

@@ -278,10 +278,20 @@ TEST_CASE("the pool counts chunks per thread only while stats are installed", "[
   CHECK(pool.WorkerThreadIds().size() == 3);
 }
 
-TEST_CASE("JSON strings are escaped", "[profiler]") {
-  CHECK(JsonString("a\"b\\c\n\x01") == R"("a\"b\\c\n\u0001")");
-  const std::string text = "[" + JsonString("tab\there \"quoted\"") + "]";
-  CHECK(json::parse(text)[0] == "tab\there \"quoted\"");
+TEST_CASE("the trace escapes names and survives invalid UTF-8", "[profiler]") {
+  Profiler profiler;
+  const auto now = Profiler::Clock::now();
+  profiler.Record(ProfileCategory::kNode, "a\"b\\c\n\x01", now, now, {{"graph", "tab\there"}});
+  profiler.Record(ProfileCategory::kNode, "bad\xff", now, now);
+  const json trace = json::parse(profiler.TraceJson());
+  std::vector<std::string> names;
+  for (const json& event : trace) {
+    if (event["ph"] == "X") names.push_back(event["name"]);
+  }
+  REQUIRE(names.size() == 2);
+  CHECK(names[0] == "a\"b\\c\n\x01");
+  CHECK(names[1] == "bad\xEF\xBF\xBD");  // U+FFFD
+  CHECK(trace.back()["args"].empty());
 }
 
 TEST_CASE("the profile summary splits time per provider and reports copies apart", "[profiler]") {
@@ -292,7 +302,7 @@ TEST_CASE("the profile summary splits time per provider and reports copies apart
     event.node_name = std::move(name);
     event.op_type = std::move(op);
     event.dur_us = us;
-    event.args = {{"op_name", "\"" + event.op_type + "\""}, {"provider", "\"" + provider + "\""}};
+    event.args = {{"op_name", event.op_type}, {"provider", provider}};
     return event;
   };
   ProfileEvent run;

@@ -54,7 +54,7 @@ TEST_CASE("The CUDA provider claims what its kernels serve, with or without a de
   }
   REQUIRE(reshape != nullptr);
   CHECK(reshape->inputs()[1] == "shape");
-  CHECK(providers.cuda.allocator()->Info().ToString() == "cuda:0");
+  CHECK(providers.cuda.allocator()->Info().ToString() == "gpu:0");
 }
 
 TEST_CASE("Fusions into ops the CUDA provider runs serve it; CPU-only ones do not",
