@@ -1,6 +1,6 @@
 #include "providers/cuda/kernels/cuda_kernels.h"
 
-#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
+#include "providers/common/tensor/view_kernels.h"
 #include "providers/cuda/cuda_provider.h"
 
 namespace ort {

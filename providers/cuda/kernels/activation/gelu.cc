@@ -1,7 +1,7 @@
 // GELU on the GPU: ONNX Gelu (opset 20, erf or tanh form) and ONNX Runtime's com.microsoft Gelu,
 // FastGelu (tanh form, optional bias), BiasGelu (erf form of A + bias) and QuickGelu
 // (x sigmoid(alpha x)); biases are 1-D over the last axis. Float and float16.
-#include "providers/cpu/kernels/onnx/activation/gelu_approximate.h"
+#include "providers/common/activation/gelu_approximate.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/activation/gelu_launch.h"
 #include "providers/cuda/kernels/cuda_kernels.h"

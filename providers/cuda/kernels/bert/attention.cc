@@ -1,14 +1,14 @@
 // com.microsoft Attention (opset 1) on the GPU, float and float16, with the CPU kernel's semantics
-// (providers/cpu/kernels/contrib/bert/attention.cc), whose attributes and input checks it shares
-// (attention_common.h): mask forms (classified by shape on the host, read on the device),
-// attention_bias, unsupported past/present. One cuBLAS GEMM projects input [B,S,D] by the merged
-// weights [D, Hq+Hk+Hv] into QKV; a kernel adds the bias and splits the heads into [B,N,S,head];
-// strided-batched GEMMs over the B*N (batch, head) pairs give the scaled scores (kept in float),
-// then, after the masked softmax, the context, which a last kernel merges into [B,S,Hv]. Float16
-// GEMMs accumulate in float.
+// (the CPU provider's contrib/bert/attention.cc), whose attributes and input checks it shares
+// (providers/common/bert/attention_common.h): mask forms (classified by shape on the host, read on
+// the device), attention_bias, unsupported past/present. One cuBLAS GEMM projects input [B,S,D] by
+// the merged weights [D, Hq+Hk+Hv] into QKV; a kernel adds the bias and splits the heads into
+// [B,N,S,head]; strided-batched GEMMs over the B*N (batch, head) pairs give the scaled scores (kept
+// in float), then, after the masked softmax, the context, which a last kernel merges into [B,S,Hv].
+// Float16 GEMMs accumulate in float.
 #include <climits>
 
-#include "providers/cpu/kernels/contrib/bert/attention_common.h"
+#include "providers/common/bert/attention_common.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/cuda_provider.h"
 #include "providers/cuda/kernels/bert/attention_launch.h"

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "providers/cpu/kernels/contrib/bert/attention_mask.h"
+#include "providers/common/bert/attention_mask.h"
 #include "providers/cuda/kernels/math/elementwise_launch.h"
 
 namespace ort::cuda {

@@ -1,10 +1,10 @@
 // com.microsoft EmbedLayerNormalization (opset 1) on the GPU, float and float16, with the CPU
-// kernel's semantics (providers/cpu/kernels/contrib/bert/embed_layer_norm.cc) and input checks
-// (embed_layer_norm_inputs.h). The ids (input_ids, segment_ids, position_ids) are read on the
-// host, like Gather's indices: there an id out of its table's range is an error naming it, as on
-// the CPU, and each token's three table rows go to the device in one copy. The mask stays on the
-// device, where its ones are counted.
-#include "providers/cpu/kernels/contrib/bert/embed_layer_norm_inputs.h"
+// kernel's semantics (the CPU provider's contrib/bert/embed_layer_norm.cc) and input checks
+// (providers/common/bert/embed_layer_norm_inputs.h). The ids (input_ids, segment_ids, position_ids)
+// are read on the host, like Gather's indices: there an id out of its table's range is an error
+// naming it, as on the CPU, and each token's three table rows go to the device in one copy. The
+// mask stays on the device, where its ones are counted.
+#include "providers/common/bert/embed_layer_norm_inputs.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/bert/embed_layer_norm_launch.h"
 #include "providers/cuda/kernels/cuda_kernels.h"

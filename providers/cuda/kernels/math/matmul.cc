@@ -3,8 +3,8 @@
 // float accumulation; float products use the provider's matrix precision (exact by default).
 // Buffers are row-major, cuBLAS is column-major: Y = A B is computed as Y^T = B^T A^T, which reads
 // the same memory without copies.
-#include "providers/cpu/kernels/onnx/math/gemm_attributes.h"
-#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
+#include "providers/common/math/gemm_attributes.h"
+#include "providers/common/math/matmul_shape.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/cuda_provider.h"
 #include "providers/cuda/kernels/cuda_kernels.h"

@@ -4,8 +4,8 @@
 // `noop_with_empty_axes`; no axes reduces everything, or nothing with noop_with_empty_axes = 1
 // (each element is then reduced alone, so ReduceSumSquare still squares). Reducing an empty set
 // gives ONNX's identities, as on the CPU.
-#include "providers/cpu/kernels/onnx/reduction/reduce_attributes.h"
-#include "providers/cpu/kernels/onnx/reduction/reduce_plan.h"
+#include "providers/common/reduction/reduce_attributes.h"
+#include "providers/common/reduction/reduce_plan.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/math/reduce_launch.h"

@@ -1,8 +1,8 @@
 // Where(condition, X, Y) on the GPU with numpy broadcasting of all three inputs, any element type
-// of 1 to 8 bytes. The inputs are checked and planned by the CPU provider's ReadWhereInputs, whose
-// broadcast plan merges the dimensions every input walks alike, so the kernel divides by as few
-// dimensions as the shapes allow.
-#include "providers/cpu/kernels/onnx/logical/where_inputs.h"
+// of 1 to 8 bytes. The inputs are checked and planned by ReadWhereInputs, shared with the CPU
+// kernel (providers/common/logical/where_inputs.h), whose broadcast plan merges the dimensions
+// every input walks alike, so the kernel divides by as few dimensions as the shapes allow.
+#include "providers/common/logical/where_inputs.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/math/where_launch.h"

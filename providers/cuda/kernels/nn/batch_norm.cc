@@ -1,7 +1,7 @@
 // BatchNormalization on the GPU in inference mode (running statistics), every opset, float and
 // float16 data with float or float16 parameters (computed in float). Opsets before 9 may
 // normalize per activation (spatial = 0). Training is left to the CPU kernel.
-#include "providers/cpu/kernels/onnx/nn/batch_norm_attributes.h"
+#include "providers/common/nn/batch_norm_attributes.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/batch_norm_launch.h"

@@ -9,8 +9,8 @@
 #include <map>
 #include <mutex>
 
-#include "providers/cpu/kernels/common/fused_activation.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+#include "providers/common/activation/fused_activation.h"
+#include "providers/common/nn/window_attributes.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/cuda_provider.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
@@ -24,7 +24,7 @@ const std::vector<DataType> kTypes = {DataType::kFloat, DataType::kFloat16};
 // The largest workspace the algorithm search lets an algorithm ask for.
 constexpr size_t kMaxWorkspaceBytes = size_t{1} << 30;
 
-Result<cuda::ConvActivation> DeviceActivation(const FusedActivation& activation) {
+Result<cuda::ConvActivation> DeviceActivation(const FusedActivationAttributes& activation) {
   switch (activation.kind) {
     case ActivationKind::kNone:
       return cuda::ConvActivation::kNone;
@@ -98,7 +98,7 @@ class Conv : public CudaKernel {
     }
     ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
     if (fused_) {
-      ORT_ASSIGN_OR_RETURN(const FusedActivation activation, ParseConvActivation(info));
+      ORT_ASSIGN_OR_RETURN(const FusedActivationAttributes activation, ParseConvActivation(info));
       ORT_ASSIGN_OR_RETURN(activation_, DeviceActivation(activation));
       alpha_ = activation.alpha;
       beta_ = activation.beta;

@@ -2,7 +2,7 @@
 // SkipSimplifiedLayerNormalization (input + skip (+ bias), normalized over the last axis), on the
 // GPU for float and float16. Statistics are computed in float; the Mean and InvStdDev outputs are
 // float (stash_type 1).
-#include "providers/cpu/kernels/contrib/nn/skip_layer_norm_inputs.h"
+#include "providers/common/nn/skip_layer_norm_inputs.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/layer_norm_launch.h"

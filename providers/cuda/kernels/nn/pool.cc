@@ -1,8 +1,9 @@
 // MaxPool (without the Indices output), AveragePool, GlobalMaxPool and GlobalAveragePool on the
 // GPU over 1 to 3 spatial dims, float and float16 (computed in float). The window geometry
-// (pads, auto_pad, strides, dilations, ceil_mode) and the output shapes come from the CPU
-// provider's pool_attributes.h, so both providers agree on every output shape.
-#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
+// (pads, auto_pad, strides, dilations, ceil_mode) and the output shapes come from
+// providers/common/nn/pool_attributes.h, shared with the CPU kernels, so both providers agree on
+// every output shape.
+#include "providers/common/nn/pool_attributes.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/pool_launch.h"

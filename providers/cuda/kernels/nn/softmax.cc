@@ -1,7 +1,7 @@
 // Softmax and LogSoftmax on the GPU, float and float16 (computed in float). Opsets before 13
 // flatten the input to 2-D at `axis` (default 1) and normalize each row; 13 and later normalize
 // along `axis` (default -1) alone.
-#include "providers/cpu/kernels/onnx/math/softmax_axis.h"
+#include "providers/common/math/softmax_axis.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/nn/softmax_launch.h"

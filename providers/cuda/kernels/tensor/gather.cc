@@ -1,7 +1,7 @@
 // Gather on the GPU. The indices are read on the host (they are small: token ids, positions),
 // checked and made non-negative there, then sent with the launch; an index out of range is an
 // error naming it, as on the CPU.
-#include "providers/cpu/kernels/onnx/tensor/gather_indices.h"
+#include "providers/common/tensor/gather_indices.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/math/elementwise_launch.h"

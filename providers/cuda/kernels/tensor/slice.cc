@@ -1,11 +1,11 @@
 // Slice on the GPU: one strided copy (elementwise_launch.h) reading the input from the first
 // selected element with each axis's stride times its step, so negative steps walk backwards. The
 // starts, ends, axes and steps (attributes before opset 10, host inputs from then on) are read
-// and clamped by the CPU provider's SliceAttributes, so both providers select alike. Any element
-// type of 1 to 8 bytes.
+// and clamped by SliceAttributes (providers/common/tensor/slice_params.h), shared with the CPU
+// kernel, so both providers select alike. Any element type of 1 to 8 bytes.
 #include <climits>
 
-#include "providers/cpu/kernels/onnx/tensor/slice_params.h"
+#include "providers/common/tensor/slice_params.h"
 #include "providers/cuda/cuda_common.h"
 #include "providers/cuda/kernels/cuda_kernels.h"
 #include "providers/cuda/kernels/math/elementwise_launch.h"

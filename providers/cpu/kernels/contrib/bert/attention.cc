@@ -11,10 +11,10 @@
 #include <memory>
 #include <vector>
 
+#include "providers/common/bert/attention_common.h"
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/common/row_reduce.h"
 #include "providers/cpu/kernels/common/vectorize.h"
-#include "providers/cpu/kernels/contrib/bert/attention_common.h"
 #include "providers/cpu/kernels/contrib/bert/contrib_bert_kernels.h"
 
 namespace ort {

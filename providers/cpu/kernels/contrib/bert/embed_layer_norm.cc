@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "providers/common/bert/embed_layer_norm_inputs.h"
 #include "providers/cpu/kernels/contrib/bert/contrib_bert_kernels.h"
-#include "providers/cpu/kernels/contrib/bert/embed_layer_norm_inputs.h"
 
 namespace ort {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "providers/common/math/matmul_shape.h"
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/contrib/math/contrib_math_kernels.h"
-#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
 
 namespace ort {
 namespace {

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "lib/common/cpu_info.h"
+#include "providers/common/nn/window_attributes.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
 
 namespace ort {
 namespace {

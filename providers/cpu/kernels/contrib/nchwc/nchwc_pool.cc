@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "lib/common/cpu_info.h"
+#include "providers/common/nn/pool_attributes.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
-#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
 
 namespace ort {
 namespace {

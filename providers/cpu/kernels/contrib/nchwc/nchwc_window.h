@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+#include "providers/common/nn/window_attributes.h"
 
 namespace ort {
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <vector>
 
+#include "providers/common/nn/skip_layer_norm_inputs.h"
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/common/row_reduce.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/nn/contrib_nn_kernels.h"
-#include "providers/cpu/kernels/contrib/nn/skip_layer_norm_inputs.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {

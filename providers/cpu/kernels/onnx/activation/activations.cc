@@ -4,8 +4,8 @@
 #include <climits>
 #include <cmath>
 
+#include "providers/common/activation/gelu_approximate.h"
 #include "providers/cpu/kernels/onnx/activation/activation_kernels.h"
-#include "providers/cpu/kernels/onnx/activation/gelu_approximate.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
 

@@ -1,6 +1,7 @@
 // Where(condition, X, Y) with numpy broadcasting of all three inputs, for every element type.
+#include "providers/common/logical/where_inputs.h"
+#include "providers/cpu/kernels/common/broadcast.h"
 #include "providers/cpu/kernels/onnx/logical/logical_kernels.h"
-#include "providers/cpu/kernels/onnx/logical/where_inputs.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 
 namespace ort {

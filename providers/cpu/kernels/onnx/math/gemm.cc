@@ -23,16 +23,6 @@ void BroadcastC(const T* c, const TensorShape& shape, int64_t m, int64_t n, T* o
 
 }  // namespace
 
-Status GemmAttributes::Parse(const KernelInfo& info) {
-  ORT_ASSIGN_OR_RETURN(const int64_t transposed_a, info.GetAttributeOr<int64_t>("transA", 0));
-  ORT_ASSIGN_OR_RETURN(const int64_t transposed_b, info.GetAttributeOr<int64_t>("transB", 0));
-  ORT_ASSIGN_OR_RETURN(alpha, info.GetAttributeOr<float>("alpha", 1.0f));
-  ORT_ASSIGN_OR_RETURN(beta, info.GetAttributeOr<float>("beta", 1.0f));
-  trans_a = transposed_a != 0;
-  trans_b = transposed_b != 0;
-  return Status::OK();
-}
-
 Status Gemm::Init(const KernelInfo& info) {
   ORT_RETURN_IF_ERROR(attributes_.Parse(info));
   if (info.opset() < 7 && info.node().domain().empty()) {

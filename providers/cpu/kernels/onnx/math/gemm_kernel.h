@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "lib/framework/op_kernel.h"
+#include "providers/common/math/gemm_attributes.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
 #include "providers/cpu/kernels/common/gemm.h"
-#include "providers/cpu/kernels/onnx/math/gemm_attributes.h"
 
 namespace ort {
 

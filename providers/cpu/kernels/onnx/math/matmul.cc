@@ -3,9 +3,9 @@
 // (weights) is packed once at creation.
 #include <memory>
 
+#include "providers/common/math/matmul_shape.h"
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
-#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
 
 namespace ort {
 namespace {

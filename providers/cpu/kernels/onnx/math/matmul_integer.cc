@@ -3,9 +3,9 @@
 // shapes; zero points and scales are per tensor, per row of A or per column of B.
 #include <vector>
 
+#include "providers/common/math/matmul_shape.h"
 #include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
-#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {

@@ -3,12 +3,12 @@
 #include <cmath>
 #include <vector>
 
+#include "providers/common/math/softmax_axis.h"
 #include "providers/cpu/kernels/common/row_reduce.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
-#include "providers/cpu/kernels/onnx/math/softmax_axis.h"
 
 namespace ort {
 namespace {

@@ -3,8 +3,8 @@
 // momentum-updated running ones. Opsets before 9 may normalize per activation (spatial = 0).
 #include <cmath>
 
+#include "providers/common/nn/batch_norm_attributes.h"
 #include "providers/cpu/kernels/common/elementwise.h"
-#include "providers/cpu/kernels/onnx/nn/batch_norm_attributes.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 

@@ -2,10 +2,10 @@
 // [N, C, image_shape...] image, summing overlapping entries (the adjoint of im2col).
 #include <fmt/ranges.h>
 
+#include "providers/common/nn/window_attributes.h"
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/common/im2col.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
 
 namespace ort {
 namespace {

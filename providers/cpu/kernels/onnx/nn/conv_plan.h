@@ -2,7 +2,7 @@
 // QLinearConv.
 #pragma once
 
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+#include "providers/common/nn/window_attributes.h"
 
 namespace ort {
 

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "providers/common/nn/window_attributes.h"
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/common/im2col.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
 
 namespace ort {
 namespace {

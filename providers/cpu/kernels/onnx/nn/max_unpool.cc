@@ -5,8 +5,8 @@
 
 #include <vector>
 
+#include "providers/common/nn/window_attributes.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
 
 namespace ort {
 namespace {

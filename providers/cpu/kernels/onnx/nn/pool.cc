@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
+#include "providers/common/nn/pool_attributes.h"
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
-#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
 
 namespace ort {
 namespace {

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
+#include "providers/common/reduction/reduce_attributes.h"
+#include "providers/common/reduction/reduce_plan.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
-#include "providers/cpu/kernels/onnx/reduction/reduce_attributes.h"
-#include "providers/cpu/kernels/onnx/reduction/reduce_plan.h"
 #include "providers/cpu/kernels/onnx/reduction/reduction_kernels.h"
 
 namespace ort {

@@ -1,6 +1,6 @@
 // Gather: copies one inner block per (outer position, index). Indices are validated before any
 // copy; negative ones count from the end of the axis.
-#include "providers/cpu/kernels/onnx/tensor/gather_indices.h"
+#include "providers/common/tensor/gather_indices.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
 

@@ -2,7 +2,7 @@
 // as inputs (negative steps walk backwards). DynamicSlice, the experimental opset-1 op ONNX
 // Runtime keeps, is Slice-10 without steps. Bounds are clamped as the spec describes and the
 // result is one strided copy of the input.
-#include "providers/cpu/kernels/onnx/tensor/slice_params.h"
+#include "providers/common/tensor/slice_params.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
 

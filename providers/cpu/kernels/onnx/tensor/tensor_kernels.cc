@@ -1,8 +1,8 @@
 #include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
 
+#include "providers/common/tensor/view_kernels.h"
 #include "providers/cpu/kernels/onnx/onnx_kernels.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
 
 namespace ort {
 

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
+#include "providers/common/tensor/view_kernels.h"
 
 namespace ort {
 

@@ -1,7 +1,7 @@
 // The kernels that only relabel a tensor's shape (Identity, Reshape, Flatten, Squeeze,
-// Unsqueeze) or read it (Shape, Size). They never touch element data, so device providers
-// register them too, for the element types their devices hold; shapes and axes are host inputs,
-// Shape's and Size's outputs host outputs.
+// Unsqueeze) or read it (Shape, Size). They never touch element data, so they belong to no
+// provider: each provider registers them for the element types its memory holds. Shapes and axes
+// are host inputs, Shape's and Size's outputs host outputs.
 #pragma once
 
 #include <vector>

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/common/broadcast.h"
+#include "providers/common/tensor/broadcast_plan.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/activation/gelu_approximate.h"
+#include "providers/common/activation/gelu_approximate.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/nn/pool_attributes.h"
+#include "providers/common/nn/pool_attributes.h"
 
 namespace ort {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "lib/framework/op_kernel.h"
-#include "providers/cpu/kernels/common/broadcast.h"
+#include "providers/common/tensor/broadcast_plan.h"
 
 namespace ort {
 

@@ -1,8 +1,8 @@
 // Reshape and Flatten: metadata-only ops whose output is a view sharing the input buffer.
 #include <fmt/ranges.h>
 
-#include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
+#include "lib/ir/tensor.h"
+#include "providers/common/tensor/view_kernels.h"
 
 namespace ort {
 namespace {

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/reduction/reduce_plan.h"
+#include "providers/common/reduction/reduce_plan.h"
 
 namespace ort {
 namespace {

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+#include "providers/common/nn/window_attributes.h"
 
 #include <fmt/ranges.h>
 

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/math/matmul_shape.h"
+#include "providers/common/math/matmul_shape.h"
 
 namespace ort {
 

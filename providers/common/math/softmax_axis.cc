@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/math/softmax_axis.h"
+#include "providers/common/math/softmax_axis.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/tensor/slice_params.h"
+#include "providers/common/tensor/slice_params.h"
 
 #include <algorithm>
 

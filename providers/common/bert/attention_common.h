@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "lib/framework/op_kernel.h"
-#include "providers/cpu/kernels/contrib/bert/attention_mask.h"
+#include "providers/common/bert/attention_mask.h"
 
 namespace ort {
 

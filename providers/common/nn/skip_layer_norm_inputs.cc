@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/contrib/nn/skip_layer_norm_inputs.h"
+#include "providers/common/nn/skip_layer_norm_inputs.h"
 
 namespace ort {
 namespace {

@@ -1,8 +1,7 @@
 // Shape (opset 15 adds the start/end slice of the dimensions) and Size.
 #include <algorithm>
 
-#include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
+#include "providers/common/tensor/view_kernels.h"
 
 namespace ort {
 namespace {

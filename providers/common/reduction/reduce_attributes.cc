@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/reduction/reduce_attributes.h"
+#include "providers/common/reduction/reduce_attributes.h"
 
 namespace ort {
 namespace {

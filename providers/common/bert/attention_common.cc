@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/contrib/bert/attention_common.h"
+#include "providers/common/bert/attention_common.h"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "lib/framework/op_kernel.h"
-#include "providers/cpu/kernels/onnx/nn/window_attributes.h"
+#include "providers/common/nn/window_attributes.h"
 
 namespace ort {
 

@@ -1,7 +1,6 @@
 // Identity: the output is the input value itself (a tensor view, a sequence or an optional's
 // none); nothing is copied.
-#include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
+#include "providers/common/tensor/view_kernels.h"
 
 namespace ort {
 namespace {

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/logical/where_inputs.h"
+#include "providers/common/logical/where_inputs.h"
 
 namespace ort {
 

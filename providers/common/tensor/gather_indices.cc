@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/tensor/gather_indices.h"
+#include "providers/common/tensor/gather_indices.h"
 
 namespace ort {
 

@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/contrib/bert/embed_layer_norm_inputs.h"
+#include "providers/common/bert/embed_layer_norm_inputs.h"
 
 namespace ort {
 namespace {

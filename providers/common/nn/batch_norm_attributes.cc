@@ -1,4 +1,4 @@
-#include "providers/cpu/kernels/onnx/nn/batch_norm_attributes.h"
+#include "providers/common/nn/batch_norm_attributes.h"
 
 namespace ort {
 namespace {

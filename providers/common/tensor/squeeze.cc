@@ -2,8 +2,8 @@
 // attribute before opset 13 and an input from 13.
 #include <algorithm>
 
-#include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
-#include "providers/cpu/kernels/onnx/tensor/view_kernels.h"
+#include "lib/ir/tensor.h"
+#include "providers/common/tensor/view_kernels.h"
 
 namespace ort {
 namespace {
