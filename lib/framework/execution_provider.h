@@ -32,7 +32,7 @@ class IExecutionProvider {
   explicit IExecutionProvider(std::string type) : type_(std::move(type)) {}
   virtual ~IExecutionProvider() = default;
 
-  /// Short name used on the command line and in node assignments (the CPU provider's "cpu").
+  /// Short name used on the command line and in node assignments.
   const std::string& type() const { return type_; }
 
   /// True for the provider that runs on the host and takes every node no other provider claims

@@ -29,8 +29,8 @@ class InferenceSession {
   InferenceSession(const InferenceSession&) = delete;
   InferenceSession& operator=(const InferenceSession&) = delete;
 
-  /// Adds a provider; earlier registrations take nodes first. The CPU provider ("cpu") is the
-  /// fallback and must be registered.
+  /// Adds a provider; earlier registrations take nodes first. A fallback provider
+  /// (IExecutionProvider::IsFallback: the CPU provider) must be registered.
   Status RegisterProvider(std::unique_ptr<IExecutionProvider> provider);
 
   Status Load(const std::string& path);
