@@ -5,18 +5,14 @@
 #include "lib/common/mapped_file.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/onnx/model_proto.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort {
 namespace {
 
-const std::string kModels = std::string(ORT_TEST_DATA_DIR) + "/models/";
+using test::TempDirectory;
 
-std::filesystem::path TempDirectory(const std::string& name) {
-  auto path = std::filesystem::temp_directory_path() / ("ort_loader_test_" + name);
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(path);
-  return path;
-}
+const std::string kModels = std::string(ORT_TEST_DATA_DIR) + "/models/";
 
 }  // namespace
 
@@ -63,7 +59,7 @@ TEST_CASE("Bad model files give clear errors", "[onnx][loader]") {
 TEST_CASE("Save then load round-trips, with and without external data", "[onnx][saver]") {
   auto original = LoadModel(kModels + "external_data.onnx");
   REQUIRE(original.ok());
-  const auto directory = TempDirectory("roundtrip");
+  const auto directory = TempDirectory("loader_roundtrip");
 
   SaveOptions inline_options;
   const std::string inline_path = (directory / "inline.onnx").string();

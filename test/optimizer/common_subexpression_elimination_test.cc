@@ -8,12 +8,6 @@ namespace {
 
 constexpr const char* kCse = "common_subexpression_elimination";
 
-// The nodes of `graph` whose op is `op`.
-size_t CountOps(const Graph& graph, const std::string& op) {
-  const Ops ops = OpTypes(graph);
-  return static_cast<size_t>(std::count(ops.begin(), ops.end(), op));
-}
-
 // Two branches a = op(x), b = op(x) joined by y = Add(a, b).
 Model TwoBranches(const std::string& op, std::vector<Attribute> a_attributes,
                   std::vector<Attribute> b_attributes) {

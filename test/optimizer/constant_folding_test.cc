@@ -2,22 +2,8 @@
 // graph output read back through a session.
 #include "test/optimizer/optimizer_test_util.h"
 
-#include "lib/session/inference_session.h"
-#include "providers/cpu/cpu_provider.h"
-
 namespace ort::test {
 namespace {
-
-// Runs the basic level with a CPU provider, as a session would.
-void FoldBasic(Model& model, std::set<std::string> disabled = {}) {
-  model.graph().ResolveOuterScope();
-  CpuExecutionProvider cpu;
-  IExecutionProvider* providers[] = {&cpu};
-  const Status status =
-      OptimizeGraph(model, {OptimizationLevel::kBasic, std::move(disabled)}, providers);
-  INFO(status.ToString());
-  REQUIRE(status.ok());
-}
 
 template <typename T>
 std::vector<T> Values(const Tensor* tensor) {
@@ -38,7 +24,7 @@ TEST_CASE("constant_folding evaluates a constant chain into one initializer", "[
   graph.AddNode({"add", "Add", "", {"a", "b"}, {"sum"}, {}});
   graph.AddNode({"mul", "Mul", "", {"sum", "c"}, {"product"}, {}});
   graph.AddNode({"use", "Add", "", {"x", "product"}, {"y"}, {}});  // x is fed: kept
-  FoldBasic(model);
+  OptimizeForCpu(model, OptimizationLevel::kBasic);
   CHECK(OpTypes(graph) == Ops{"Add"});
   CHECK(Values<float>(graph.GetInitializer("product")) == std::vector<float>{22, 44, 66});
   CHECK(graph.GetInitializer("product")->shape() == TensorShape{3});
@@ -59,14 +45,14 @@ TEST_CASE("constant_folding leaves overridable, random, failing and disabled nod
       .SetAttribute(Attribute::Ints("shape", {2}));
   graph.AddInitializer("pair", Tensor::FromVector<float>({2}, {1, 2}));
   graph.AddNode({"reshape", "Reshape", "", {"pair", "bad_shape"}, {"reshaped"}, {}});
-  FoldBasic(model);
+  OptimizeForCpu(model, OptimizationLevel::kBasic);
   CHECK(OpTypes(graph) == Ops{"Neg", "RandomUniform", "Reshape"});
 
   Model disabled = MakeModel();
   disabled.graph().set_outputs({"y"});
   disabled.graph().AddInitializer("a", Tensor::Scalar<float>(1));
   disabled.graph().AddNode({"neg", "Neg", "", {"a"}, {"y"}, {}});
-  FoldBasic(disabled, {"constant_folding"});
+  OptimizeForCpu(disabled, OptimizationLevel::kBasic, {"constant_folding"});
   CHECK(disabled.graph().NodeCount() == 1);
   OptimizeBasic(disabled);  // no CPU provider to evaluate with
   CHECK(disabled.graph().NodeCount() == 1);
@@ -84,7 +70,7 @@ TEST_CASE("constant_folding keeps nodes whose outputs would pass the size cap", 
   graph.AddNode({"untyped", "Expand", "", {"one", "big"}, {"untyped"}, {}});  // after running
   graph.AddInitializer("rows", Tensor::FromVector<int64_t>({2}, {4, 4096}));
   graph.AddNode({"small", "Expand", "", {"one", "rows"}, {"small"}, {}});
-  FoldBasic(model);
+  OptimizeForCpu(model, OptimizationLevel::kBasic);
   CHECK(OpTypes(graph) == Ops{"Expand", "Expand"});
   CHECK(graph.GetInitializer("small")->shape() == TensorShape{4, 4096});
 }
@@ -109,7 +95,7 @@ TEST_CASE("constant_folding turns Shape and Size of static shapes into constants
   all.SetAttribute(Attribute::Int("end", 10));
   graph.AddNode({"size", "Size", "", {"x"}, {"size"}, {}});
   graph.AddNode({"dynamic_shape", "Shape", "", {"dynamic"}, {"dynamic_shape"}, {}});
-  FoldBasic(model);
+  OptimizeForCpu(model, OptimizationLevel::kBasic);
   CHECK(OpTypes(graph) == Ops{"Shape"});
   CHECK(graph.Producer("dynamic_shape") != nullptr);
   CHECK(Values<int64_t>(graph.GetInitializer("doubled")) == std::vector<int64_t>{4, 6, 8, 10});
@@ -136,17 +122,12 @@ TEST_CASE("A folded graph output is served from its initializer", "[optimizer]")
 
   SessionOptions options;
   options.optimization_level = OptimizationLevel::kBasic;
-  InferenceSession session(options);
-  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session.Load(std::move(model)).ok());
-  const Status initialized = session.Initialize();
-  INFO(initialized.ToString());
-  REQUIRE(initialized.ok());
-  CHECK(session.ExecutionOrder().size() == 1);
+  const auto session = MakeCpuSession(std::move(model), options);
+  CHECK(session->ExecutionOrder().size() == 1);
 
   std::vector<NamedValue> feeds{{"x", Value(Tensor::FromVector<float>({2}, {10, 20}))}};
   std::vector<Value> outputs;
-  REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+  REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
   REQUIRE(outputs.size() == 2);
   CHECK(Values<float>(&outputs[0].tensor()) == std::vector<float>{13, 30});
   CHECK(Values<float>(&outputs[1].tensor()) == std::vector<float>{3, 10});

@@ -1,7 +1,7 @@
 // The all level's Conv + Add (+ activation) fusion into FusedConv with Z: the nodes and attributes
 // left, the cases that must stay unfused, and outputs equal to the unfused model's (Z in place
 // over an intermediate, and Z the very value X is).
-#include "test/optimizer/extended_fusions_test.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
 namespace {
@@ -96,32 +96,13 @@ Model ConvAddModel(const ConvAddOptions& options) {
   return model;
 }
 
-/// Runs every level for a CPU session with `disabled` turned off.
-void OptimizeAll(Model& model, std::set<std::string> disabled = {}) {
-  model.graph().ResolveOuterScope();
-  CpuExecutionProvider cpu;
-  IExecutionProvider* providers[] = {&cpu};
-  const Status status =
-      OptimizeGraph(model, {OptimizationLevel::kAll, std::move(disabled)}, providers);
-  INFO(status.ToString());
-  REQUIRE(status.ok());
-}
-
 // The model optimized at the all level runs `fused_nodes` nodes and gives the unoptimized output.
 void CheckSameOutputsAtAll(const ConvAddOptions& options, size_t fused_nodes) {
   std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 2, 3, 3}, 5))},
                                 {"zin", Value(RandomTensor(options.z_dims, 6))}};
   if (options.z_is_x) feeds.pop_back();  // no zin input
-  const auto build = [options] { return ConvAddModel(options); };
-  const auto [plain, plain_nodes] = RunAt(build, OptimizationLevel::kDisable, feeds);
-  const auto [fused, executed] = RunAt(build, OptimizationLevel::kAll, feeds);
-  CHECK(executed == fused_nodes);
-  CHECK(plain_nodes > executed);
-  REQUIRE(fused.size() == plain.size());
-  for (size_t i = 0; i < plain.size(); ++i) {
-    INFO(i);
-    CHECK(fused[i] == Approx(plain[i]).margin(1e-5f).epsilon(1e-5f));
-  }
+  CheckSameOutputs([options] { return ConvAddModel(options); }, feeds, fused_nodes, 1e-5f,
+                   OptimizationLevel::kAll);
 }
 
 const Node& FusedProducer(const Model& model, const std::string& value) {

@@ -2,7 +2,7 @@
 // activation into FusedGemm, and Transposes and scalar scales around a MatMul into FusedMatMul.
 // Each is checked for the nodes and attributes left, for the cases that must stay unfused, and for
 // outputs equal to the unfused model's.
-#include "test/optimizer/extended_fusions_test.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "test/optimizer/extended_fusions_test.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
 namespace {

@@ -2,7 +2,8 @@
 // ops (node counts checked) and compute what the unoptimized graph computes; convolutions it must
 // not touch stay as they are.
 #include "lib/onnx/model_loader.h"
-#include "test/optimizer/extended_fusions_test.h"
+#include "providers/cpu/cpu_provider.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
 namespace {
@@ -23,14 +24,11 @@ size_t CountDomain(const Graph& graph, std::string_view domain) {
   return count;
 }
 
-void OptimizeAll(Model& model) {
+// The pass blocks only convolutions whose input shapes are known, so types are inferred first.
+void InferAndOptimizeAll(Model& model) {
   model.graph().ResolveOuterScope();
   InferModelTypes(model);
-  CpuExecutionProvider cpu;
-  IExecutionProvider* providers[] = {&cpu};
-  const Status status = OptimizeGraph(model, {OptimizationLevel::kAll, {}}, providers);
-  INFO(status.ToString());
-  REQUIRE(status.ok());
+  OptimizeAll(model);
 }
 
 void AddConv(Graph& graph, const std::string& name, const std::string& x, int64_t in, int64_t out,
@@ -116,18 +114,14 @@ Model UpsampleModel() {
 
 void CheckSameOutputsAtAll(const std::function<Model()>& build, std::vector<int64_t> dims) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor(std::move(dims), 21))}};
-  const auto [plain, plain_nodes] = RunAt(build, OptimizationLevel::kDisable, feeds);
-  const auto [blocked, blocked_nodes] = RunAt(build, OptimizationLevel::kAll, feeds);
-  REQUIRE(blocked.size() == plain.size());
-  for (size_t i = 0; i < plain.size(); ++i) {
-    INFO(i);
-    CHECK(blocked[i] == Approx(plain[i]).margin(1e-4).epsilon(1e-4));
-  }
+  const CpuRun plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
+  const CpuRun blocked = RunOnCpu(build(), OptimizationLevel::kAll, feeds);
+  CheckClose(blocked.output, plain.output, 1e-4, 1e-4);
 }
 
 TEST_CASE("nchwc_layout rewrites a residual network into blocked ops", "[optimizer][nchwc]") {
   Model model = ResidualModel();
-  OptimizeAll(model);
+  InferAndOptimizeAll(model);
   const Graph& graph = model.graph();
   CHECK(CountOps(graph, "Relu") == 0);
   CHECK(CountOps(graph, "Clip") == 0);
@@ -173,7 +167,7 @@ TEST_CASE("CPU-only rewrites leave the graph alone when a device provider comes 
 
 TEST_CASE("nchwc_layout runs elementwise ops and Concat on blocked data", "[optimizer][nchwc]") {
   Model model = PassThroughModel();
-  OptimizeAll(model);
+  InferAndOptimizeAll(model);
   const Graph& graph = model.graph();
   CHECK(CountNchwc(graph, "Conv") == 3);
   CHECK(CountNchwc(graph, "AveragePool") == 1);
@@ -187,7 +181,7 @@ TEST_CASE("nchwc_layout runs elementwise ops and Concat on blocked data", "[opti
 TEST_CASE("nchwc_layout upsamples blocked data and passes scalar arithmetic through",
           "[optimizer][nchwc]") {
   Model model = UpsampleModel();
-  OptimizeAll(model);
+  InferAndOptimizeAll(model);
   const Graph& graph = model.graph();
   CHECK(CountNchwc(graph, "Conv") == 2);
   CHECK(CountNchwc(graph, "Upsample") == 1);
@@ -207,7 +201,7 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
     graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"y"}, {}});
     graph.set_inputs({"x", "w"});
     graph.set_outputs({"y"});
-    OptimizeAll(model);
+    InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
   }
   SECTION("output channels no multiple of 4") {
@@ -217,7 +211,7 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
     AddConv(graph, "conv", "x", 8, 6, 3, 1, 1, "y", 1);
     graph.set_inputs({"x"});
     graph.set_outputs({"y"});
-    OptimizeAll(model);
+    InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
     CHECK(OpTypes(model.graph()) == Ops{"Conv"});
   }
@@ -232,7 +226,7 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
     graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"y"}, {}});
     graph.set_inputs({"x"});
     graph.set_outputs({"y"});
-    OptimizeAll(model);
+    InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
   }
 }

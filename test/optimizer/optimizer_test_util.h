@@ -1,47 +1,81 @@
-// Builds small models for optimizer tests and reads what the optimizer left.
+// The one home of the optimizer and session tests' helpers: building small models, running the
+// optimizer at a level (with or without the CPU provider), reading what it left, and running a
+// model on the CPU provider to compare outputs before and after.
 #pragma once
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/ir/model.h"
 #include "lib/optimizer/graph_optimizer.h"
+#include "lib/session/inference_session.h"
 
 namespace ort::test {
 
-inline ValueType FloatTensor(std::vector<int64_t> dims) {
-  SymbolicShape shape;
-  for (int64_t dim : dims) shape.push_back(Dimension::Known(dim));
-  return ValueType::Tensor(DataType::kFloat, shape);
-}
+using Ops = std::vector<std::string>;
+
+/// A float tensor type of known `dims`.
+ValueType FloatTensor(std::vector<int64_t> dims);
 
 /// A model importing ai.onnx `opset`, whose graph tests fill in.
-inline Model MakeModel(int64_t opset = 14) {
-  Model model;
-  model.opsets()[""] = opset;
-  return model;
+Model MakeModel(int64_t opset = 14);
+
+/// A float tensor of `dims` with values drawn uniformly from [low, high) by a generator seeded
+/// with `seed`.
+Tensor RandomTensor(std::vector<int64_t> dims, uint32_t seed, float low = -2.0f, float high = 2.0f);
+
+/// Runs the basic level with only `disabled` turned off and no provider registered.
+void OptimizeBasic(Model& model, std::set<std::string> disabled = {});
+
+/// Runs every level up to `level` for a CPU session with `disabled` turned off (the extended
+/// fusions serve only providers with the contrib kernels; constant folding evaluates on it).
+void OptimizeForCpu(Model& model, OptimizationLevel level, std::set<std::string> disabled = {});
+
+inline void OptimizeExtended(Model& model, std::set<std::string> disabled = {}) {
+  OptimizeForCpu(model, OptimizationLevel::kExtended, std::move(disabled));
 }
 
-/// Runs the basic level with only `disabled` turned off.
-inline void OptimizeBasic(Model& model, std::set<std::string> disabled = {}) {
-  model.graph().ResolveOuterScope();
-  const Status status = OptimizeGraph(model, {OptimizationLevel::kBasic, std::move(disabled)}, {});
-  INFO(status.ToString());
-  REQUIRE(status.ok());
+inline void OptimizeAll(Model& model, std::set<std::string> disabled = {}) {
+  OptimizeForCpu(model, OptimizationLevel::kAll, std::move(disabled));
 }
 
 /// The op types of the graph's nodes in topological order.
-inline std::vector<std::string> OpTypes(const Graph& graph) {
-  std::vector<std::string> ops;
-  const std::vector<NodeIndex> order = graph.TopologicalOrder().value();
-  for (NodeIndex index : order) {
-    ops.push_back(graph.GetNode(index)->op_type());
-  }
-  return ops;
-}
+Ops OpTypes(const Graph& graph);
 
-using Ops = std::vector<std::string>;
+/// How many nodes of `op_type` the graph holds.
+size_t CountOps(const Graph& graph, std::string_view op_type);
+
+/// A session with the CPU provider registered that has loaded and initialized `model`.
+std::unique_ptr<InferenceSession> MakeCpuSession(std::unique_ptr<Model> model,
+                                                 const SessionOptions& options = {});
+
+/// What a CPU session made of a model: output 0 and the op types of the nodes it executed.
+struct CpuRun {
+  std::vector<float> output;
+  Ops executed;
+};
+
+/// Runs `model` at `level` on the CPU provider with `feeds`.
+CpuRun RunOnCpu(Model model, OptimizationLevel level, const std::vector<NamedValue>& feeds);
+
+/// Checks `actual` against `expected` element by element within `margin` and `epsilon`.
+void CheckClose(const std::vector<float>& actual, const std::vector<float>& expected, double margin,
+                double epsilon);
+
+/// Checks that `level` optimizes `build`'s model to `fused_nodes` executed nodes, fewer than the
+/// unoptimized model runs, and that its output matches the unoptimized one within `tolerance`.
+void CheckSameOutputs(const std::function<Model()>& build, const std::vector<NamedValue>& feeds,
+                      size_t fused_nodes, float tolerance = 1e-5f,
+                      OptimizationLevel level = OptimizationLevel::kExtended);
+
+/// An empty directory `name` under the system's temporary directory (emptied if it existed).
+std::filesystem::path TempDirectory(const std::string& name);
 
 }  // namespace ort::test

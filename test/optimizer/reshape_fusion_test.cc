@@ -4,11 +4,10 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <tuple>
 
-#include "lib/session/inference_session.h"
-#include "providers/cpu/cpu_provider.h"
 #include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
@@ -69,14 +68,21 @@ std::optional<std::vector<int64_t>> FusedShape(const Graph& graph) {
 const ValueType kBatchSeqHidden =
     SymbolicFloat({Dimension::Symbol("batch"), Dimension::Symbol("seq"), Dimension::Known(24)});
 
-}  // namespace
-
-TEST_CASE("reshape_fusion turns x.view(x.size(0), x.size(1), 2, 12) into a constant shape",
-          "[optimizer]") {
+// x [batch, seq, 24] reshaped to [batch, seq, 2, 12] through the exporters' shape chain.
+Model SplitLastAxisModel() {
   Model model = ReshapeModel(kBatchSeqHidden, [](Graph& graph) {
     return std::vector<std::string>{AddDimPiece(graph, "x", 0), AddDimPiece(graph, "x", 1),
                                     AddConstantPiece(graph, 2), AddConstantPiece(graph, 12)};
   });
+  model.graph().ResolveOuterScope();
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("reshape_fusion turns x.view(x.size(0), x.size(1), 2, 12) into a constant shape",
+          "[optimizer]") {
+  Model model = SplitLastAxisModel();
   OptimizeBasic(model);
   CHECK(OpTypes(model.graph()) == Ops{"Reshape"});
   CHECK(FusedShape(model.graph()) == std::vector<int64_t>{0, 0, 2, 12});
@@ -179,27 +185,17 @@ TEST_CASE("reshape_fusion keeps a chain value that is a graph output", "[optimiz
 
 TEST_CASE("A fused Reshape gives the same outputs as the computed shape", "[optimizer]") {
   auto run = [](OptimizationLevel level) {
-    Model model = ReshapeModel(kBatchSeqHidden, [](Graph& graph) {
-      return std::vector<std::string>{AddDimPiece(graph, "x", 0), AddDimPiece(graph, "x", 1),
-                                      AddConstantPiece(graph, 2), AddConstantPiece(graph, 12)};
-    });
-    model.graph().ResolveOuterScope();
     SessionOptions options;
     options.optimization_level = level;
-    InferenceSession session(options);
-    REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-    REQUIRE(session.Load(std::make_unique<Model>(std::move(model))).ok());
-    const Status status = session.Initialize();
-    INFO(status.ToString());
-    REQUIRE(status.ok());
+    const auto session = MakeCpuSession(std::make_unique<Model>(SplitLastAxisModel()), options);
     std::vector<float> data(2 * 3 * 24);
     for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i) * 0.5f - 7;
     std::vector<NamedValue> feeds{{"x", Value(Tensor::FromVector<float>({2, 3, 24}, data))}};
     std::vector<Value> outputs;
-    REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+    REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
     const Tensor& y = outputs[0].tensor();
     auto span = y.Span<float>();
-    return std::make_tuple(session.ExecutionOrder().size(), y.shape(),
+    return std::make_tuple(session->ExecutionOrder().size(), y.shape(),
                            std::vector<float>(span.begin(), span.end()), data);
   };
   const auto [plain_nodes, plain_shape, plain, data] = run(OptimizationLevel::kDisable);
@@ -215,23 +211,13 @@ TEST_CASE("A fused Reshape gives the same outputs as the computed shape", "[opti
 TEST_CASE("Fixing symbolic dimensions lets constant folding compute the whole shape chain",
           "[optimizer]") {
   auto nodes_after = [](std::map<std::string, int64_t> free_dims) {
-    Model model = ReshapeModel(kBatchSeqHidden, [](Graph& graph) {
-      return std::vector<std::string>{AddDimPiece(graph, "x", 0), AddDimPiece(graph, "x", 1),
-                                      AddConstantPiece(graph, 2), AddConstantPiece(graph, 12)};
-    });
-    model.graph().ResolveOuterScope();
     SessionOptions options;
     options.optimization_level = OptimizationLevel::kBasic;
     options.free_dimension_overrides = std::move(free_dims);
     // Without reshape_fusion only folding can remove the chain.
     options.disabled_optimizers = {"reshape_fusion"};
-    InferenceSession session(options);
-    REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-    REQUIRE(session.Load(std::make_unique<Model>(std::move(model))).ok());
-    const Status status = session.Initialize();
-    INFO(status.ToString());
-    REQUIRE(status.ok());
-    return session.ExecutionOrder().size();
+    const auto session = MakeCpuSession(std::make_unique<Model>(SplitLastAxisModel()), options);
+    return session->ExecutionOrder().size();
   };
   CHECK(nodes_after({}) == 7);
   CHECK(nodes_after({{"batch", 2}, {"seq", 3}}) == 1);

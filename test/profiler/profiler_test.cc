@@ -13,9 +13,12 @@
 #include "lib/profiler/profile_summary.h"
 #include "lib/session/inference_session.h"
 #include "providers/cpu/cpu_provider.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort {
 namespace {
+
+using test::MakeCpuSession;
 
 using nlohmann::json;
 
@@ -41,14 +44,6 @@ std::unique_ptr<Model> MlpModel() {
   graph.AddNode({"sigmoid", "Sigmoid", "", {"h3"}, {"y"}, {}});
   graph.ResolveOuterScope();
   return model;
-}
-
-std::unique_ptr<InferenceSession> MakeSession(const SessionOptions& options) {
-  auto session = std::make_unique<InferenceSession>(options);
-  REQUIRE(session->RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session->Load(MlpModel()).ok());
-  REQUIRE(session->Initialize().ok());
-  return session;
 }
 
 void RunOnce(const InferenceSession& session) {
@@ -77,7 +72,7 @@ TEST_CASE("a profiled session writes a Chrome trace with every node of every run
   options.enable_profiling = true;
   options.intra_op_threads = 4;
   options.profile_file_path = TempPath("trace.json").string();
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(MlpModel(), options);
   RunOnce(*session);
   RunOnce(*session);
   auto written = session->EndProfiling();
@@ -188,7 +183,7 @@ TEST_CASE("concurrent profiled runs each record all their nodes", "[profiler]") 
   options.enable_profiling = true;
   options.intra_op_threads = 2;
   options.profile_file_path = TempPath("concurrent.json").string();
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(MlpModel(), options);
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; ++t) {
     threads.emplace_back([&session] {
@@ -229,7 +224,7 @@ TEST_CASE("concurrent profiled runs each record all their nodes", "[profiler]") 
 TEST_CASE("without profiling nothing is recorded", "[profiler]") {
   SessionOptions options;
   options.intra_op_threads = 2;
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(MlpModel(), options);
   RunOnce(*session);
   CHECK(session->ProfilingEvents().empty());
   CHECK_FALSE(session->EndProfiling().ok());
@@ -239,7 +234,7 @@ TEST_CASE("the trace file name is built from the prefix", "[profiler]") {
   SessionOptions options;
   options.enable_profiling = true;
   options.profile_file_prefix = TempPath("prefixed").string();
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(MlpModel(), options);
   RunOnce(*session);
   auto written = session->EndProfiling();
   REQUIRE(written.ok());
@@ -253,7 +248,7 @@ TEST_CASE("an unwritable trace path is an error naming it", "[profiler]") {
   SessionOptions options;
   options.enable_profiling = true;
   options.profile_file_path = "/nonexistent-dir/trace.json";
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(MlpModel(), options);
   auto written = session->EndProfiling();
   REQUIRE_FALSE(written.ok());
   CHECK(written.status().message().find("/nonexistent-dir/trace.json") != std::string::npos);

@@ -8,9 +8,12 @@
 #include "lib/ir/model.h"
 #include "lib/session/inference_session.h"
 #include "providers/cpu/cpu_provider.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort {
 namespace {
+
+using test::MakeCpuSession;
 
 constexpr int64_t kWidth = 32;
 
@@ -78,14 +81,6 @@ Expected Compute(const std::vector<float>& x, int64_t batch) {
   return expected;
 }
 
-std::unique_ptr<InferenceSession> MakeSession(SessionOptions options) {
-  auto session = std::make_unique<InferenceSession>(options);
-  REQUIRE(session->RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session->Load(TwoBranchModel()).ok());
-  REQUIRE(session->Initialize().ok());
-  return session;
-}
-
 std::vector<Value> RunBatch(const InferenceSession& session, int64_t batch) {
   const auto x = Ramp(static_cast<size_t>(batch * kWidth), 0.1f, 0.05f * static_cast<float>(batch));
   std::vector<NamedValue> feeds{{"x", Value(Tensor::FromVector<float>({batch, kWidth}, x))}};
@@ -124,7 +119,7 @@ TEST_CASE("Sequential runs plan in-place outputs and reuse a memory pattern per 
           "[session][execution]") {
   SessionOptions options;
   options.intra_op_threads = 1;
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(TwoBranchModel(), options);
   const SessionState& state = *session->state();
   // Tanh over Relu's result and Sigmoid over m2 are planned in place; the Reshape view of the
   // relu result makes Tanh's reuse unsafe at run time, which the executor must notice.
@@ -145,7 +140,7 @@ TEST_CASE("Sequential runs plan in-place outputs and reuse a memory pattern per 
 TEST_CASE("Without memory patterns every run allocates on its own", "[session][execution]") {
   SessionOptions options;
   options.enable_mem_pattern = false;
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(TwoBranchModel(), options);
   CheckBatch(RunBatch(*session, 3), 3);
   CheckBatch(RunBatch(*session, 3), 3);
   CHECK(session->state()->MemoryPatternCount() == 0);
@@ -154,11 +149,11 @@ TEST_CASE("Without memory patterns every run allocates on its own", "[session][e
 TEST_CASE("Parallel mode gives the sequential results bit for bit", "[session][execution]") {
   SessionOptions sequential_options;
   sequential_options.intra_op_threads = 1;
-  auto sequential = MakeSession(sequential_options);
+  auto sequential = MakeCpuSession(TwoBranchModel(), sequential_options);
   SessionOptions parallel_options = sequential_options;
   parallel_options.execution_mode = ExecutionMode::kParallel;
   parallel_options.inter_op_threads = 2;
-  auto parallel = MakeSession(parallel_options);
+  auto parallel = MakeCpuSession(TwoBranchModel(), parallel_options);
   CHECK(parallel->state()->MemoryPatternCount() == 0);
 
   const auto reference = RunBatch(*sequential, 4);

@@ -5,9 +5,12 @@
 #include "lib/ir/model.h"
 #include "lib/session/inference_session.h"
 #include "providers/cpu/cpu_provider.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort {
 namespace {
+
+using test::MakeCpuSession;
 
 // out = a + b with a declared [batch, 3] and b a constant [3].
 std::unique_ptr<Model> AddModel() {
@@ -24,14 +27,6 @@ std::unique_ptr<Model> AddModel() {
   graph.AddNode({"add", "Add", "", {"a", "b"}, {"out"}, {}});
   graph.ResolveOuterScope();
   return model;
-}
-
-std::unique_ptr<InferenceSession> MakeSession(SessionOptions options = {}) {
-  auto session = std::make_unique<InferenceSession>(options);
-  REQUIRE(session->RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session->Load(AddModel()).ok());
-  REQUIRE(session->Initialize().ok());
-  return session;
 }
 
 }  // namespace
@@ -78,7 +73,7 @@ TEST_CASE("Weights that every reader pre-packed are freed unless the session pro
 }
 
 TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
-  auto session = MakeSession();
+  auto session = MakeCpuSession(AddModel());
   std::vector<Value> outputs;
   std::vector<NamedValue> none;
   CHECK(session->Run({}, none, {}, &outputs).message().find("required input 'a'") !=
@@ -100,7 +95,7 @@ TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
 TEST_CASE("Run is safe from several threads at once", "[session]") {
   SessionOptions options;
   options.intra_op_threads = 2;
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(AddModel(), options);
   std::vector<std::thread> threads;
   std::atomic<int> correct{0};
   for (int t = 0; t < 4; ++t) {
@@ -123,7 +118,7 @@ TEST_CASE("Run is safe from several threads at once", "[session]") {
 TEST_CASE("Free dimension overrides fix symbolic input dimensions", "[session]") {
   SessionOptions options;
   options.free_dimension_overrides["batch"] = 2;
-  auto session = MakeSession(options);
+  auto session = MakeCpuSession(AddModel(), options);
   CHECK(session->InputInfos()[0].type.ToString() == "tensor(float)[2,3]");
   std::vector<Value> outputs;
   std::vector<NamedValue> one_row{{"a", Value(Tensor::FromVector<float>({1, 3}, {1, 2, 3}))}};
@@ -131,7 +126,7 @@ TEST_CASE("Free dimension overrides fix symbolic input dimensions", "[session]")
 }
 
 TEST_CASE("A terminated run stops with an error", "[session]") {
-  auto session = MakeSession();
+  auto session = MakeCpuSession(AddModel());
   std::atomic<bool> stop{true};
   RunOptions run_options;
   run_options.terminate = &stop;
@@ -144,7 +139,7 @@ TEST_CASE("A terminated run stops with an error", "[session]") {
 TEST_CASE("Initialize requires a model and runs once", "[session]") {
   InferenceSession session;
   CHECK_FALSE(session.Initialize().ok());
-  auto ready = MakeSession();
+  auto ready = MakeCpuSession(AddModel());
   CHECK_FALSE(ready->Initialize().ok());
 }
 
@@ -153,7 +148,7 @@ TEST_CASE("Initialize requires a model and runs once", "[session]") {
 namespace ort {
 
 TEST_CASE("Outputs come from the CPU arena, and shrinking returns its free regions", "[session]") {
-  auto session = MakeSession();
+  auto session = MakeCpuSession(AddModel());
   auto* arena = dynamic_cast<ArenaAllocator*>(session->providers()[0]->allocator().get());
   REQUIRE(arena != nullptr);
   // 2 x 1024 floats: the output occupies one 8 KiB chunk of the arena while the caller holds it.

@@ -11,9 +11,12 @@
 #include "lib/session/inference_session.h"
 #include "lib/session/partitioner.h"
 #include "providers/cpu/cpu_provider.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort {
 namespace {
+
+using test::CountOps;
 
 // A stand-in device: host memory labelled as device 0, so the copy logic runs without a GPU and
 // kernels can check which side their tensors are on.
@@ -137,12 +140,6 @@ std::unique_ptr<Model> MixedModel() {
   graph.AddNode({"reshape", "Reshape", "", {"r", "shape"}, {"q"}, {}});
   graph.ResolveOuterScope();
   return model;
-}
-
-int CountOps(const Graph& graph, const std::string& op) {
-  int count = 0;
-  for (const Node* node : graph.Nodes()) count += node->op_type() == op;
-  return count;
 }
 
 }  // namespace

@@ -8,9 +8,13 @@
 #include "lib/optimizer/optimization_record.h"
 #include "lib/session/inference_session.h"
 #include "providers/cpu/cpu_provider.h"
+#include "test/optimizer/optimizer_test_util.h"
 
 namespace ort {
 namespace {
+
+using test::MakeCpuSession;
+using test::TempDirectory;
 
 // out = -(x + w) with x [2, 300] behind two Identity nodes the basic level removes; w is large
 // enough (1200 bytes) to go to external data.
@@ -57,13 +61,6 @@ Optimized OptimizeWithRecord(const OptimizationRecord& record) {
   return result;
 }
 
-std::filesystem::path TempDirectory(const std::string& name) {
-  auto path = std::filesystem::temp_directory_path() / ("ort_offline_test_" + name);
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(path);
-  return path;
-}
-
 }  // namespace
 
 TEST_CASE("A session skips the levels a model's record says were applied", "[session][record]") {
@@ -98,7 +95,7 @@ TEST_CASE("Other providers or re-enabled passes run recorded levels again", "[se
 
 TEST_CASE("A model optimized and saved reloads with its record and the same outputs",
           "[session][record]") {
-  const auto directory = TempDirectory("saved");
+  const auto directory = TempDirectory("offline_saved");
   const std::string path = (directory / "optimized.onnx").string();
   {
     SessionOptions options;
@@ -123,12 +120,9 @@ TEST_CASE("A model optimized and saved reloads with its record and the same outp
   std::vector<float> input(600);
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i % 7) - 3.0f;
   std::vector<NamedValue> feeds{{"x", Value(Tensor::FromVector<float>({2, 300}, input))}};
-  InferenceSession session;
-  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-  REQUIRE(session.Load(std::move(*loaded)).ok());
-  REQUIRE(session.Initialize().ok());
+  const auto session = MakeCpuSession(std::move(*loaded));
   std::vector<Value> outputs;
-  REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+  REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
   const float* out = outputs[0].tensor().Data<float>();
   for (size_t i = 0; i < input.size(); ++i) {
     INFO(i);

@@ -5,16 +5,24 @@
 // Expected values from a numpy convolution loop over the zero-point-shifted integers.
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<uint8_t> kX1x2x4x4 = {172, 1,   37, 212, 74,  251, 89,  200, 245, 80,  250,
+                                        180, 247, 76, 131, 189, 247, 71,  123, 200, 214, 252,
+                                        54,  252, 29, 226, 223, 233, 223, 181, 148, 141};
+const std::vector<int8_t> kW3x2x2x2 = {-108, 108, 107,  -106, 24,  -34, 62, 27,
+                                       22,   -6,  -100, 74,   99,  -79, -9, -113,
+                                       -17,  -96, -23,  118,  -92, -95, 52, -71};
+
+}  // namespace
+
 TEST_CASE("ConvInteger subtracts zero points, padding with the input zero point",
           "[nn][ConvInteger]") {
   OpTester("ConvInteger", 10)
       .AttrInts("pads", {1, 0, 1, 0})
-      .Input<uint8_t>("x", {1, 2, 4, 4}, {172, 1,   37, 212, 74,  251, 89,  200, 245, 80,  250,
-                                          180, 247, 76, 131, 189, 247, 71,  123, 200, 214, 252,
-                                          54,  252, 29, 226, 223, 233, 223, 181, 148, 141})
-      .Input<int8_t>("w", {3, 2, 2, 2},
-                     {-108, 108, 107, -106, 24,  -34, 62,  27,  22,  -6,  -100, 74,
-                      99,   -79, -9,  -113, -17, -96, -23, 118, -92, -95, 52,   -71})
+      .Input<uint8_t>("x", {1, 2, 4, 4}, kX1x2x4x4)
+      .Input<int8_t>("w", {3, 2, 2, 2}, kW3x2x2x2)
       .Input<uint8_t>("x_zero_point", {}, {100})
       .Input<int8_t>("w_zero_point", {3}, {1, -2, 3})
       .Output<int32_t>("y", {1, 3, 5, 3},
@@ -26,9 +34,7 @@ TEST_CASE("ConvInteger subtracts zero points, padding with the input zero point"
       .Run();
   OpTester("ConvInteger", 10)
       .AttrInt("group", 2)
-      .Input<uint8_t>("x", {1, 2, 4, 4}, {172, 1,   37, 212, 74,  251, 89,  200, 245, 80,  250,
-                                          180, 247, 76, 131, 189, 247, 71,  123, 200, 214, 252,
-                                          54,  252, 29, 226, 223, 233, 223, 181, 148, 141})
+      .Input<uint8_t>("x", {1, 2, 4, 4}, kX1x2x4x4)
       .Input<int8_t>("w", {2, 1, 2, 2}, {-108, 108, 107, -106, 22, -6, -100, 74})
       .Output<int32_t>("y", {1, 2, 3, 3},
                        {-37156, 21311, 7223, 36851, -35436, 19658, 553, 12606, -13577, 2256, -20380,
@@ -39,14 +45,10 @@ TEST_CASE("ConvInteger subtracts zero points, padding with the input zero point"
 TEST_CASE("QLinearConv requantizes with per-channel weight scales and bias", "[nn][QLinearConv]") {
   OpTester("QLinearConv", 10)
       .AttrInts("pads", {1, 0, 1, 0})
-      .Input<uint8_t>("x", {1, 2, 4, 4}, {172, 1,   37, 212, 74,  251, 89,  200, 245, 80,  250,
-                                          180, 247, 76, 131, 189, 247, 71,  123, 200, 214, 252,
-                                          54,  252, 29, 226, 223, 233, 223, 181, 148, 141})
+      .Input<uint8_t>("x", {1, 2, 4, 4}, kX1x2x4x4)
       .Input<float>("x_scale", {}, {0.050000001f})
       .Input<uint8_t>("x_zero_point", {}, {100})
-      .Input<int8_t>("w", {3, 2, 2, 2},
-                     {-108, 108, 107, -106, 24,  -34, 62,  27,  22,  -6,  -100, 74,
-                      99,   -79, -9,  -113, -17, -96, -23, 118, -92, -95, 52,   -71})
+      .Input<int8_t>("w", {3, 2, 2, 2}, kW3x2x2x2)
       .Input<float>("w_scale", {3}, {0.0099999998f, 0.02f, 0.0049999999f})
       .Input<int8_t>("w_zero_point", {3}, {1, -2, 3})
       .Input<float>("y_scale", {}, {0.5f})

@@ -5,19 +5,26 @@
 // Expected values come from a numpy loop scattering every input pixel through the kernel.
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kX1x2x3x3 = {-0.75f, 0.5f,   2.0f,   1.75f,  -1.75f, 0.0f,
+                                      0.5f,   0.75f,  -0.75f, -0.75f, -2.0f,  -1.75f,
+                                      0.25f,  -1.75f, -1.25f, -0.75f, -1.75f, -2.0f};
+const std::vector<float> kW2x3x3x3 = {
+    1.75f, -0.25f, -1.25f, 0.75f, -2.0f,  -1.0f, 1.75f, 1.5f,   0.5f,   -1.75f, -0.75f,
+    -2.0f, -1.0f,  -2.0f,  -1.5f, 0.5f,   -1.5f, -1.5f, 1.5f,   -0.75f, -0.75f, -1.75f,
+    1.25f, 0.75f,  0.25f,  0.5f,  -1.5f,  -1.0f, 0.25f, 1.75f,  1.25f,  0.5f,   0.0f,
+    -2.0f, 1.5f,   -1.75f, -1.5f, 0.75f,  1.25f, 1.25f, -0.25f, -1.25f, -1.75f, 1.5f,
+    2.0f,  -1.0f,  1.5f,   -0.5f, -0.75f, 0.0f,  -2.0f, -0.25f, -1.25f, 0.75f};
+
+}  // namespace
+
 TEST_CASE("ConvTranspose with strides and bias", "[nn][ConvTranspose]") {
   OpTester("ConvTranspose", 11)
       .AttrInts("strides", {2, 2})
-      .Input<float>("x", {1, 2, 3, 3},
-                    {-0.75f, 0.5f, 2.0f, 1.75f, -1.75f, 0.0f, 0.5f, 0.75f, -0.75f, -0.75f, -2.0f,
-                     -1.75f, 0.25f, -1.75f, -1.25f, -0.75f, -1.75f, -2.0f})
-      .Input<float>(
-          "w", {2, 3, 3, 3},
-          {1.75f, -0.25f, -1.25f, 0.75f, -2.0f,  -1.0f, 1.75f, 1.5f,   0.5f,   -1.75f, -0.75f,
-           -2.0f, -1.0f,  -2.0f,  -1.5f, 0.5f,   -1.5f, -1.5f, 1.5f,   -0.75f, -0.75f, -1.75f,
-           1.25f, 0.75f,  0.25f,  0.5f,  -1.5f,  -1.0f, 0.25f, 1.75f,  1.25f,  0.5f,   0.0f,
-           -2.0f, 1.5f,   -1.75f, -1.5f, 0.75f,  1.25f, 1.25f, -0.25f, -1.25f, -1.75f, 1.5f,
-           2.0f,  -1.0f,  1.5f,   -0.5f, -0.75f, 0.0f,  -2.0f, -0.25f, -1.25f, 0.75f})
+      .Input<float>("x", {1, 2, 3, 3}, kX1x2x3x3)
+      .Input<float>("w", {2, 3, 3, 3}, kW2x3x3x3)
       .Input<float>("b", {3}, {0.0f, 1.5f, 1.5f})
       .Output<float>(
           "y", {1, 3, 7, 7},
@@ -75,16 +82,8 @@ TEST_CASE("ConvTranspose with pads and output_padding", "[nn][ConvTranspose]") {
       .AttrInts("strides", {3, 2})
       .AttrInts("pads", {1, 0, 0, 1})
       .AttrInts("output_padding", {1, 1})
-      .Input<float>("x", {1, 2, 3, 3},
-                    {-0.75f, 0.5f, 2.0f, 1.75f, -1.75f, 0.0f, 0.5f, 0.75f, -0.75f, -0.75f, -2.0f,
-                     -1.75f, 0.25f, -1.75f, -1.25f, -0.75f, -1.75f, -2.0f})
-      .Input<float>(
-          "w", {2, 3, 3, 3},
-          {1.75f, -0.25f, -1.25f, 0.75f, -2.0f,  -1.0f, 1.75f, 1.5f,   0.5f,   -1.75f, -0.75f,
-           -2.0f, -1.0f,  -2.0f,  -1.5f, 0.5f,   -1.5f, -1.5f, 1.5f,   -0.75f, -0.75f, -1.75f,
-           1.25f, 0.75f,  0.25f,  0.5f,  -1.5f,  -1.0f, 0.25f, 1.75f,  1.25f,  0.5f,   0.0f,
-           -2.0f, 1.5f,   -1.75f, -1.5f, 0.75f,  1.25f, 1.25f, -0.25f, -1.25f, -1.75f, 1.5f,
-           2.0f,  -1.0f,  1.5f,   -0.5f, -0.75f, 0.0f,  -2.0f, -0.25f, -1.25f, 0.75f})
+      .Input<float>("x", {1, 2, 3, 3}, kX1x2x3x3)
+      .Input<float>("w", {2, 3, 3, 3}, kW2x3x3x3)
       .Output<float>(
           "y", {1, 3, 9, 7},
           {-1.5f,    1.125f,   -1.375f,  -2.0f,    -1.1875f, -4.875f,  -2.0f,    0.1875f,  -2.25f,
@@ -115,16 +114,8 @@ TEST_CASE("ConvTranspose with output_shape", "[nn][ConvTranspose]") {
   OpTester("ConvTranspose", 11)
       .AttrInts("strides", {2, 2})
       .AttrInts("output_shape", {6, 8})
-      .Input<float>("x", {1, 2, 3, 3},
-                    {-0.75f, 0.5f, 2.0f, 1.75f, -1.75f, 0.0f, 0.5f, 0.75f, -0.75f, -0.75f, -2.0f,
-                     -1.75f, 0.25f, -1.75f, -1.25f, -0.75f, -1.75f, -2.0f})
-      .Input<float>(
-          "w", {2, 3, 3, 3},
-          {1.75f, -0.25f, -1.25f, 0.75f, -2.0f,  -1.0f, 1.75f, 1.5f,   0.5f,   -1.75f, -0.75f,
-           -2.0f, -1.0f,  -2.0f,  -1.5f, 0.5f,   -1.5f, -1.5f, 1.5f,   -0.75f, -0.75f, -1.75f,
-           1.25f, 0.75f,  0.25f,  0.5f,  -1.5f,  -1.0f, 0.25f, 1.75f,  1.25f,  0.5f,   0.0f,
-           -2.0f, 1.5f,   -1.75f, -1.5f, 0.75f,  1.25f, 1.25f, -0.25f, -1.25f, -1.75f, 1.5f,
-           2.0f,  -1.0f,  1.5f,   -0.5f, -0.75f, 0.0f,  -2.0f, -0.25f, -1.25f, 0.75f})
+      .Input<float>("x", {1, 2, 3, 3}, kX1x2x3x3)
+      .Input<float>("w", {2, 3, 3, 3}, kW2x3x3x3)
       .Output<float>(
           "y", {1, 3, 6, 8},
           {-1.5f,    1.125f,   -1.375f,  -2.0f,    -1.1875f, -4.875f,  -2.0f,   0.0f,     3.0f,

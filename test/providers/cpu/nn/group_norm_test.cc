@@ -5,14 +5,20 @@
 // Expected values come from the numpy formulas of each op (population variance).
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kX2x4x3 = {-0.375f, -1.0f,   0.875f, -0.75f, -0.5f, 1.0f,   -0.0f, 1.125f,
+                                    0.125f,  -1.375f, -0.25f, 1.5f,   0.25f, 1.875f, -2.0f, -0.625f,
+                                    1.125f,  0.75f,   0.25f,  0.625f, 1.5f,  0.75f,  0.25f, 0.25f};
+
+}  // namespace
+
 TEST_CASE("GroupNormalization with per-group (18) and per-channel (21) parameters",
           "[nn][GroupNormalization]") {
   OpTester("GroupNormalization", 18)
       .AttrInt("num_groups", 2)
-      .Input<float>("x", {2, 4, 3},
-                    {-0.375f, -1.0f,   0.875f, -0.75f, -0.5f, 1.0f,   -0.0f, 1.125f,
-                     0.125f,  -1.375f, -0.25f, 1.5f,   0.25f, 1.875f, -2.0f, -0.625f,
-                     1.125f,  0.75f,   0.25f,  0.625f, 1.5f,  0.75f,  0.25f, 0.25f})
+      .Input<float>("x", {2, 4, 3}, kX2x4x3)
       .Input<float>("scale", {2}, {0.625f, -0.75f})
       .Input<float>("bias", {2}, {0.625f, 0.5f})
       .Output<float>(
@@ -24,10 +30,7 @@ TEST_CASE("GroupNormalization with per-group (18) and per-channel (21) parameter
       .Run();
   OpTester("GroupNormalization", 21)
       .AttrInt("num_groups", 2)
-      .Input<float>("x", {2, 4, 3},
-                    {-0.375f, -1.0f,   0.875f, -0.75f, -0.5f, 1.0f,   -0.0f, 1.125f,
-                     0.125f,  -1.375f, -0.25f, 1.5f,   0.25f, 1.875f, -2.0f, -0.625f,
-                     1.125f,  0.75f,   0.25f,  0.625f, 1.5f,  0.75f,  0.25f, 0.25f})
+      .Input<float>("x", {2, 4, 3}, kX2x4x3)
       .Input<float>("scale", {4}, {1.125f, -0.125f, -1.875f, 0.125f})
       .Input<float>("bias", {4}, {1.375f, 0.5f, 0.625f, -0.375f})
       .Output<float>(

@@ -5,14 +5,21 @@
 // Expected values come from the numpy formulas of each op (population variance).
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kX2x3x4 = {0.375f,  -1.625f, -0.25f,  -0.5f,   0.875f,  -1.625f,
+                                    -1.375f, 0.0f,    -0.375f, 0.625f,  -0.625f, -1.25f,
+                                    1.75f,   -1.0f,   -1.375f, -0.875f, -0.625f, -1.125f,
+                                    0.125f,  1.75f,   -1.5f,   -0.375f, 0.625f,  1.5f};
+
+}  // namespace
+
 TEST_CASE("LayerNormalization over trailing axes with Mean and InvStdDev",
           "[nn][LayerNormalization]") {
   OpTester("LayerNormalization", 17)
       .AttrInt("axis", 1)
-      .Input<float>("x", {2, 3, 4},
-                    {0.375f,  -1.625f, -0.25f,  -0.5f,  0.875f, -1.625f, -1.375f, 0.0f,
-                     -0.375f, 0.625f,  -0.625f, -1.25f, 1.75f,  -1.0f,   -1.375f, -0.875f,
-                     -0.625f, -1.125f, 0.125f,  1.75f,  -1.5f,  -0.375f, 0.625f,  1.5f})
+      .Input<float>("x", {2, 3, 4}, kX2x3x4)
       .Input<float>("scale", {3, 4},
                     {2.0f, -1.375f, 0.125f, 1.5f, -1.75f, 0.375f, -1.25f, 1.125f, 1.75f, 0.125f,
                      -2.0f, -1.75f})
@@ -27,10 +34,7 @@ TEST_CASE("LayerNormalization over trailing axes with Mean and InvStdDev",
       .Output<float>("inv_std_dev", {2, 1, 1}, {1.215668f, 0.85594642f})
       .Run();
   OpTester("LayerNormalization", 17)
-      .Input<float>("x", {2, 3, 4},
-                    {0.375f,  -1.625f, -0.25f,  -0.5f,  0.875f, -1.625f, -1.375f, 0.0f,
-                     -0.375f, 0.625f,  -0.625f, -1.25f, 1.75f,  -1.0f,   -1.375f, -0.875f,
-                     -0.625f, -1.125f, 0.125f,  1.75f,  -1.5f,  -0.375f, 0.625f,  1.5f})
+      .Input<float>("x", {2, 3, 4}, kX2x3x4)
       .Input<float>("scale", {4}, {2.0f, -1.375f, 0.125f, 1.5f})
       .Output<float>(
           "y", {2, 3, 4},

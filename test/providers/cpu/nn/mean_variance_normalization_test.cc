@@ -5,13 +5,20 @@
 // Expected values come from the numpy formulas of each op (population variance).
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kX2x3x2x2 = {-0.25f,  0.25f,  -0.875f, 1.5f,   -1.125f, 0.125f,
+                                      -1.375f, 0.5f,   1.625f,  1.5f,   -1.5f,   0.5f,
+                                      1.625f,  -1.25f, -0.375f, 0.875f, 1.0f,    -0.25f,
+                                      0.5f,    0.625f, -0.625f, 0.625f, 0.25f,   0.75f};
+
+}  // namespace
+
 TEST_CASE("MeanVarianceNormalization over default and explicit axes",
           "[nn][MeanVarianceNormalization]") {
   OpTester("MeanVarianceNormalization", 13)
-      .Input<float>("x", {2, 3, 2, 2},
-                    {-0.25f, 0.25f,  -0.875f, 1.5f,   -1.125f, 0.125f, -1.375f, 0.5f,
-                     1.625f, 1.5f,   -1.5f,   0.5f,   1.625f,  -1.25f, -0.375f, 0.875f,
-                     1.0f,   -0.25f, 0.5f,    0.625f, -0.625f, 0.625f, 0.25f,   0.75f})
+      .Input<float>("x", {2, 3, 2, 2}, kX2x3x2x2)
       .Output<float>(
           "y", {2, 3, 2, 2},
           {-0.438357f,  0.062622428f, -1.0645813f,  1.315071f,   -1.4055638f,  0.15617377f,
@@ -21,10 +28,7 @@ TEST_CASE("MeanVarianceNormalization over default and explicit axes",
       .Run();
   OpTester("MeanVarianceNormalization", 13)
       .AttrInts("axes", {-1})
-      .Input<float>("x", {2, 3, 2, 2},
-                    {-0.25f, 0.25f,  -0.875f, 1.5f,   -1.125f, 0.125f, -1.375f, 0.5f,
-                     1.625f, 1.5f,   -1.5f,   0.5f,   1.625f,  -1.25f, -0.375f, 0.875f,
-                     1.0f,   -0.25f, 0.5f,    0.625f, -0.625f, 0.625f, 0.25f,   0.75f})
+      .Input<float>("x", {2, 3, 2, 2}, kX2x3x2x2)
       .Output<float>("y", {2, 3, 2, 2}, {-1.0f, 1.0f,  -1.0f, 1.0f, -1.0f, 1.0f,  -1.0f, 1.0f,
                                          1.0f,  -1.0f, -1.0f, 1.0f, 1.0f,  -1.0f, -1.0f, 1.0f,
                                          1.0f,  -1.0f, -1.0f, 1.0f, -1.0f, 1.0f,  -1.0f, 1.0f})

@@ -5,18 +5,29 @@
 // Expected values come from a numpy loop over output positions and window taps.
 namespace ort::test {
 
+namespace {
+
+// Inputs several cases share, named by their shape.
+const std::vector<float> kX1x2x5x6 = {
+    -3.0f,  -0.0f,  0.75f,  -3.75f, -2.75f, 3.5f,   -3.5f,  -3.0f,  3.5f,   1.0f,   -1.0f,  0.0f,
+    1.25f,  -1.75f, -3.0f,  2.25f,  1.25f,  0.0f,   2.5f,   0.5f,   3.75f,  -2.25f, 0.5f,   -0.25f,
+    -1.25f, 0.75f,  -2.0f,  2.5f,   3.0f,   -3.0f,  -0.25f, -1.75f, -3.25f, 3.25f,  -0.5f,  -2.75f,
+    1.5f,   -2.5f,  3.25f,  -2.25f, -3.75f, -2.5f,  -1.25f, -0.25f, 3.25f,  1.5f,   -1.25f, -3.75f,
+    -2.75f, 4.0f,   -0.25f, 1.5f,   -3.5f,  -3.75f, 2.75f,  0.75f,  -1.5f,  -1.5f,  -3.25f, -2.5f};
+const std::vector<float> kX1x2x4x5 = {-3.0f,  -3.25f, 0.5f,   3.75f,  3.25f, 1.5f,   -3.5f,  2.5f,
+                                      1.5f,   -2.75f, -0.25f, -3.5f,  2.5f,  1.75f,  2.5f,   2.0f,
+                                      -1.75f, 2.25f,  -2.0f,  -3.0f,  -1.0f, -0.0f,  -1.75f, 0.75f,
+                                      0.75f,  -2.0f,  1.0f,   -1.25f, 2.0f,  -1.75f, 2.5f,   -0.75f,
+                                      0.5f,   1.5f,   0.25f,  -2.0f,  3.75f, -3.25f, -1.5f,  0.5f};
+
+}  // namespace
+
 TEST_CASE("MaxPool 2-D with pads and strides, with Indices", "[nn][MaxPool]") {
   OpTester("MaxPool", 12)
       .AttrInts("kernel_shape", {3, 2})
       .AttrInts("strides", {2, 2})
       .AttrInts("pads", {1, 0, 1, 1})
-      .Input<float>("x", {1, 2, 5, 6},
-                    {-3.0f,  -0.0f,  0.75f,  -3.75f, -2.75f, 3.5f,   -3.5f,  -3.0f,  3.5f,   1.0f,
-                     -1.0f,  0.0f,   1.25f,  -1.75f, -3.0f,  2.25f,  1.25f,  0.0f,   2.5f,   0.5f,
-                     3.75f,  -2.25f, 0.5f,   -0.25f, -1.25f, 0.75f,  -2.0f,  2.5f,   3.0f,   -3.0f,
-                     -0.25f, -1.75f, -3.25f, 3.25f,  -0.5f,  -2.75f, 1.5f,   -2.5f,  3.25f,  -2.25f,
-                     -3.75f, -2.5f,  -1.25f, -0.25f, 3.25f,  1.5f,   -1.25f, -3.75f, -2.75f, 4.0f,
-                     -0.25f, 1.5f,   -3.5f,  -3.75f, 2.75f,  0.75f,  -1.5f,  -1.5f,  -3.25f, -2.5f})
+      .Input<float>("x", {1, 2, 5, 6}, kX1x2x5x6)
       .Output<float>("y", {1, 2, 3, 3},
                      {-0.0f, 3.5f, 3.5f, 2.5f, 3.75f, 1.25f, 2.5f, 3.75f, 3.0f, 1.5f, 3.25f, -0.5f,
                       4.0f, 3.25f, -1.25f, 4.0f, 1.5f, -2.5f})
@@ -30,13 +41,7 @@ TEST_CASE("MaxPool with dilations, column-major indices and ceil_mode", "[nn][Ma
       .AttrInts("kernel_shape", {2, 2})
       .AttrInts("dilations", {2, 2})
       .AttrInt("storage_order", 1)
-      .Input<float>("x", {1, 2, 5, 6},
-                    {-3.0f,  -0.0f,  0.75f,  -3.75f, -2.75f, 3.5f,   -3.5f,  -3.0f,  3.5f,   1.0f,
-                     -1.0f,  0.0f,   1.25f,  -1.75f, -3.0f,  2.25f,  1.25f,  0.0f,   2.5f,   0.5f,
-                     3.75f,  -2.25f, 0.5f,   -0.25f, -1.25f, 0.75f,  -2.0f,  2.5f,   3.0f,   -3.0f,
-                     -0.25f, -1.75f, -3.25f, 3.25f,  -0.5f,  -2.75f, 1.5f,   -2.5f,  3.25f,  -2.25f,
-                     -3.75f, -2.5f,  -1.25f, -0.25f, 3.25f,  1.5f,   -1.25f, -3.75f, -2.75f, 4.0f,
-                     -0.25f, 1.5f,   -3.5f,  -3.75f, 2.75f,  0.75f,  -1.5f,  -1.5f,  -3.25f, -2.5f})
+      .Input<float>("x", {1, 2, 5, 6}, kX1x2x5x6)
       .Output<float>("y", {1, 2, 3, 4}, {1.25f, 2.25f, 1.25f, 3.5f, 3.75f, 1.0f,  3.75f, 1.0f,
                                          1.25f, 2.5f,  3.0f,  2.5f, 3.25f, 3.25f, 3.25f, 3.25f,
                                          3.25f, 4.0f,  3.25f, 1.5f, 3.25f, 1.5f,  3.25f, 1.5f})
@@ -47,13 +52,7 @@ TEST_CASE("MaxPool with dilations, column-major indices and ceil_mode", "[nn][Ma
       .AttrInts("kernel_shape", {3, 3})
       .AttrInts("strides", {2, 2})
       .AttrInt("ceil_mode", 1)
-      .Input<float>("x", {1, 2, 5, 6},
-                    {-3.0f,  -0.0f,  0.75f,  -3.75f, -2.75f, 3.5f,   -3.5f,  -3.0f,  3.5f,   1.0f,
-                     -1.0f,  0.0f,   1.25f,  -1.75f, -3.0f,  2.25f,  1.25f,  0.0f,   2.5f,   0.5f,
-                     3.75f,  -2.25f, 0.5f,   -0.25f, -1.25f, 0.75f,  -2.0f,  2.5f,   3.0f,   -3.0f,
-                     -0.25f, -1.75f, -3.25f, 3.25f,  -0.5f,  -2.75f, 1.5f,   -2.5f,  3.25f,  -2.25f,
-                     -3.75f, -2.5f,  -1.25f, -0.25f, 3.25f,  1.5f,   -1.25f, -3.75f, -2.75f, 4.0f,
-                     -0.25f, 1.5f,   -3.5f,  -3.75f, 2.75f,  0.75f,  -1.5f,  -1.5f,  -3.25f, -2.5f})
+      .Input<float>("x", {1, 2, 5, 6}, kX1x2x5x6)
       .Output<float>(
           "y", {1, 2, 2, 3},
           {3.5f, 3.5f, 3.5f, 3.75f, 3.75f, 3.0f, 3.25f, 3.25f, -0.5f, 4.0f, 3.25f, -1.25f})
@@ -112,11 +111,7 @@ TEST_CASE("AveragePool excludes or includes padding", "[nn][AveragePool]") {
       .AttrInts("kernel_shape", {3, 3})
       .AttrInts("pads", {1, 1, 1, 1})
       .AttrInts("strides", {2, 2})
-      .Input<float>("x", {1, 2, 4, 5},
-                    {-3.0f,  -3.25f, 0.5f,   3.75f, 3.25f, 1.5f,  -3.5f,  2.5f,   1.5f,  -2.75f,
-                     -0.25f, -3.5f,  2.5f,   1.75f, 2.5f,  2.0f,  -1.75f, 2.25f,  -2.0f, -3.0f,
-                     -1.0f,  -0.0f,  -1.75f, 0.75f, 0.75f, -2.0f, 1.0f,   -1.25f, 2.0f,  -1.75f,
-                     2.5f,   -0.75f, 0.5f,   1.5f,  0.25f, -2.0f, 3.75f,  -3.25f, -1.5f, 0.5f})
+      .Input<float>("x", {1, 2, 4, 5}, kX1x2x4x5)
       .Output<float>("y", {1, 2, 2, 3},
                      {-2.0625f, 0.25f, 1.4375f, -0.91666669f, -0.027777778f, -0.33333334f, -0.5f,
                       0.125f, 0.4375f, 0.41666666f, 0.22222222f, 0.16666667f})
@@ -126,11 +121,7 @@ TEST_CASE("AveragePool excludes or includes padding", "[nn][AveragePool]") {
       .AttrInts("pads", {1, 1, 1, 1})
       .AttrInts("strides", {2, 2})
       .AttrInt("count_include_pad", 1)
-      .Input<float>("x", {1, 2, 4, 5},
-                    {-3.0f,  -3.25f, 0.5f,   3.75f, 3.25f, 1.5f,  -3.5f,  2.5f,   1.5f,  -2.75f,
-                     -0.25f, -3.5f,  2.5f,   1.75f, 2.5f,  2.0f,  -1.75f, 2.25f,  -2.0f, -3.0f,
-                     -1.0f,  -0.0f,  -1.75f, 0.75f, 0.75f, -2.0f, 1.0f,   -1.25f, 2.0f,  -1.75f,
-                     2.5f,   -0.75f, 0.5f,   1.5f,  0.25f, -2.0f, 3.75f,  -3.25f, -1.5f, 0.5f})
+      .Input<float>("x", {1, 2, 4, 5}, kX1x2x4x5)
       .Output<float>(
           "y", {1, 2, 2, 3},
           {-0.91666669f, 0.16666667f, 0.6388889f, -0.6111111f, -0.027777778f, -0.22222222f,
@@ -143,11 +134,7 @@ TEST_CASE("AveragePool with ceil_mode and opset 19 dilations", "[nn][AveragePool
       .AttrInts("kernel_shape", {2, 2})
       .AttrInts("strides", {2, 2})
       .AttrInt("ceil_mode", 1)
-      .Input<float>("x", {1, 2, 4, 5},
-                    {-3.0f,  -3.25f, 0.5f,   3.75f, 3.25f, 1.5f,  -3.5f,  2.5f,   1.5f,  -2.75f,
-                     -0.25f, -3.5f,  2.5f,   1.75f, 2.5f,  2.0f,  -1.75f, 2.25f,  -2.0f, -3.0f,
-                     -1.0f,  -0.0f,  -1.75f, 0.75f, 0.75f, -2.0f, 1.0f,   -1.25f, 2.0f,  -1.75f,
-                     2.5f,   -0.75f, 0.5f,   1.5f,  0.25f, -2.0f, 3.75f,  -3.25f, -1.5f, 0.5f})
+      .Input<float>("x", {1, 2, 4, 5}, kX1x2x4x5)
       .Output<float>("y", {1, 2, 2, 3},
                      {-2.0625f, 2.0625f, 0.25f, -0.875f, 1.125f, -0.25f, -0.5f, -0.0625f, -0.5f,
                       0.875f, -0.6875f, 0.375f})
@@ -157,11 +144,7 @@ TEST_CASE("AveragePool with ceil_mode and opset 19 dilations", "[nn][AveragePool
       .AttrInts("dilations", {2, 2})
       .AttrInts("pads", {0, 1, 0, 1})
       .AttrInt("count_include_pad", 1)
-      .Input<float>("x", {1, 2, 4, 5},
-                    {-3.0f,  -3.25f, 0.5f,   3.75f, 3.25f, 1.5f,  -3.5f,  2.5f,   1.5f,  -2.75f,
-                     -0.25f, -3.5f,  2.5f,   1.75f, 2.5f,  2.0f,  -1.75f, 2.25f,  -2.0f, -3.0f,
-                     -1.0f,  -0.0f,  -1.75f, 0.75f, 0.75f, -2.0f, 1.0f,   -1.25f, 2.0f,  -1.75f,
-                     2.5f,   -0.75f, 0.5f,   1.5f,  0.25f, -2.0f, 3.75f,  -3.25f, -1.5f, 0.5f})
+      .Input<float>("x", {1, 2, 4, 5}, kX1x2x4x5)
       .Output<float>("y", {1, 2, 2, 5},
                      {-1.6875f, -0.0625f, -0.3125f, 2.1875f,  1.375f,   -1.3125f, 2.0625f,
                       -1.4375f, -0.25f,   -0.125f,  -0.1875f, 0.0625f,  0.375f,   -0.0625f,
@@ -173,11 +156,7 @@ TEST_CASE("LpPool with p = 1, 2 and 3", "[nn][LpPool]") {
   OpTester("LpPool", 11)
       .AttrInts("kernel_shape", {2, 2})
       .AttrInt("p", 1)
-      .Input<float>("x", {1, 2, 4, 5},
-                    {-3.0f,  -3.25f, 0.5f,   3.75f, 3.25f, 1.5f,  -3.5f,  2.5f,   1.5f,  -2.75f,
-                     -0.25f, -3.5f,  2.5f,   1.75f, 2.5f,  2.0f,  -1.75f, 2.25f,  -2.0f, -3.0f,
-                     -1.0f,  -0.0f,  -1.75f, 0.75f, 0.75f, -2.0f, 1.0f,   -1.25f, 2.0f,  -1.75f,
-                     2.5f,   -0.75f, 0.5f,   1.5f,  0.25f, -2.0f, 3.75f,  -3.25f, -1.5f, 0.5f})
+      .Input<float>("x", {1, 2, 4, 5}, kX1x2x4x5)
       .Output<float>("y", {1, 2, 3, 4}, {11.25f, 9.75f, 8.25f, 11.25f, 8.75f, 12.0f, 8.25f, 8.5f,
                                          7.5f,   10.0f, 8.5f,  9.25f,  4.0f,  4.0f,  5.75f, 5.25f,
                                          6.25f,  3.5f,  5.25f, 5.5f,   9.0f,  8.25f, 6.75f, 3.75f})
@@ -186,11 +165,7 @@ TEST_CASE("LpPool with p = 1, 2 and 3", "[nn][LpPool]") {
       .AttrInts("kernel_shape", {2, 3})
       .AttrInts("strides", {2, 1})
       .AttrInts("pads", {1, 0, 1, 0})
-      .Input<float>("x", {1, 2, 4, 5},
-                    {-3.0f,  -3.25f, 0.5f,   3.75f, 3.25f, 1.5f,  -3.5f,  2.5f,   1.5f,  -2.75f,
-                     -0.25f, -3.5f,  2.5f,   1.75f, 2.5f,  2.0f,  -1.75f, 2.25f,  -2.0f, -3.0f,
-                     -1.0f,  -0.0f,  -1.75f, 0.75f, 0.75f, -2.0f, 1.0f,   -1.25f, 2.0f,  -1.75f,
-                     2.5f,   -0.75f, 0.5f,   1.5f,  0.25f, -2.0f, 3.75f,  -3.25f, -1.5f, 0.5f})
+      .Input<float>("x", {1, 2, 4, 5}, kX1x2x4x5)
       .Output<float>("y", {1, 2, 3, 3},
                      {4.4511232f, 4.9874845f, 4.9874845f, 6.269968f, 6.504806f, 5.623611f,
                       3.4820971f, 3.4820971f, 4.25f, 2.0155644f, 1.9039433f, 2.0463381f, 3.6912057f,
@@ -201,11 +176,7 @@ TEST_CASE("LpPool with p = 1, 2 and 3", "[nn][LpPool]") {
       .AttrInt("p", 3)
       .AttrInts("strides", {2, 2})
       .AttrInt("ceil_mode", 1)
-      .Input<float>("x", {1, 2, 4, 5},
-                    {-3.0f,  -3.25f, 0.5f,   3.75f, 3.25f, 1.5f,  -3.5f,  2.5f,   1.5f,  -2.75f,
-                     -0.25f, -3.5f,  2.5f,   1.75f, 2.5f,  2.0f,  -1.75f, 2.25f,  -2.0f, -3.0f,
-                     -1.0f,  -0.0f,  -1.75f, 0.75f, 0.75f, -2.0f, 1.0f,   -1.25f, 2.0f,  -1.75f,
-                     2.5f,   -0.75f, 0.5f,   1.5f,  0.25f, -2.0f, 3.75f,  -3.25f, -1.5f, 0.5f})
+      .Input<float>("x", {1, 2, 4, 5}, kX1x2x4x5)
       .Output<float>("y", {1, 2, 2, 3},
                      {4.7559943f, 4.1574574f, 3.8058312f, 3.8315473f, 3.4306061f, 3.4931841f,
                       2.1544347f, 2.5058198f, 1.7947636f, 4.2502885f, 3.4539022f, 0.52002096f})

@@ -19,6 +19,19 @@ OpTester MakeTester(std::string mode, int64_t min_gram, int64_t max_gram, int64_
   return tester;
 }
 
+// TF counts of n-grams of 1 to `max_gram` items without skips; the caller adds the pool.
+OpTester CountingTester(int64_t max_gram, std::vector<int64_t> ngram_counts,
+                        std::vector<int64_t> ngram_indexes) {
+  OpTester tester("TfIdfVectorizer", 9);
+  tester.AttrString("mode", "TF")
+      .AttrInt("min_gram_length", 1)
+      .AttrInt("max_gram_length", max_gram)
+      .AttrInt("max_skip_count", 0)
+      .AttrInts("ngram_counts", std::move(ngram_counts))
+      .AttrInts("ngram_indexes", std::move(ngram_indexes));
+  return tester;
+}
+
 }  // namespace
 
 TEST_CASE("TfIdfVectorizer counts unigrams once and skipped bigrams", "[nn][TfIdfVectorizer]") {
@@ -49,24 +62,12 @@ TEST_CASE("TfIdfVectorizer weights counts in IDF and TFIDF modes", "[nn][TfIdfVe
 }
 
 TEST_CASE("TfIdfVectorizer matches string n-grams", "[nn][TfIdfVectorizer]") {
-  OpTester("TfIdfVectorizer", 9)
-      .AttrString("mode", "TF")
-      .AttrInt("min_gram_length", 1)
-      .AttrInt("max_gram_length", 2)
-      .AttrInt("max_skip_count", 0)
-      .AttrInts("ngram_counts", {0, 2})
-      .AttrInts("ngram_indexes", {2, 0, 1})
+  CountingTester(2, {0, 2}, {2, 0, 1})
       .Attr(Attribute::Strings("pool_strings", {"a", "b", "a", "b"}))
       .Input<std::string>("x", {5}, {"a", "b", "x", "a", "b"})
       .Output<float>("y", {3}, {2, 2, 2})
       .Run();
-  OpTester("TfIdfVectorizer", 9)
-      .AttrString("mode", "TF")
-      .AttrInt("min_gram_length", 1)
-      .AttrInt("max_gram_length", 1)
-      .AttrInt("max_skip_count", 0)
-      .AttrInts("ngram_counts", {0})
-      .AttrInts("ngram_indexes", {0})
+  CountingTester(1, {0}, {0})
       .Attr(Attribute::Strings("pool_strings", {"a"}))
       .Input<std::string>("x", {0}, {})
       .Output<float>("y", {1}, {0})
@@ -74,13 +75,7 @@ TEST_CASE("TfIdfVectorizer matches string n-grams", "[nn][TfIdfVectorizer]") {
 }
 
 TEST_CASE("TfIdfVectorizer rejects inconsistent attributes and inputs", "[nn][TfIdfVectorizer]") {
-  OpTester("TfIdfVectorizer", 9)
-      .AttrString("mode", "TF")
-      .AttrInt("min_gram_length", 1)
-      .AttrInt("max_gram_length", 2)
-      .AttrInt("max_skip_count", 0)
-      .AttrInts("ngram_counts", {0, 2})
-      .AttrInts("ngram_indexes", {0, 1})
+  CountingTester(2, {0, 2}, {0, 1})
       .AttrInts("pool_int64s", {1, 2, 3})
       .Input<int64_t>("x", {2}, {1, 2})
       .Output<float>("y", {2}, {0, 0})

@@ -5,21 +5,32 @@
 // Expected values from numpy: clip(rint(x / scale) + zero_point) and (x - zero_point) * scale.
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kX9 = {-3.0f, -1.25f, 0.0f, 0.25f, 0.75f, 1.25f, 2.5f, 300.0f, -300.0f};
+const std::vector<float> kX2x3x2 = {3.0f,   -1.75f, 0.875f, 2.25f, 1.75f,   3.375f,
+                                    2.875f, 3.375f, -3.75f, -0.5f, -0.125f, -3.5f};
+const std::vector<int8_t> kY2x3x2 = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+const std::vector<float> kX8 = {1, 2, 3, 4, 5, 6, 7, 8};
+
+}  // namespace
+
 TEST_CASE("QuantizeLinear rounds half to even and saturates", "[quantization][QuantizeLinear]") {
   OpTester("QuantizeLinear", 13)
-      .Input<float>("x", {9}, {-3.0f, -1.25f, 0.0f, 0.25f, 0.75f, 1.25f, 2.5f, 300.0f, -300.0f})
+      .Input<float>("x", {9}, kX9)
       .Input<float>("scale", {}, {0.5f})
       .Input<uint8_t>("zp", {}, {128})
       .Output<uint8_t>("y", {9}, {122, 126, 128, 128, 130, 130, 133, 255, 0})
       .Run();
   OpTester("QuantizeLinear", 10)
-      .Input<float>("x", {9}, {-3.0f, -1.25f, 0.0f, 0.25f, 0.75f, 1.25f, 2.5f, 300.0f, -300.0f})
+      .Input<float>("x", {9}, kX9)
       .Input<float>("scale", {}, {0.5f})
       .Input<int8_t>("zp", {}, {-1})
       .Output<int8_t>("y", {9}, {-7, -3, -1, -1, 1, 1, 4, 127, -128})
       .Run();
   OpTester("QuantizeLinear", 13)
-      .Input<float>("x", {9}, {-3.0f, -1.25f, 0.0f, 0.25f, 0.75f, 1.25f, 2.5f, 300.0f, -300.0f})
+      .Input<float>("x", {9}, kX9)
       .Input<float>("scale", {}, {2.0f})
       .Output<uint8_t>("y", {9}, {0, 0, 0, 0, 0, 1, 1, 150, 0})
       .Run();
@@ -34,38 +45,30 @@ TEST_CASE("QuantizeLinear rounds half to even and saturates", "[quantization][Qu
 TEST_CASE("QuantizeLinear per axis", "[quantization][QuantizeLinear]") {
   OpTester("QuantizeLinear", 13)
       .AttrInt("axis", 1)
-      .Input<float>("x", {2, 3, 2},
-                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
-                     -0.125f, -3.5f})
+      .Input<float>("x", {2, 3, 2}, kX2x3x2)
       .Input<float>("scale", {3}, {0.5f, 0.25f, 1.0f})
       .Input<int8_t>("zp", {3}, {0, 10, -5})
       .Output<int8_t>("y", {2, 3, 2}, {6, -4, 14, 19, -3, -2, 6, 7, -5, 8, -5, -9})
       .Run();
   OpTester("QuantizeLinear", 13)
       .AttrInt("axis", -1)
-      .Input<float>("x", {2, 3, 2},
-                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
-                     -0.125f, -3.5f})
+      .Input<float>("x", {2, 3, 2}, kX2x3x2)
       .Input<float>("scale", {2}, {0.5f, 0.25f})
       .Input<int8_t>("zp", {2}, {0, 10})
       .Output<int8_t>("y", {2, 3, 2}, {6, 3, 2, 19, 4, 24, 6, 24, -8, 8, 0, -4})
       .Run();
   OpTester("QuantizeLinear", 10)
-      .Input<float>("x", {2, 3, 2},
-                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
-                     -0.125f, -3.5f})
+      .Input<float>("x", {2, 3, 2}, kX2x3x2)
       .Input<float>("scale", {3}, {0.5f, 0.25f, 1.0f})
       .Input<int8_t>("zp", {3}, {0, 10, -5})
-      .Output<int8_t>("y", {2, 3, 2}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+      .Output<int8_t>("y", {2, 3, 2}, kY2x3x2)
       .RunExpectingError("must be a scalar");
   OpTester("QuantizeLinear", 13)
       .AttrInt("axis", 0)
-      .Input<float>("x", {2, 3, 2},
-                    {3.0f, -1.75f, 0.875f, 2.25f, 1.75f, 3.375f, 2.875f, 3.375f, -3.75f, -0.5f,
-                     -0.125f, -3.5f})
+      .Input<float>("x", {2, 3, 2}, kX2x3x2)
       .Input<float>("scale", {3}, {0.5f, 0.25f, 1.0f})
       .Input<int8_t>("zp", {3}, {0, 10, -5})
-      .Output<int8_t>("y", {2, 3, 2}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+      .Output<int8_t>("y", {2, 3, 2}, kY2x3x2)
       .RunExpectingError("has 3 values");
 }
 
@@ -116,7 +119,7 @@ TEST_CASE("QuantizeLinear and DequantizeLinear 21 per block", "[quantization][Qu
   OpTester("QuantizeLinear", 21)
       .AttrInt("axis", 1)
       .AttrInt("block_size", 2)
-      .Input<float>("x", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("x", {2, 4}, kX8)
       .Input<float>("scale", {2, 2}, {1, 2, 0.5f, 4})
       .Output<uint8_t>("y", {2, 4}, {1, 2, 2, 2, 10, 12, 2, 2})
       .Run();
@@ -124,7 +127,7 @@ TEST_CASE("QuantizeLinear and DequantizeLinear 21 per block", "[quantization][Qu
   OpTester("QuantizeLinear", 21)
       .AttrInt("axis", 0)
       .AttrInt("block_size", 2)
-      .Input<float>("x", {4, 2}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("x", {4, 2}, kX8)
       .Input<float>("scale", {2, 2}, {1, 2, 4, 8})
       .Output<uint8_t>("y", {4, 2}, {1, 1, 3, 2, 1, 1, 2, 1})
       .Run();
@@ -138,7 +141,7 @@ TEST_CASE("QuantizeLinear and DequantizeLinear 21 per block", "[quantization][Qu
   OpTester("QuantizeLinear", 21)
       .AttrInt("axis", 1)
       .AttrInt("block_size", 2)
-      .Input<float>("x", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})
+      .Input<float>("x", {2, 4}, kX8)
       .Input<float>("scale", {2, 3}, {1, 1, 1, 1, 1, 1})
       .Output<uint8_t>("y", {2, 4}, {0, 0, 0, 0, 0, 0, 0, 0})
       .RunExpectingError("does not give blocks of 2");

@@ -8,6 +8,10 @@
 namespace ort::test {
 namespace {
 
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kY1x1x3x3 = {1.833333f, 3.166667f, 4.5f,      7.166667f, 8.5f,
+                                      9.833333f, 12.5f,     13.83333f, 15.16667f};
+
 const std::vector<float> kImage = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
 }  // namespace
@@ -22,9 +26,7 @@ TEST_CASE("Resize linear and cubic with sizes and scales", "[tensor][Resize]") {
       .OmittedInput()
       .OmittedInput()
       .Input<int64_t>("sizes", {4}, {1, 1, 3, 3})
-      .Output<float>(
-          "y", {1, 1, 3, 3},
-          {1.833333f, 3.166667f, 4.5f, 7.166667f, 8.5f, 9.833333f, 12.5f, 13.83333f, 15.16667f})
+      .Output<float>("y", {1, 1, 3, 3}, kY1x1x3x3)
       .Run();
   OpTester("Resize", 13)
       .AttrString("mode", "cubic")
@@ -138,9 +140,7 @@ TEST_CASE("Resize opset 18 axes, aspect ratio policy and antialias", "[tensor][R
       .OmittedInput()
       .OmittedInput()
       .Input<int64_t>("sizes", {2}, {3, 2})
-      .Output<float>(
-          "y", {1, 1, 3, 3},
-          {1.833333f, 3.166667f, 4.5f, 7.166667f, 8.5f, 9.833333f, 12.5f, 13.83333f, 15.16667f})
+      .Output<float>("y", {1, 1, 3, 3}, kY1x1x3x3)
       .Run();
   // Antialiased references computed with the ONNX reference filters (_linear_coeffs_antialias,
   // _cubic_coeffs_antialias) in numpy.

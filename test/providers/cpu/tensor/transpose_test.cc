@@ -28,31 +28,28 @@ TEST_CASE("Transpose reverses the axes by default", "[tensor][Transpose]") {
 
 TEST_CASE("Transpose handles the 4-D permutations of transformers", "[tensor][Transpose]") {
   // Expected values from numpy: np.arange(24).reshape(2, 3, 2, 2).transpose(perm).
-  const std::vector<float> x = Iota(24);
-  OpTester("Transpose", 13)
-      .AttrInts("perm", {0, 2, 1, 3})
-      .Input<float>("x", {2, 3, 2, 2}, x)
-      .Output<float>("y", {2, 2, 3, 2}, {0,  1,  4,  5,  8,  9,  2,  3,  6,  7,  10, 11,
-                                         12, 13, 16, 17, 20, 21, 14, 15, 18, 19, 22, 23})
-      .Run();
-  OpTester("Transpose", 13)
-      .AttrInts("perm", {0, 2, 3, 1})
-      .Input<float>("x", {2, 3, 2, 2}, x)
-      .Output<float>("y", {2, 2, 2, 3}, {0,  4,  8,  1,  5,  9,  2,  6,  10, 3,  7,  11,
-                                         12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23})
-      .Run();
-  OpTester("Transpose", 13)
-      .AttrInts("perm", {0, 3, 1, 2})
-      .Input<float>("x", {2, 3, 2, 2}, x)
-      .Output<float>("y", {2, 2, 3, 2}, {0,  2,  4,  6,  8,  10, 1,  3,  5,  7,  9,  11,
-                                         12, 14, 16, 18, 20, 22, 13, 15, 17, 19, 21, 23})
-      .Run();
-  OpTester("Transpose", 13)
-      .AttrInts("perm", {3, 1, 0, 2})
-      .Input<float>("x", {2, 3, 2, 2}, x)
-      .Output<float>("y", {2, 3, 2, 2}, {0, 2, 12, 14, 4, 6, 16, 18, 8, 10, 20, 22,
-                                         1, 3, 13, 15, 5, 7, 17, 19, 9, 11, 21, 23})
-      .Run();
+  struct Case {
+    std::vector<int64_t> perm;
+    std::vector<int64_t> y_dims;
+    std::vector<float> y;
+  };
+  const Case cases[] = {
+      {{0, 2, 1, 3}, {2, 2, 3, 2}, {0,  1,  4,  5,  8,  9,  2,  3,  6,  7,  10, 11,
+                                    12, 13, 16, 17, 20, 21, 14, 15, 18, 19, 22, 23}},
+      {{0, 2, 3, 1}, {2, 2, 2, 3}, {0,  4,  8,  1,  5,  9,  2,  6,  10, 3,  7,  11,
+                                    12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23}},
+      {{0, 3, 1, 2}, {2, 2, 3, 2}, {0,  2,  4,  6,  8,  10, 1,  3,  5,  7,  9,  11,
+                                    12, 14, 16, 18, 20, 22, 13, 15, 17, 19, 21, 23}},
+      {{3, 1, 0, 2}, {2, 3, 2, 2}, {0, 2, 12, 14, 4, 6, 16, 18, 8, 10, 20, 22,
+                                    1, 3, 13, 15, 5, 7, 17, 19, 9, 11, 21, 23}},
+  };
+  for (const Case& c : cases) {
+    OpTester("Transpose", 13)
+        .AttrInts("perm", c.perm)
+        .Input<float>("x", {2, 3, 2, 2}, Iota(24))
+        .Output<float>("y", c.y_dims, c.y)
+        .Run();
+  }
 }
 
 TEST_CASE("Transpose tiles large matrices across threads", "[tensor][Transpose]") {

@@ -5,11 +5,20 @@
 
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kX2x6 = {6.0f,   -6.0f,   0.75f,   1.625f,  0.375f,  1.125f,
+                                  1.375f, -1.125f, -1.875f, -0.875f, -0.875f, 0.0f};
+const std::vector<float> kY2x6 = {6.0f,          -8.439649e-11f, 0.57996058f,  1.540195f,
+                                  0.24230777f,   0.97822481f,    1.2584885f,   -0.14677522f,
+                                  -0.057000965f, -0.16704732f,   -0.16704732f, 0.0f};
+
+}  // namespace
+
 TEST_CASE("Gelu is the erf form of GELU", "[contrib][Gelu]") {
   OpTester("Gelu", 1, "com.microsoft")
-      .Input<float>("x", {2, 6},
-                    {6.0f, -6.0f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 0.0f})
+      .Input<float>("x", {2, 6}, kX2x6)
       .Output<float>("y", {2, 6},
                      {6.0f, -5.9195258e-09f, 0.58002949f, 1.540368f, 0.24231367f, 0.97841865f,
                       1.2587222f, -0.14658134f, -0.056993179f, -0.16693859f, -0.16693859f, 0.0f})
@@ -18,38 +27,26 @@ TEST_CASE("Gelu is the erf form of GELU", "[contrib][Gelu]") {
 
 TEST_CASE("FastGelu is the tanh approximation, with and without bias", "[contrib][FastGelu]") {
   OpTester("FastGelu", 1, "com.microsoft")
-      .Input<float>("x", {2, 6},
-                    {6.0f, -6.0f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 0.0f})
-      .Output<float>("y", {2, 6},
-                     {6.0f, -8.439649e-11f, 0.57996058f, 1.540195f, 0.24230777f, 0.97822481f,
-                      1.2584885f, -0.14677522f, -0.057000965f, -0.16704732f, -0.16704732f, 0.0f})
+      .Input<float>("x", {2, 6}, kX2x6)
+      .Output<float>("y", {2, 6}, kY2x6)
       .Run();
   OpTester("FastGelu", 1, "com.microsoft")
-      .Input<float>("x", {2, 6},
-                    {6.0f, -6.0f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 0.0f})
+      .Input<float>("x", {2, 6}, kX2x6)
       .Input<float>("bias", {6}, {1.75f, -2.0f, 0.0f, 1.375f, -1.5f, 1.25f})
       .Output<float>("y", {2, 6},
                      {7.75f, -0.0f, 0.57996058f, 2.9963627f, -0.14677522f, 2.3545446f, 3.1225841f,
                       -0.002415875f, -0.057000965f, 0.345714f, -0.020455407f, 1.1177142f})
       .Run();
   OpTester("FastGelu", 1, "com.microsoft")
-      .Input<float>("x", {2, 6},
-                    {6.0f, -6.0f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 0.0f})
+      .Input<float>("x", {2, 6}, kX2x6)
       .OmittedInput()
-      .Output<float>("y", {2, 6},
-                     {6.0f, -8.439649e-11f, 0.57996058f, 1.540195f, 0.24230777f, 0.97822481f,
-                      1.2584885f, -0.14677522f, -0.057000965f, -0.16704732f, -0.16704732f, 0.0f})
+      .Output<float>("y", {2, 6}, kY2x6)
       .Run();
 }
 
 TEST_CASE("BiasGelu adds a bias over the last axis before the erf GELU", "[contrib][BiasGelu]") {
   OpTester("BiasGelu", 1, "com.microsoft")
-      .Input<float>("a", {2, 6},
-                    {6.0f, -6.0f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 0.0f})
+      .Input<float>("a", {2, 6}, kX2x6)
       .ConstantInput<float>("b", {6}, {1.75f, -2.0f, 0.0f, 1.375f, -1.5f, 1.25f})
       .Output<float>(
           "y", {2, 6},
@@ -60,9 +57,7 @@ TEST_CASE("BiasGelu adds a bias over the last axis before the erf GELU", "[contr
 
 TEST_CASE("QuickGelu is x * sigmoid(alpha x)", "[contrib][QuickGelu]") {
   OpTester("QuickGelu", 1, "com.microsoft")
-      .Input<float>("x", {2, 6},
-                    {6.0f, -6.0f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 0.0f})
+      .Input<float>("x", {2, 6}, kX2x6)
       .Output<float>(
           "y", {2, 6},
           {5.9997797f, -0.00022035356f, 0.58639008f, 1.5287946f, 0.24538416f, 0.98049581f,
@@ -70,9 +65,7 @@ TEST_CASE("QuickGelu is x * sigmoid(alpha x)", "[contrib][QuickGelu]") {
       .Run();
   OpTester("QuickGelu", 1, "com.microsoft")
       .AttrFloat("alpha", -0.5f)
-      .Input<float>("x", {2, 6},
-                    {6.0f, -6.0f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 0.0f})
+      .Input<float>("x", {2, 6}, kX2x6)
       .Output<float>("y", {2, 6},
                      {0.28455523f, -5.7154446f, 0.30550006f, 0.49945676f, 0.16997319f, 0.40834036f,
                       0.46006048f, -0.71665967f, -1.3473645f, -0.53170526f, -0.53170526f, 0.0f})

@@ -17,6 +17,19 @@ const std::vector<float> kSegment = {-0.25f, 0.375f, -0.25f, 0.625f, 0.25f, 0.75
 const std::vector<float> kGamma = {0.25f, -0.25f, -0.625f, -1.125f};
 const std::vector<float> kBeta = {-1.875f, -0.375f, 1.375f, -1.625f};
 
+// EmbedLayerNormalization of `input_ids` through kWord and kPosition, without segments.
+OpTester WithoutSegments(std::vector<int64_t> dims, std::vector<int32_t> input_ids) {
+  OpTester tester("EmbedLayerNormalization", 1, "com.microsoft");
+  tester.Input<int32_t>("input_ids", std::move(dims), std::move(input_ids))
+      .OmittedInput()
+      .ConstantInput<float>("word_embedding", {5, 4}, kWord)
+      .ConstantInput<float>("position_embedding", {4, 4}, kPosition)
+      .OmittedInput()
+      .ConstantInput<float>("gamma", {4}, kGamma)
+      .ConstantInput<float>("beta", {4}, kBeta);
+  return tester;
+}
+
 }  // namespace
 
 TEST_CASE("EmbedLayerNormalization sums word, position and segment embeddings",
@@ -48,15 +61,8 @@ TEST_CASE("EmbedLayerNormalization sums word, position and segment embeddings",
 
 TEST_CASE("EmbedLayerNormalization with shared position_ids and no segments",
           "[contrib][EmbedLayerNormalization]") {
-  OpTester("EmbedLayerNormalization", 1, "com.microsoft")
+  WithoutSegments({2, 3}, {4, 0, 2, 1, 3, 3})
       .AttrFloat("epsilon", 1e-5f)
-      .Input<int32_t>("input_ids", {2, 3}, {4, 0, 2, 1, 3, 3})
-      .OmittedInput()
-      .ConstantInput<float>("word_embedding", {5, 4}, kWord)
-      .ConstantInput<float>("position_embedding", {4, 4}, kPosition)
-      .OmittedInput()
-      .ConstantInput<float>("gamma", {4}, kGamma)
-      .ConstantInput<float>("beta", {4}, kBeta)
       .OmittedInput()
       .Input<int32_t>("position_ids", {1, 3}, {3, 1, 0})
       .Output<float>(
@@ -71,14 +77,7 @@ TEST_CASE("EmbedLayerNormalization with shared position_ids and no segments",
 
 TEST_CASE("EmbedLayerNormalization rejects an id outside its table",
           "[contrib][EmbedLayerNormalization]") {
-  OpTester("EmbedLayerNormalization", 1, "com.microsoft")
-      .Input<int32_t>("input_ids", {1, 2}, {4, 5})
-      .OmittedInput()
-      .ConstantInput<float>("word_embedding", {5, 4}, kWord)
-      .ConstantInput<float>("position_embedding", {4, 4}, kPosition)
-      .OmittedInput()
-      .ConstantInput<float>("gamma", {4}, kGamma)
-      .ConstantInput<float>("beta", {4}, kBeta)
+  WithoutSegments({1, 2}, {4, 5})
       .Output<float>("output", {1, 2, 4}, std::vector<float>(8, 0.0f))
       .RunExpectingError("out of its embedding's range");
 }

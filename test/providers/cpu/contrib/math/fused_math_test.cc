@@ -6,20 +6,26 @@
 
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kA3x4 = {1.875f, 0.5f,    0.75f,   1.625f,  0.375f,  1.125f,
+                                  1.375f, -1.125f, -1.875f, -0.875f, -0.875f, 1.5f};
+const std::vector<float> kA4x3 = {1.25f, -0.75f, -0.625f, -0.875f, 0.875f, -1.0f,
+                                  2.0f,  -0.25f, -0.125f, 0.0f,    0.375f, 0.25f};
+
+}  // namespace
+
 TEST_CASE("FusedMatMul scales a matrix product by alpha", "[contrib][FusedMatMul]") {
   OpTester("FusedMatMul", 1, "com.microsoft")
-      .Input<float>("a", {3, 4},
-                    {1.875f, 0.5f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 1.5f})
+      .Input<float>("a", {3, 4}, kA3x4)
       .Input<float>("b", {4, 2}, {1.75f, -2.0f, 0.0f, 1.375f, -1.5f, 1.25f, -1.625f, -0.125f})
       .Output<float>("y", {3, 2},
                      {-0.484375f, -2.328125f, 0.421875f, 2.65625f, -4.40625f, 1.265625f})
       .Run();
   OpTester("FusedMatMul", 1, "com.microsoft")
       .AttrFloat("alpha", -0.5f)
-      .Input<float>("a", {3, 4},
-                    {1.875f, 0.5f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 1.5f})
+      .Input<float>("a", {3, 4}, kA3x4)
       .Input<float>("b", {4, 2}, {1.75f, -2.0f, 0.0f, 1.375f, -1.5f, 1.25f, -1.625f, -0.125f})
       .Output<float>("y", {3, 2},
                      {0.2421875f, 1.1640625f, -0.2109375f, -1.328125f, 2.203125f, -0.6328125f})
@@ -29,17 +35,13 @@ TEST_CASE("FusedMatMul scales a matrix product by alpha", "[contrib][FusedMatMul
 TEST_CASE("FusedMatMul transposes either operand", "[contrib][FusedMatMul]") {
   OpTester("FusedMatMul", 1, "com.microsoft")
       .AttrInt("transA", 1)
-      .Input<float>("a", {4, 3},
-                    {1.25f, -0.75f, -0.625f, -0.875f, 0.875f, -1.0f, 2.0f, -0.25f, -0.125f, 0.0f,
-                     0.375f, 0.25f})
+      .Input<float>("a", {4, 3}, kA4x3)
       .Input<float>("b", {4, 2}, {1.75f, -2.0f, 0.0f, 1.375f, -1.5f, 1.25f, -1.625f, -0.125f})
       .Output<float>("y", {3, 2}, {-0.8125f, -1.203125f, -1.546875f, 2.34375f, -1.3125f, -0.3125f})
       .Run();
   OpTester("FusedMatMul", 1, "com.microsoft")
       .AttrInt("transB", 1)
-      .Input<float>("a", {3, 4},
-                    {1.875f, 0.5f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f, -1.875f, -0.875f,
-                     -0.875f, 1.5f})
+      .Input<float>("a", {3, 4}, kA3x4)
       .Input<float>("b", {2, 4}, {0.0f, 2.0f, 1.25f, 1.25f, 0.875f, 0.5f, -0.625f, 2.0f})
       .Output<float>("y", {3, 2}, {3.96875f, 4.671875f, 2.5625f, -2.21875f, -0.96875f, 1.46875f})
       .Run();
@@ -47,9 +49,7 @@ TEST_CASE("FusedMatMul transposes either operand", "[contrib][FusedMatMul]") {
       .AttrInt("transA", 1)
       .AttrInt("transB", 1)
       .AttrFloat("alpha", 2.0f)
-      .Input<float>("a", {4, 3},
-                    {1.25f, -0.75f, -0.625f, -0.875f, 0.875f, -1.0f, 2.0f, -0.25f, -0.125f, 0.0f,
-                     0.375f, 0.25f})
+      .Input<float>("a", {4, 3}, kA4x3)
       .Input<float>("b", {2, 4}, {0.0f, 2.0f, 1.25f, 1.25f, 0.875f, 0.5f, -0.625f, 2.0f})
       .Output<float>("y", {3, 2}, {1.5f, -1.1875f, 3.8125f, 1.375f, -3.6875f, -0.9375f})
       .Run();

@@ -6,20 +6,36 @@
 
 namespace ort::test {
 
+namespace {
+
+// Tensors several cases share, named by role and shape.
+const std::vector<float> kX2x3x5 = {
+    1.0f,  -1.5f,   1.75f,  -2.0f,   -1.0f,   -1.0f,   1.0f,   -1.5f,  1.875f, -1.25f,
+    1.5f,  0.375f,  -1.0f,  -0.375f, -1.625f, -0.25f,  0.75f,  -1.25f, 1.875f, 0.625f,
+    -0.5f, -0.875f, 1.125f, -0.375f, 1.875f,  -0.125f, 0.875f, 1.625f, 1.875f, -1.0f};
+const std::vector<float> kSkip2x3x5 = {
+    -0.25f,  0.875f, -0.375f, -0.75f,  0.5f,    1.625f,  -0.125f, -0.375f, 1.125f, 0.0f,
+    -0.75f,  1.5f,   0.5f,    0.75f,   1.25f,   -1.625f, 1.5f,    -1.5f,   -2.0f,  2.0f,
+    -0.875f, -2.0f,  0.875f,  -0.875f, -0.375f, 1.875f,  0.25f,   -2.0f,   0.75f,  -1.375f};
+const std::vector<float> kSum2x3x5 = {
+    1.0f,    -2.25f, 2.625f, -1.5f,  -0.375f, 0.875f,  -0.75f, -0.625f, 4.25f,  -1.125f,
+    1.0f,    0.25f,  0.75f,  1.625f, -0.25f,  -1.625f, 0.625f, -1.5f,   1.125f, 2.75f,
+    -1.125f, -4.5f,  3.25f,  0.0f,   1.625f,  2.0f,    -0.5f,  0.875f,  3.875f, -2.25f};
+const std::vector<float> kSkip3x5 = {1.25f, -0.25f, 0.25f,  -0.125f, -1.5f, -1.375f, 0.125f, -1.75f,
+                                     0.5f,  -0.75f, -0.25f, 1.625f,  1.5f,  -0.125f, -0.5f};
+const std::vector<float> kX2x3x4 = {0.875f,  1.125f, -0.375f, 1.25f,  -0.375f, 1.625f,
+                                    1.125f,  0.125f, -1.375f, 1.375f, 0.625f,  0.25f,
+                                    0.875f,  2.0f,   0.125f,  -0.5f,  1.5f,    0.625f,
+                                    -0.125f, -1.25f, -0.125f, 1.75f,  -0.875f, 1.875f};
+
+}  // namespace
+
 TEST_CASE("SkipLayerNormalization with beta, bias and every optional output",
           "[contrib][SkipLayerNormalization]") {
   OpTester("SkipLayerNormalization", 1, "com.microsoft")
       .AttrFloat("epsilon", 1e-5f)
-      .Input<float>(
-          "x", {2, 3, 5},
-          {1.0f,  -1.5f,   1.75f,  -2.0f,   -1.0f,   -1.0f,   1.0f,   -1.5f,  1.875f, -1.25f,
-           1.5f,  0.375f,  -1.0f,  -0.375f, -1.625f, -0.25f,  0.75f,  -1.25f, 1.875f, 0.625f,
-           -0.5f, -0.875f, 1.125f, -0.375f, 1.875f,  -0.125f, 0.875f, 1.625f, 1.875f, -1.0f})
-      .Input<float>(
-          "skip", {2, 3, 5},
-          {-0.25f,  0.875f, -0.375f, -0.75f,  0.5f,    1.625f,  -0.125f, -0.375f, 1.125f, 0.0f,
-           -0.75f,  1.5f,   0.5f,    0.75f,   1.25f,   -1.625f, 1.5f,    -1.5f,   -2.0f,  2.0f,
-           -0.875f, -2.0f,  0.875f,  -0.875f, -0.375f, 1.875f,  0.25f,   -2.0f,   0.75f,  -1.375f})
+      .Input<float>("x", {2, 3, 5}, kX2x3x5)
+      .Input<float>("skip", {2, 3, 5}, kSkip2x3x5)
       .Input<float>("gamma", {5}, {-0.75f, -1.125f, 1.75f, -1.75f, 0.125f})
       .Input<float>("beta", {5}, {-0.125f, 0.25f, 0.375f, -1.625f, -0.75f})
       .Input<float>("bias", {5}, {0.25f, -1.625f, 1.25f, 1.25f, 0.125f})
@@ -34,27 +50,15 @@ TEST_CASE("SkipLayerNormalization with beta, bias and every optional output",
                      {-0.1f, 0.52499998f, 0.67500001f, 0.27500001f, -0.15000001f, 0.80000001f})
       .Output<float>("inv_std_var", {2, 3, 1},
                      {0.57177782f, 0.50419211f, 1.5617186f, 0.60343319f, 0.38010836f, 0.47788614f})
-      .Output<float>(
-          "sum", {2, 3, 5},
-          {1.0f,    -2.25f, 2.625f, -1.5f,  -0.375f, 0.875f,  -0.75f, -0.625f, 4.25f,  -1.125f,
-           1.0f,    0.25f,  0.75f,  1.625f, -0.25f,  -1.625f, 0.625f, -1.5f,   1.125f, 2.75f,
-           -1.125f, -4.5f,  3.25f,  0.0f,   1.625f,  2.0f,    -0.5f,  0.875f,  3.875f, -2.25f})
+      .Output<float>("sum", {2, 3, 5}, kSum2x3x5)
       .Run();
 }
 
 TEST_CASE("SkipLayerNormalization without beta or bias, and with a broadcast skip",
           "[contrib][SkipLayerNormalization]") {
   OpTester("SkipLayerNormalization", 1, "com.microsoft")
-      .Input<float>(
-          "x", {2, 3, 5},
-          {1.0f,  -1.5f,   1.75f,  -2.0f,   -1.0f,   -1.0f,   1.0f,   -1.5f,  1.875f, -1.25f,
-           1.5f,  0.375f,  -1.0f,  -0.375f, -1.625f, -0.25f,  0.75f,  -1.25f, 1.875f, 0.625f,
-           -0.5f, -0.875f, 1.125f, -0.375f, 1.875f,  -0.125f, 0.875f, 1.625f, 1.875f, -1.0f})
-      .Input<float>(
-          "skip", {2, 3, 5},
-          {-0.25f,  0.875f, -0.375f, -0.75f,  0.5f,    1.625f,  -0.125f, -0.375f, 1.125f, 0.0f,
-           -0.75f,  1.5f,   0.5f,    0.75f,   1.25f,   -1.625f, 1.5f,    -1.5f,   -2.0f,  2.0f,
-           -0.875f, -2.0f,  0.875f,  -0.875f, -0.375f, 1.875f,  0.25f,   -2.0f,   0.75f,  -1.375f})
+      .Input<float>("x", {2, 3, 5}, kX2x3x5)
+      .Input<float>("skip", {2, 3, 5}, kSkip2x3x5)
       .Input<float>("gamma", {5}, {-0.75f, -1.125f, 1.75f, -1.75f, 0.125f})
       .Output<float>(
           "y", {2, 3, 5},
@@ -65,14 +69,8 @@ TEST_CASE("SkipLayerNormalization without beta or bias, and with a broadcast ski
            0.1281679f,   -0.51137191f, -0.36754856f, -0.91975915f, -2.0632436f,   -0.20774484f})
       .Run();
   OpTester("SkipLayerNormalization", 1, "com.microsoft")
-      .Input<float>(
-          "x", {2, 3, 5},
-          {1.0f,  -1.5f,   1.75f,  -2.0f,   -1.0f,   -1.0f,   1.0f,   -1.5f,  1.875f, -1.25f,
-           1.5f,  0.375f,  -1.0f,  -0.375f, -1.625f, -0.25f,  0.75f,  -1.25f, 1.875f, 0.625f,
-           -0.5f, -0.875f, 1.125f, -0.375f, 1.875f,  -0.125f, 0.875f, 1.625f, 1.875f, -1.0f})
-      .Input<float>("skip", {3, 5},
-                    {1.25f, -0.25f, 0.25f, -0.125f, -1.5f, -1.375f, 0.125f, -1.75f, 0.5f, -0.75f,
-                     -0.25f, 1.625f, 1.5f, -0.125f, -0.5f})
+      .Input<float>("x", {2, 3, 5}, kX2x3x5)
+      .Input<float>("skip", {3, 5}, kSkip3x5)
       .Input<float>("gamma", {5}, {-0.75f, -1.125f, 1.75f, -1.75f, 0.125f})
       .OmittedInput()
       .Input<float>("bias", {5}, {0.25f, -1.625f, 1.25f, 1.25f, 0.125f})
@@ -93,11 +91,7 @@ TEST_CASE("SkipLayerNormalization without beta or bias, and with a broadcast ski
            -1.625f, -2.375f, 0.625f, 1.375f,  1.25f,   -0.125f, 0.875f,  4.375f, 3.0f,   -1.375f})
       .Run();
   OpTester("SkipLayerNormalization", 1, "com.microsoft")
-      .Input<float>(
-          "x", {2, 3, 5},
-          {1.0f,  -1.5f,   1.75f,  -2.0f,   -1.0f,   -1.0f,   1.0f,   -1.5f,  1.875f, -1.25f,
-           1.5f,  0.375f,  -1.0f,  -0.375f, -1.625f, -0.25f,  0.75f,  -1.25f, 1.875f, 0.625f,
-           -0.5f, -0.875f, 1.125f, -0.375f, 1.875f,  -0.125f, 0.875f, 1.625f, 1.875f, -1.0f})
+      .Input<float>("x", {2, 3, 5}, kX2x3x5)
       .Input<float>("skip", {1, 3, 5},
                     {1.25f, 0.0f, 1.0f, -1.625f, 0.875f, 0.25f, -1.25f, 1.125f, 0.125f, 1.0f,
                      1.375f, -1.0f, 1.25f, 2.0f, 0.125f})
@@ -117,16 +111,8 @@ TEST_CASE("SkipSimplifiedLayerNormalization divides by the root mean square",
           "[contrib][SkipLayerNormalization]") {
   OpTester("SkipSimplifiedLayerNormalization", 1, "com.microsoft")
       .AttrFloat("epsilon", 1e-6f)
-      .Input<float>(
-          "x", {2, 3, 5},
-          {1.0f,  -1.5f,   1.75f,  -2.0f,   -1.0f,   -1.0f,   1.0f,   -1.5f,  1.875f, -1.25f,
-           1.5f,  0.375f,  -1.0f,  -0.375f, -1.625f, -0.25f,  0.75f,  -1.25f, 1.875f, 0.625f,
-           -0.5f, -0.875f, 1.125f, -0.375f, 1.875f,  -0.125f, 0.875f, 1.625f, 1.875f, -1.0f})
-      .Input<float>(
-          "skip", {2, 3, 5},
-          {-0.25f,  0.875f, -0.375f, -0.75f,  0.5f,    1.625f,  -0.125f, -0.375f, 1.125f, 0.0f,
-           -0.75f,  1.5f,   0.5f,    0.75f,   1.25f,   -1.625f, 1.5f,    -1.5f,   -2.0f,  2.0f,
-           -0.875f, -2.0f,  0.875f,  -0.875f, -0.375f, 1.875f,  0.25f,   -2.0f,   0.75f,  -1.375f})
+      .Input<float>("x", {2, 3, 5}, kX2x3x5)
+      .Input<float>("skip", {2, 3, 5}, kSkip2x3x5)
       .Input<float>("gamma", {5}, {-0.75f, -1.125f, 1.75f, -1.75f, 0.125f})
       .Input<float>("bias", {5}, {0.25f, -1.625f, 1.25f, 1.25f, 0.125f})
       .Output<float>(
@@ -139,19 +125,13 @@ TEST_CASE("SkipSimplifiedLayerNormalization divides by the root mean square",
       .OmittedOutput()
       .Output<float>("inv_std_var", {2, 3, 1},
                      {0.57084626f, 0.48740631f, 1.0748178f, 0.59529334f, 0.37949225f, 0.44637737f})
-      .Output<float>(
-          "sum", {2, 3, 5},
-          {1.0f,    -2.25f, 2.625f, -1.5f,  -0.375f, 0.875f,  -0.75f, -0.625f, 4.25f,  -1.125f,
-           1.0f,    0.25f,  0.75f,  1.625f, -0.25f,  -1.625f, 0.625f, -1.5f,   1.125f, 2.75f,
-           -1.125f, -4.5f,  3.25f,  0.0f,   1.625f,  2.0f,    -0.5f,  0.875f,  3.875f, -2.25f})
+      .Output<float>("sum", {2, 3, 5}, kSum2x3x5)
       .Run();
   OpTester("SkipSimplifiedLayerNormalization", 1, "com.microsoft")
       .Input<float>("x", {3, 5},
                     {1.0f, -1.5f, 1.75f, -2.0f, -1.0f, -1.0f, 1.0f, -1.5f, 1.875f, -1.25f, 1.5f,
                      0.375f, -1.0f, -0.375f, -1.625f})
-      .Input<float>("skip", {3, 5},
-                    {1.25f, -0.25f, 0.25f, -0.125f, -1.5f, -1.375f, 0.125f, -1.75f, 0.5f, -0.75f,
-                     -0.25f, 1.625f, 1.5f, -0.125f, -0.5f})
+      .Input<float>("skip", {3, 5}, kSkip3x5)
       .Input<float>("gamma", {5}, {-0.75f, -1.125f, 1.75f, -1.75f, 0.125f})
       .Output<float>("y", {3, 5},
                      {-0.78867841f, 0.92012483f, 1.6357775f, 1.7380135f, -0.14605156f, 0.76498008f,
@@ -163,10 +143,7 @@ TEST_CASE("SkipSimplifiedLayerNormalization divides by the root mean square",
 TEST_CASE("SimplifiedLayerNormalization (ai.onnx, ORT) is RMS normalization",
           "[contrib][SimplifiedLayerNormalization]") {
   OpTester("SimplifiedLayerNormalization", 1)
-      .Input<float>("x", {2, 3, 4},
-                    {0.875f,  1.125f, -0.375f, 1.25f,  -0.375f, 1.625f, 1.125f,  0.125f,
-                     -1.375f, 1.375f, 0.625f,  0.25f,  0.875f,  2.0f,   0.125f,  -0.5f,
-                     1.5f,    0.625f, -0.125f, -1.25f, -0.125f, 1.75f,  -0.875f, 1.875f})
+      .Input<float>("x", {2, 3, 4}, kX2x3x4)
       .Input<float>("scale", {4}, {1.75f, 1.375f, -0.75f, 1.25f})
       .Output<float>(
           "y", {2, 3, 4},
@@ -180,10 +157,7 @@ TEST_CASE("SimplifiedLayerNormalization (ai.onnx, ORT) is RMS normalization",
   OpTester("SimplifiedLayerNormalization", 13)
       .AttrInt("axis", 1)
       .AttrFloat("epsilon", 1e-3f)
-      .Input<float>("x", {2, 3, 4},
-                    {0.875f,  1.125f, -0.375f, 1.25f,  -0.375f, 1.625f, 1.125f,  0.125f,
-                     -1.375f, 1.375f, 0.625f,  0.25f,  0.875f,  2.0f,   0.125f,  -0.5f,
-                     1.5f,    0.625f, -0.125f, -1.25f, -0.125f, 1.75f,  -0.875f, 1.875f})
+      .Input<float>("x", {2, 3, 4}, kX2x3x4)
       .Input<float>("scale", {3, 4},
                     {0.75f, 1.625f, -0.375f, 0.5f, 1.75f, 1.75f, 1.875f, -1.625f, -2.0f, -1.625f,
                      2.0f, -0.375f})
@@ -198,10 +172,7 @@ TEST_CASE("SimplifiedLayerNormalization (ai.onnx, ORT) is RMS normalization",
 
 TEST_CASE("LayerNormalization runs at ORT opsets before 17", "[contrib][LayerNormalization]") {
   OpTester("LayerNormalization", 1)
-      .Input<float>("x", {2, 3, 4},
-                    {0.875f,  1.125f, -0.375f, 1.25f,  -0.375f, 1.625f, 1.125f,  0.125f,
-                     -1.375f, 1.375f, 0.625f,  0.25f,  0.875f,  2.0f,   0.125f,  -0.5f,
-                     1.5f,    0.625f, -0.125f, -1.25f, -0.125f, 1.75f,  -0.875f, 1.875f})
+      .Input<float>("x", {2, 3, 4}, kX2x3x4)
       .Input<float>("scale", {4}, {1.75f, 1.375f, -0.75f, 1.25f})
       .Input<float>("b", {4}, {0.375f, -0.375f, -1.75f, 1.75f})
       .Output<float>(
@@ -215,10 +186,7 @@ TEST_CASE("LayerNormalization runs at ORT opsets before 17", "[contrib][LayerNor
                      {1.5485699f, 1.2649009f, 0.99466687f, 1.0738435f, 0.99037027f, 0.84239399f})
       .Run();
   OpTester("LayerNormalization", 13)
-      .Input<float>("x", {2, 3, 4},
-                    {0.875f,  1.125f, -0.375f, 1.25f,  -0.375f, 1.625f, 1.125f,  0.125f,
-                     -1.375f, 1.375f, 0.625f,  0.25f,  0.875f,  2.0f,   0.125f,  -0.5f,
-                     1.5f,    0.625f, -0.125f, -1.25f, -0.125f, 1.75f,  -0.875f, 1.875f})
+      .Input<float>("x", {2, 3, 4}, kX2x3x4)
       .Input<float>("scale", {4}, {1.75f, 1.375f, -0.75f, 1.25f})
       .Output<float>(
           "y", {2, 3, 4},

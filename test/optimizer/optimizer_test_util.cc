@@ -1,0 +1,116 @@
+#include "test/optimizer/optimizer_test_util.h"
+
+#include <algorithm>
+#include <random>
+
+#include "providers/cpu/cpu_provider.h"
+
+namespace ort::test {
+namespace {
+
+void Optimize(Model& model, OptimizationLevel level, std::set<std::string> disabled,
+              std::span<IExecutionProvider* const> providers) {
+  model.graph().ResolveOuterScope();
+  const Status status = OptimizeGraph(model, {level, std::move(disabled)}, providers);
+  INFO(status.ToString());
+  REQUIRE(status.ok());
+}
+
+}  // namespace
+
+ValueType FloatTensor(std::vector<int64_t> dims) {
+  SymbolicShape shape;
+  for (int64_t dim : dims) shape.push_back(Dimension::Known(dim));
+  return ValueType::Tensor(DataType::kFloat, shape);
+}
+
+Model MakeModel(int64_t opset) {
+  Model model;
+  model.opsets()[""] = opset;
+  return model;
+}
+
+Tensor RandomTensor(std::vector<int64_t> dims, uint32_t seed, float low, float high) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(low, high);
+  std::vector<float> values(static_cast<size_t>(TensorShape(dims).NumElements()));
+  for (float& value : values) value = uniform(rng);
+  return Tensor::FromVector<float>(TensorShape(std::move(dims)), std::span<const float>(values));
+}
+
+void OptimizeBasic(Model& model, std::set<std::string> disabled) {
+  Optimize(model, OptimizationLevel::kBasic, std::move(disabled), {});
+}
+
+void OptimizeForCpu(Model& model, OptimizationLevel level, std::set<std::string> disabled) {
+  CpuExecutionProvider cpu;
+  IExecutionProvider* providers[] = {&cpu};
+  Optimize(model, level, std::move(disabled), providers);
+}
+
+Ops OpTypes(const Graph& graph) {
+  Ops ops;
+  const std::vector<NodeIndex> order = graph.TopologicalOrder().value();
+  for (NodeIndex index : order) ops.push_back(graph.GetNode(index)->op_type());
+  return ops;
+}
+
+size_t CountOps(const Graph& graph, std::string_view op_type) {
+  const std::vector<const Node*> nodes = graph.Nodes();
+  return static_cast<size_t>(std::count_if(
+      nodes.begin(), nodes.end(), [&](const Node* node) { return node->op_type() == op_type; }));
+}
+
+std::unique_ptr<InferenceSession> MakeCpuSession(std::unique_ptr<Model> model,
+                                                 const SessionOptions& options) {
+  auto session = std::make_unique<InferenceSession>(options);
+  REQUIRE(session->RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session->Load(std::move(model)).ok());
+  const Status initialized = session->Initialize();
+  INFO(initialized.ToString());
+  REQUIRE(initialized.ok());
+  return session;
+}
+
+CpuRun RunOnCpu(Model model, OptimizationLevel level, const std::vector<NamedValue>& feeds) {
+  model.graph().ResolveOuterScope();
+  SessionOptions options;
+  options.optimization_level = level;
+  const auto session = MakeCpuSession(std::make_unique<Model>(std::move(model)), options);
+  CpuRun run;
+  for (const Node* node : session->ExecutionOrder()) run.executed.push_back(node->op_type());
+  std::vector<Value> outputs;
+  const Status ran = session->Run({}, feeds, {}, &outputs);
+  INFO(ran.ToString());
+  REQUIRE(ran.ok());
+  auto span = outputs[0].tensor().Span<float>();
+  run.output.assign(span.begin(), span.end());
+  return run;
+}
+
+void CheckClose(const std::vector<float>& actual, const std::vector<float>& expected, double margin,
+                double epsilon) {
+  REQUIRE(actual.size() == expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    INFO(i);
+    CHECK(actual[i] == Approx(expected[i]).margin(margin).epsilon(epsilon));
+  }
+}
+
+void CheckSameOutputs(const std::function<Model()>& build, const std::vector<NamedValue>& feeds,
+                      size_t fused_nodes, float tolerance, OptimizationLevel level) {
+  const CpuRun plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
+  const CpuRun fused = RunOnCpu(build(), level, feeds);
+  CHECK(fused.executed.size() == fused_nodes);
+  CHECK(plain.executed.size() > fused.executed.size());
+  CheckClose(fused.output, plain.output, tolerance, tolerance);
+}
+
+std::filesystem::path TempDirectory(const std::string& name) {
+  auto path = std::filesystem::temp_directory_path() / ("ort_test_" + name);
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path;
+}
+
+}  // namespace ort::test
