@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 
@@ -14,8 +17,8 @@ namespace {
 // Cache blocking (GotoBLAS style): a task owns an Mc x Nc block of C and walks K in steps of Kc.
 // Per step it packs an Mc x Kc block of A (kept in L2) into panels of Mr rows and a Kc x Nc
 // block of B into panels of Nr columns; one B panel (Kc x Nr) stays in L1 while the microkernel
-// sweeps every A panel past it. Float takes Mr and Nr from the instruction set's microkernel
-// (sgemm_kernel.h); double uses the portable one below.
+// sweeps every A panel past it. Float takes Mr and Nr from its microkernel (sgemm_kernel.h);
+// double uses the portable one below.
 template <typename T>
 using BlockFn = void (*)(int64_t rows, int64_t cols, int64_t depth, const T* packed_a,
                          const T* packed_b, T beta, bool first, T* c, int64_t ldc);
@@ -267,6 +270,18 @@ void PanelRowAnyWidth(int64_t nr, int64_t depth, const MatrixView<float>& a, int
   }
 }
 
+/// PanelRow for the panel width of each vector kernel in sgemm_kernels.inc; other widths (the
+/// portable kernel's) take PanelRowAnyWidth.
+template <size_t... kIndex>
+void PanelRowOfWidth(std::index_sequence<kIndex...>, int64_t nr, int64_t depth,
+                     const MatrixView<float>& a, int64_t p0, const float* panel, float* out) {
+  const bool fixed =
+      ((kSgemmKernels[kIndex].isa != CpuIsa::kPortable && nr == kSgemmKernels[kIndex].nr &&
+        (PanelRow<kSgemmKernels[kIndex].nr>(depth, a, p0, panel, out), true)) ||
+       ...);
+  if (!fixed) PanelRowAnyWidth(nr, depth, a, p0, panel, out);
+}
+
 /// C's single row (m == 1) from a pre-packed B: the panels are read once, in order, so the
 /// product runs at memory speed without packing the vector.
 void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float alpha,
@@ -282,15 +297,8 @@ void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float a
       for (int64_t panel = begin; panel < end; ++panel) {
         const float* source = packed + p0 * packed_stride + panel * nr * depth;
         float* out = sums.data() + (panel - begin) * nr;
-        if (nr == 48) {
-          PanelRow<48>(depth, a, p0, source, out);
-        } else if (nr == 32) {
-          PanelRow<32>(depth, a, p0, source, out);
-        } else if (nr == 16) {
-          PanelRow<16>(depth, a, p0, source, out);
-        } else {
-          PanelRowAnyWidth(nr, depth, a, p0, source, out);
-        }
+        PanelRowOfWidth(std::make_index_sequence<std::size(kSgemmKernels)>(), nr, depth, a, p0,
+                        source, out);
       }
     }
     const int64_t col_end = std::min(n, end * nr);
@@ -536,6 +544,12 @@ std::unique_ptr<PackedSgemmB> PackConstantB(const KernelInfo& info, size_t index
                                         b->Data<float>(), cols);
 }
 
+const SgemmKernel& BestSgemmKernelFor(int64_t n) {
+  return BestIsaEntry(kSgemmKernels, [n](const SgemmKernel& kernel) {
+    return (n + kernel.nr - 1) / kernel.nr * kernel.nr;
+  });
+}
+
 void SgemmWithKernel(const SgemmKernel& kernel, bool transpose_a, bool transpose_b, int64_t m,
                      int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
                      int64_t ldb, float beta, float* c, int64_t ldc, ThreadPool* pool) {
@@ -546,11 +560,8 @@ void SgemmWithKernel(const SgemmKernel& kernel, bool transpose_a, bool transpose
 void Sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, float alpha,
            const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
            int64_t ldc, ThreadPool* pool) {
-  static const GemmPlan<float> narrow = SgemmPlan(BestSgemmKernel());
-  static const GemmPlan<float> wide = SgemmPlan(SgemmKernelAvx512Wide());
-  const GemmPlan<float>& plan = &BestSgemmKernelFor(n) == &SgemmKernelAvx512Wide() ? wide : narrow;
-  Gemm<float>(plan, transpose_a, m, n, k, alpha, a, lda,
-              OperandB<float>{MakeView(b, ldb, transpose_b)}, beta, c, ldc, pool);
+  SgemmWithKernel(BestSgemmKernelFor(n), transpose_a, transpose_b, m, n, k, alpha, a, lda, b, ldb,
+                  beta, c, ldc, pool);
 }
 
 void SgemmPackedB(bool transpose_a, int64_t m, float alpha, const float* a, int64_t lda,
