@@ -208,16 +208,10 @@ int main(int argc, char** argv) {
                      : "none",
               bench::g_peak_gflops, bench::g_threads);
   for (const SgemmKernel* kernel : RunnableEntries(kSgemmKernels)) bench::RegisterGemm(*kernel);
-  if (avx512) {
-    bench::RegisterConv("avx512", NchwcConvKernelsAvx512());
-    bench::RegisterWinograd("avx512", NchwcConvKernelsAvx512());
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    bench::RegisterConv(entry->name, *entry->kernel);
+    bench::RegisterWinograd(entry->name, *entry->kernel);
   }
-  if (avx2) {
-    bench::RegisterConv("avx2", NchwcConvKernelsAvx2());
-    bench::RegisterWinograd("avx2", NchwcConvKernelsAvx2());
-  }
-  bench::RegisterConv("portable", NchwcConvKernelsPortable());
-  bench::RegisterWinograd("portable", NchwcConvKernelsPortable());
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
