@@ -23,7 +23,7 @@ using SgemmBlockFn = void(int64_t rows, int64_t cols, int64_t depth, const float
 #include "providers/cpu/kernels/common/sgemm_kernels.inc"
 #undef ORT_SGEMM_KERNEL
 
-/// One microkernel as sgemm_kernels.inc lists it.
+/// One microkernel as sgemm_kernels.inc lists it; kSgemmKernels holds every one.
 struct SgemmKernel {
   /// gemm_f32_<mr>x<nr>_<isa>.
   const char* name;

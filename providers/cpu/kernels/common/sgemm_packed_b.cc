@@ -98,7 +98,7 @@ void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float a
 PackedSgemmB::PackedSgemmB(const SgemmKernel& kernel, bool transpose_b, int64_t k, int64_t n,
                            const float* b, int64_t ldb)
     : kernel_(&kernel), k_(k), n_(n), padded_n_((n + kernel.nr - 1) / kernel.nr * kernel.nr) {
-  const GemmPlan<float> plan = SgemmPlan(kernel);
+  const GemmPlan<float>& plan = SgemmPlan(kernel);
   storage_.resize(static_cast<size_t>(std::max<int64_t>(k, 1) * padded_n_) +
                   kPanelAlign / sizeof(float));
   float* packed = AlignToPanel(storage_.data());
@@ -125,7 +125,7 @@ std::unique_ptr<PackedSgemmB> PackConstantB(const KernelInfo& info, size_t index
 
 void SgemmPackedB(bool transpose_a, int64_t m, float alpha, const float* a, int64_t lda,
                   const PackedSgemmB& b, float beta, float* c, int64_t ldc, ThreadPool* pool) {
-  const GemmPlan<float> plan = SgemmPlan(b.kernel());
+  const GemmPlan<float>& plan = SgemmPlan(b.kernel());
   if (m == 1 && b.n() > 0 && b.k() > 0 && alpha != 0.0f) {
     PackedRowProduct(plan, b.k(), b.n(), alpha, MakeView(a, lda, transpose_a), b.data(),
                      b.padded_n(), beta, c, pool);
