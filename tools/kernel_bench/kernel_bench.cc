@@ -1,7 +1,7 @@
 // Micro-benchmark of the CPU kernel library on shapes taken from the benchmark suite: SGEMM (each
-// instruction set, B packed per call and pre-packed), the NCHWc convolution microkernels and
-// Winograd F(4x4, 3x3) convolutions. Prints GFLOP/s (for Winograd: of the direct convolution it
-// replaces) and the percentage of the single-core FMA peak measured at start-up.
+// microkernel this CPU runs, B packed per call and pre-packed), the NCHWc convolution
+// microkernels and Winograd F(4x4, 3x3) convolutions. Prints GFLOP/s (for Winograd: of the direct
+// convolution it replaces) and the percentage of the single-core FMA peak measured at start-up.
 //   ort-kernel-bench [--benchmark_filter=REGEX] [--threads=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
@@ -16,6 +16,7 @@
 #include "lib/common/cpu_info.h"
 #include "lib/threading/thread_pool.h"
 #include "providers/cpu/kernels/common/gemm.h"
+#include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
@@ -206,20 +207,11 @@ int main(int argc, char** argv) {
               : avx2 ? "AVX2"
                      : "none",
               bench::g_peak_gflops, bench::g_threads);
-  if (avx512) {
-    bench::RegisterGemm(SgemmKernelAvx512());
-    bench::RegisterGemm(SgemmKernelAvx512Wide());
-    bench::RegisterConv("avx512", NchwcConvKernelsAvx512());
-    bench::RegisterWinograd("avx512", NchwcConvKernelsAvx512());
+  for (const SgemmKernel* kernel : RunnableEntries(kSgemmKernels)) bench::RegisterGemm(*kernel);
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    bench::RegisterConv(entry->name, *entry->kernel);
+    bench::RegisterWinograd(entry->name, *entry->kernel);
   }
-  if (avx2) {
-    bench::RegisterGemm(SgemmKernelAvx2());
-    bench::RegisterConv("avx2", NchwcConvKernelsAvx2());
-    bench::RegisterWinograd("avx2", NchwcConvKernelsAvx2());
-  }
-  bench::RegisterGemm(SgemmKernelPortable());
-  bench::RegisterConv("portable", NchwcConvKernelsPortable());
-  bench::RegisterWinograd("portable", NchwcConvKernelsPortable());
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

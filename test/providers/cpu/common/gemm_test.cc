@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
 
 namespace ort::test {
@@ -88,18 +89,6 @@ void CheckAgainstNaive(Fn gemm, double tolerance) {
   }
 }
 
-/// The Sgemm kernels of every instruction set this CPU can run.
-std::vector<const SgemmKernel*> UsableKernels() {
-  std::vector<const SgemmKernel*> kernels{&SgemmKernelPortable()};
-  const CpuFeatures& features = GetCpuFeatures();
-  if (features.avx2 && features.fma) kernels.push_back(&SgemmKernelAvx2());
-  if (features.avx512f) {
-    kernels.push_back(&SgemmKernelAvx512());
-    kernels.push_back(&SgemmKernelAvx512Wide());
-  }
-  return kernels;
-}
-
 }  // namespace
 
 TEST_CASE("Sgemm matches a naive triple loop", "[math][gemm]") {
@@ -108,7 +97,7 @@ TEST_CASE("Sgemm matches a naive triple loop", "[math][gemm]") {
 
 TEST_CASE("Sgemm microkernels of every usable instruction set match a naive triple loop",
           "[math][gemm]") {
-  for (const SgemmKernel* kernel : UsableKernels()) {
+  for (const SgemmKernel* kernel : RunnableEntries(kSgemmKernels)) {
     INFO("kernel " << kernel->name);
     CheckAgainstNaive<float>(
         [kernel](bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
@@ -122,7 +111,7 @@ TEST_CASE("Sgemm microkernels of every usable instruction set match a naive trip
 
 TEST_CASE("SgemmPackedB with B packed once for every usable kernel matches a naive triple loop",
           "[math][gemm]") {
-  for (const SgemmKernel* kernel : UsableKernels()) {
+  for (const SgemmKernel* kernel : RunnableEntries(kSgemmKernels)) {
     INFO("kernel " << kernel->name);
     CheckAgainstNaive<float>(
         [kernel](bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
@@ -138,10 +127,25 @@ TEST_CASE("SgemmPackedB with B packed once for every usable kernel matches a nai
 TEST_CASE("The instruction-set cap keeps Sgemm and the NCHWc block in step", "[math][gemm]") {
   const CpuIsa isa = MaxCpuIsa();
   CHECK(NchwcBlockSize() == (isa == CpuIsa::kAvx512 ? 16 : 8));
-  const char* expected = isa == CpuIsa::kAvx512 ? "avx512"
-                         : isa == CpuIsa::kAvx2 ? "avx2"
-                                                : "portable";
-  CHECK(std::string(BestSgemmKernel().name) == expected);
+  for (int64_t n : {1, 64, 768}) CHECK(BestSgemmKernelFor(n).isa == isa);
+}
+
+TEST_CASE("Sgemm takes the kernel of the best instruction set whose tile pads N least",
+          "[math][gemm]") {
+  const auto padded = [](int64_t n, const SgemmKernel& kernel) {
+    return (n + kernel.nr - 1) / kernel.nr * kernel.nr;
+  };
+  for (int64_t n = 1; n <= 4096; ++n) {
+    const SgemmKernel& best = BestSgemmKernelFor(n);
+    INFO("n " << n << " kernel " << best.name);
+    REQUIRE(best.isa == MaxCpuIsa());
+    for (const SgemmKernel& other : kSgemmKernels) {
+      if (other.isa != best.isa) continue;
+      // Ties go to the kernel listed first.
+      if (&other < &best) REQUIRE(padded(n, other) > padded(n, best));
+      if (&other > &best) REQUIRE(padded(n, other) >= padded(n, best));
+    }
+  }
 }
 
 TEST_CASE("Dgemm matches a naive triple loop", "[math][gemm]") {

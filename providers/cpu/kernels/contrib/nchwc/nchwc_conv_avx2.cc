@@ -22,11 +22,8 @@ constexpr int kDwTilePx = 6;
 
 }  // namespace
 
-const NchwcConvKernels& NchwcConvKernelsAvx2() {
-  static const NchwcConvKernels kernels{Vec::kB,      kMaxOb,           ConvRow,
-                                        DepthwiseRow, WinogradInputRow, WinogradOutputRow};
-  return kernels;
-}
+const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,      kMaxOb,           ConvRow,
+                                              DepthwiseRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

@@ -22,11 +22,8 @@ constexpr int kDwTilePx = 8;
 
 }  // namespace
 
-const NchwcConvKernels& NchwcConvKernelsAvx512() {
-  static const NchwcConvKernels kernels{Vec::kB,      kMaxOb,           ConvRow,
-                                        DepthwiseRow, WinogradInputRow, WinogradOutputRow};
-  return kernels;
-}
+const NchwcConvKernels nchwc_conv_f32_b16_avx512{Vec::kB,      kMaxOb,           ConvRow,
+                                                 DepthwiseRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

@@ -1,13 +1,13 @@
-// The NCHWc convolution microkernels: one set per instruction set (nchwc_conv_avx512.cc,
-// nchwc_conv_avx2.cc, nchwc_conv_portable.cc), each computing whole output rows in registers;
-// the Conv kernel (nchwc_conv.cc) picks the set matching NchwcBlockSize() once and spreads rows
-// over the thread pool.
+// The NCHWc convolution microkernels: one set per instruction set, listed once in
+// nchwc_conv_kernels.inc, each computing whole output rows in registers; the Conv kernel
+// (nchwc_conv.cc) runs the set matching NchwcBlockSize() and spreads rows over the thread pool.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 
 #include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_window.h"
 
 namespace ort {
@@ -66,11 +66,20 @@ struct NchwcConvKernels {
                               int64_t tiles);
 };
 
-const NchwcConvKernels& NchwcConvKernelsAvx512();
-const NchwcConvKernels& NchwcConvKernelsAvx2();
-const NchwcConvKernels& NchwcConvKernelsPortable();
+#define ORT_NCHWC_CONV_KERNELS(name, isa) extern const NchwcConvKernels name;
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernels.inc"
+#undef ORT_NCHWC_CONV_KERNELS
 
-/// The kernels of the best instruction set of this CPU; their block is NchwcBlockSize().
-const NchwcConvKernels& BestNchwcConvKernels();
+/// Every set of NCHWc convolution kernels, in the order of nchwc_conv_kernels.inc.
+inline constexpr IsaKernel<NchwcConvKernels> kNchwcConvKernels[] = {
+#define ORT_NCHWC_CONV_KERNELS(name, isa) {#name, CpuIsa::isa, &name},
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernels.inc"
+#undef ORT_NCHWC_CONV_KERNELS
+};
+
+/// The kernels of the best instruction set MaxCpuIsa() allows; their block is NchwcBlockSize().
+inline const NchwcConvKernels& BestNchwcConvKernels() {
+  return *BestIsaEntry(kNchwcConvKernels).kernel;
+}
 
 }  // namespace ort

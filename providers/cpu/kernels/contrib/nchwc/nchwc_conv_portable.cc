@@ -1,8 +1,7 @@
 // NCHWc convolution microkernels in plain C++ for CPUs without AVX2 (blocks of 8 channels, which
-// the compiler maps to SSE pairs), and the choice among the instruction sets.
+// the compiler maps to SSE pairs).
 #include <cstdint>
 
-#include "lib/common/cpu_info.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 
 namespace ort {
@@ -19,26 +18,7 @@ constexpr int kDwTilePx = 4;
 
 }  // namespace
 
-const NchwcConvKernels& NchwcConvKernelsPortable() {
-  static const NchwcConvKernels kernels{Vec::kB,      kMaxOb,           ConvRow,
-                                        DepthwiseRow, WinogradInputRow, WinogradOutputRow};
-  return kernels;
-}
-
-const NchwcConvKernels& BestNchwcConvKernels() {
-  static const NchwcConvKernels& best = []() -> const NchwcConvKernels& {
-    // MaxCpuIsa() also decides NchwcBlockSize(), so the kernels' block always matches it.
-    switch (MaxCpuIsa()) {
-      case CpuIsa::kAvx512:
-        return NchwcConvKernelsAvx512();
-      case CpuIsa::kAvx2:
-        return NchwcConvKernelsAvx2();
-      case CpuIsa::kPortable:
-        break;
-    }
-    return NchwcConvKernelsPortable();
-  }();
-  return best;
-}
+const NchwcConvKernels nchwc_conv_f32_b8_portable{
+    Vec::kB, kMaxOb, ConvRow, DepthwiseRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort

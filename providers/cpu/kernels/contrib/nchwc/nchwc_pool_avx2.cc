@@ -16,10 +16,7 @@ namespace {
 
 }  // namespace
 
-const NchwcPoolKernels& NchwcPoolKernelsAvx2() {
-  static const NchwcPoolKernels kernels{Vec::kB, MaxPoolRow, AveragePoolRow};
-  return kernels;
-}
+const NchwcPoolKernels nchwc_pool_f32_b8_avx2{Vec::kB, MaxPoolRow, AveragePoolRow};
 
 }  // namespace ort
 

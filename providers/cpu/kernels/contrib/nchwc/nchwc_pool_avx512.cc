@@ -16,10 +16,7 @@ namespace {
 
 }  // namespace
 
-const NchwcPoolKernels& NchwcPoolKernelsAvx512() {
-  static const NchwcPoolKernels kernels{Vec::kB, MaxPoolRow, AveragePoolRow};
-  return kernels;
-}
+const NchwcPoolKernels nchwc_pool_f32_b16_avx512{Vec::kB, MaxPoolRow, AveragePoolRow};
 
 }  // namespace ort
 

@@ -1,10 +1,12 @@
-// The NCHWc pooling row kernels: one per instruction set (nchwc_pool_avx512.cc,
-// nchwc_pool_avx2.cc, nchwc_pool_portable.cc), each reducing a whole channel block per vector
-// instruction; the pool kernels (nchwc_pool.cc) spread rows over the thread pool.
+// The NCHWc pooling row kernels: one set per instruction set, listed once in
+// nchwc_pool_kernels.inc, each reducing a whole channel block per vector instruction; the pool
+// kernels (nchwc_pool.cc) spread rows over the thread pool.
 #pragma once
 
 #include <cstdint>
 
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_window.h"
 
 namespace ort {
@@ -22,11 +24,20 @@ struct NchwcPoolKernels {
   void (*average_row)(const NchwcPoolArgs& args, const float* plane, int64_t oh, float* row);
 };
 
-const NchwcPoolKernels& NchwcPoolKernelsAvx512();
-const NchwcPoolKernels& NchwcPoolKernelsAvx2();
-const NchwcPoolKernels& NchwcPoolKernelsPortable();
+#define ORT_NCHWC_POOL_KERNELS(name, isa) extern const NchwcPoolKernels name;
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernels.inc"
+#undef ORT_NCHWC_POOL_KERNELS
 
-/// The kernels of the best instruction set of this CPU; their block is NchwcBlockSize().
-const NchwcPoolKernels& BestNchwcPoolKernels();
+/// Every set of NCHWc pooling kernels, in the order of nchwc_pool_kernels.inc.
+inline constexpr IsaKernel<NchwcPoolKernels> kNchwcPoolKernels[] = {
+#define ORT_NCHWC_POOL_KERNELS(name, isa) {#name, CpuIsa::isa, &name},
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernels.inc"
+#undef ORT_NCHWC_POOL_KERNELS
+};
+
+/// The kernels of the best instruction set MaxCpuIsa() allows; their block is NchwcBlockSize().
+inline const NchwcPoolKernels& BestNchwcPoolKernels() {
+  return *BestIsaEntry(kNchwcPoolKernels).kernel;
+}
 
 }  // namespace ort

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
 
@@ -145,19 +146,11 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   CheckOutput(a, form, block, batch, std::numeric_limits<float>::epsilon() * 100, 1e-4);
 }
 
-std::vector<std::pair<std::string, const NchwcConvKernels*>> UsableKernelSets() {
-  std::vector<std::pair<std::string, const NchwcConvKernels*>> sets{
-      {"portable", &NchwcConvKernelsPortable()}};
-  const CpuFeatures& features = GetCpuFeatures();
-  if (features.avx2 && features.fma) sets.emplace_back("avx2", &NchwcConvKernelsAvx2());
-  if (features.avx512f) sets.emplace_back("avx512", &NchwcConvKernelsAvx512());
-  return sets;
-}
-
 TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direct loop",
           "[contrib][nchwc][Conv]") {
   CHECK(BestNchwcConvKernels().block == NchwcBlockSize());
-  for (const auto& [name, kernels] : UsableKernelSets()) {
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
     for (Form form : {Form::kBlocked, Form::kPlain, Form::kDepthwise}) {
       for (bool with_sum : {false, true}) {
         for (bool padded : {false, true}) {
@@ -207,7 +200,8 @@ void CheckWinograd(const NchwcConvKernels& kernels, int64_t pad, bool with_sum, 
 TEST_CASE("NCHWc Winograd F(4x4, 3x3) of every usable instruction set matches a direct loop",
           "[contrib][nchwc][Conv]") {
   ThreadPool pool("test", 2, false);
-  for (const auto& [name, kernels] : UsableKernelSets()) {
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
     for (int64_t pad : {0, 1}) {
       for (bool with_sum : {false, true}) {
         for (bool clamped : {false, true}) {

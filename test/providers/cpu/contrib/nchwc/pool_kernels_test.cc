@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <limits>
 #include <random>
-#include <string>
 #include <vector>
 
 #include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
 
 namespace ort::test {
@@ -74,13 +74,9 @@ void CheckKernels(const NchwcPoolKernels& kernels, bool max, bool padded, bool i
 
 TEST_CASE("NCHWc pooling rows of every usable instruction set match a direct loop",
           "[contrib][nchwc][Pool]") {
-  std::vector<std::pair<std::string, const NchwcPoolKernels*>> sets{
-      {"portable", &NchwcPoolKernelsPortable()}};
-  const CpuFeatures& features = GetCpuFeatures();
-  if (features.avx2 && features.fma) sets.emplace_back("avx2", &NchwcPoolKernelsAvx2());
-  if (features.avx512f) sets.emplace_back("avx512", &NchwcPoolKernelsAvx512());
   CHECK(BestNchwcPoolKernels().block == NchwcBlockSize());
-  for (const auto& [name, kernels] : sets) {
+  for (const auto* entry : RunnableEntries(kNchwcPoolKernels)) {
+    const auto& [name, isa, kernels] = *entry;
     for (bool max : {true, false}) {
       for (bool padded : {false, true}) {
         for (bool include_pad : {false, true}) {

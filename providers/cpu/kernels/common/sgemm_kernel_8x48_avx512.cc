@@ -15,16 +15,18 @@ namespace ort {
 namespace {
 
 #include "providers/cpu/kernels/common/simd_vec_avx512.inc"
-constexpr int kMr = 8;
-constexpr int kNv = 3;
+constexpr const SgemmKernel& kKernel = SgemmKernelOf(gemm_f32_8x48_avx512);
+static_assert(kKernel.nr % Vec::kB == 0, "the tile is whole vectors wide");
+constexpr int kMr = kKernel.mr;
+constexpr int kNv = kKernel.nr / Vec::kB;
 
-#include "providers/cpu/kernels/common/sgemm_kernel.inc"
+#include "providers/cpu/kernels/common/sgemm_kernel_body.inc"
 
 }  // namespace
 
-const SgemmKernel& SgemmKernelAvx512Wide() {
-  static const SgemmKernel kernel{"avx512_8x48", kMr, kNr, Block};
-  return kernel;
+void gemm_f32_8x48_avx512(int64_t rows, int64_t cols, int64_t depth, const float* packed_a,
+                          const float* packed_b, float beta, bool first, float* c, int64_t ldc) {
+  Block(rows, cols, depth, packed_a, packed_b, beta, first, c, ldc);
 }
 
 }  // namespace ort
