@@ -133,4 +133,49 @@ TEST_CASE("Attention 24 hides padded keys and aligns causality to the valid ones
       .RunExpectingError("nonpad_kv_seqlen[0] = 3 is outside [0, 2]");
 }
 
+TEST_CASE("Attention 25 slides a window and zeroes rows with no key to see", "[nn][Attention]") {
+  // numpy: query i sees keys i - 2 .. i + 1 (left 2, right 1, no cache, not causal).
+  OpTester("Attention", 25)
+      .AttrInt("left_window_size", 2)
+      .AttrInt("right_window_size", 1)
+      .AttrInt("qk_matmul_output_mode", 3)
+      .Input<float>("q", {1, 1, 4, 2}, {0.5f, -0.3f, 0.8f, 0.1f, -0.6f, 0.4f, 0.2f, 0.9f})
+      .Input<float>("k", {1, 1, 6, 2},
+                    {0.3f, 0.7f, -0.5f, 0.2f, 0.9f, -0.4f, 0.1f, -0.8f, 0.6f, 0.5f, -0.2f, 0.3f})
+      .Input<float>("v", {1, 1, 6, 2}, {1, 2, 3, 4, 5, 6, -1, 0.5f, 2, -3, 0.25f, 1})
+      .Output<float>("y", {1, 1, 4, 2},
+                     {1.9118411f, 2.9118411f, 3.2053207f, 4.2053207f, 1.9389255f, 3.0406928f,
+                      2.4625618f, 1.3181262f})
+      .OmittedOutput()
+      .OmittedOutput()
+      .Output<float>("qk", {1, 1, 4, 6},
+                     {0.5440794f, 0.4559206f, 0, 0, 0, 0, 0.3432938f, 0.2107522f, 0.4459541f, 0,
+                      0, 0, 0.2857869f, 0.34836f, 0.1623186f, 0.2035345f, 0, 0, 0, 0.2616289f,
+                      0.2176916f, 0.150714f, 0.3699654f, 0})
+      .Run();
+  // Causal with one valid key for two queries: query 0 sees none (offset -1), a zero row.
+  OpTester("Attention", 25)
+      .AttrInt("is_causal", 1)
+      .AttrInt("qk_matmul_output_mode", 3)
+      .Input<float>("q", {1, 1, 2, 2}, {0.5f, -0.3f, 0.8f, 0.1f})
+      .Input<float>("k", {1, 1, 3, 2}, {0.3f, 0.7f, -0.5f, 0.2f, 0.9f, -0.4f})
+      .Input<float>("v", {1, 1, 3, 2}, {1, 2, 3, 4, 5, 6})
+      .OmittedInput()
+      .OmittedInput()
+      .OmittedInput()
+      .Input<int64_t>("nonpad_kv_seqlen", {1}, {1})
+      .Output<float>("y", {1, 1, 2, 2}, {0, 0, 1, 2})
+      .OmittedOutput()
+      .OmittedOutput()
+      .Output<float>("qk", {1, 1, 2, 3}, {0, 0, 0, 1, 0, 0})
+      .Run();
+  OpTester("Attention", 25)
+      .AttrInt("left_window_size", -2)
+      .Input<float>("q", {1, 1, 1, 2}, {1, 0})
+      .Input<float>("k", {1, 1, 1, 2}, {1, 0})
+      .Input<float>("v", {1, 1, 1, 2}, {1, 0})
+      .Output<float>("y", {1, 1, 1, 2}, {1, 0})
+      .RunExpectingError("left_window_size and right_window_size must be -1 or more");
+}
+
 }  // namespace ort::test

@@ -221,4 +221,30 @@ TEST_CASE("QuantizeLinear and DequantizeLinear 19 with float8", "[quantization][
       .Run();
 }
 
+TEST_CASE("QuantizeLinear 23 divides in the given precision; DequantizeLinear 23 casts to output_dtype",
+          "[quantization][QuantizeLinear]") {
+  // numpy: rint(x / 0.37) in float32 is [2221, -3733, -7443, 270]; with both operands and the
+  // quotient rounded to float16 it is [2220, -3732, -7440, 270].
+  const std::vector<float> x = {821.75f, -1381.25f, -2754.0f, 100.0f};
+  OpTester("QuantizeLinear", 23)
+      .AttrInt("precision", static_cast<int64_t>(DataType::kFloat16))
+      .Input<float>("x", {4}, x)
+      .Input<float>("scale", {}, {0.37f})
+      .Input<int16_t>("zero_point", {}, {0})
+      .Output<int16_t>("y", {4}, {2220, -3732, -7440, 270})
+      .Run();
+  OpTester("QuantizeLinear", 23)
+      .Input<float>("x", {4}, x)
+      .Input<float>("scale", {}, {0.37f})
+      .Input<int16_t>("zero_point", {}, {0})
+      .Output<int16_t>("y", {4}, {2221, -3733, -7443, 270})
+      .Run();
+  OpTester("DequantizeLinear", 23)
+      .AttrInt("output_dtype", static_cast<int64_t>(DataType::kFloat16))
+      .Input<int8_t>("x", {3}, {-2, 0, 3})
+      .Input<float>("scale", {}, {0.5f})
+      .Output<Float16>("y", {3}, {Float16(-1.0f), Float16(0.0f), Float16(1.5f)})
+      .Run();
+}
+
 }  // namespace ort::test

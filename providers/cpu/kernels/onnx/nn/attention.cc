@@ -9,7 +9,9 @@
 // is masked come out NaN, as the spec's reference computes them. Opset 24 adds nonpad_kv_seqlen
 // for caches updated outside the op (K and V are the whole cache): keys from a sample's length
 // on are hidden, and is_causal aligns the queries to the end of the valid keys, as ONNX Runtime
-// does.
+// does. Opset 25 adds sliding windows (a query at absolute position p = offset + i sees keys
+// p - left_window_size through p + right_window_size; -1 leaves a side open) and makes a row
+// whose every key is hidden a zero row instead of NaN.
 #include <cmath>
 #include <limits>
 
@@ -31,6 +33,17 @@ class Attention final : public OpKernel {
     has_scale_ = info.HasAttribute("scale");
     ORT_ASSIGN_OR_RETURN(scale_, info.GetAttributeOr<float>("scale", 1.0f));
     ORT_ASSIGN_OR_RETURN(softcap_, info.GetAttributeOr<float>("softcap", 0.0f));
+    if (info.node().graph().OpsetVersion("") >= 25) {
+      zero_masked_rows_ = true;
+      ORT_ASSIGN_OR_RETURN(left_window_, info.GetAttributeOr<int64_t>("left_window_size", -1));
+      ORT_ASSIGN_OR_RETURN(right_window_, info.GetAttributeOr<int64_t>("right_window_size", -1));
+      if (left_window_ < -1 || right_window_ < -1) {
+        return ORT_ERROR(kInvalidModel,
+                         "left_window_size and right_window_size must be -1 or more, got {} and {}",
+                         left_window_, right_window_)
+            .WithNode(info.node().Describe());
+      }
+    }
     if (qk_mode_ < 0 || qk_mode_ > 3) {
       return ORT_ERROR(kInvalidModel, "{}: qk_matmul_output_mode must be 0 to 3, got {}",
                        info.node().Describe(), qk_mode_);
@@ -200,9 +213,13 @@ class Attention final : public OpKernel {
                 if (scores_out != nullptr && qk_mode_ == 1) {
                   scores_out->MutableData<T>()[unit * total + j] = static_cast<T>(score);
                 }
-                // Keys hidden by padding, a boolean mask, the mask's length or causality.
+                // Keys hidden by padding, a boolean mask, the mask's length, causality or the
+                // window.
+                const int64_t position = causal_offset[static_cast<size_t>(b)] + i;
                 bool hidden = j >= valid_keys[static_cast<size_t>(b)] ||
-                              (is_causal_ && j > causal_offset[static_cast<size_t>(b)] + i);
+                              (is_causal_ && j > position) ||
+                              (left_window_ >= 0 && j < position - left_window_) ||
+                              (right_window_ >= 0 && j > position + right_window_);
                 if (mask != nullptr) {
                   if (j >= mask_length) {
                     hidden = true;
@@ -225,12 +242,16 @@ class Attention final : public OpKernel {
                 scores[j] = score;
                 largest = std::max(largest, score);
               }
-              C sum = 0;
-              for (int64_t j = 0; j < total; ++j) {
-                scores[j] = std::exp(scores[j] - largest);
-                sum += scores[j];
+              if (zero_masked_rows_ && largest == -std::numeric_limits<C>::infinity()) {
+                std::fill(scores.begin(), scores.end(), C(0));
+              } else {
+                C sum = 0;
+                for (int64_t j = 0; j < total; ++j) {
+                  scores[j] = std::exp(scores[j] - largest);
+                  sum += scores[j];
+                }
+                for (int64_t j = 0; j < total; ++j) scores[j] /= sum;
               }
-              for (int64_t j = 0; j < total; ++j) scores[j] /= sum;
               if (scores_out != nullptr && qk_mode_ == 3) {
                 for (int64_t j = 0; j < total; ++j) {
                   scores_out->MutableData<T>()[unit * total + j] = static_cast<T>(scores[j]);
@@ -258,6 +279,9 @@ class Attention final : public OpKernel {
   bool has_scale_ = false;
   float scale_ = 1.0f;
   float softcap_ = 0.0f;
+  int64_t left_window_ = -1;
+  int64_t right_window_ = -1;
+  bool zero_masked_rows_ = false;
 };
 
 }  // namespace
@@ -265,7 +289,8 @@ class Attention final : public OpKernel {
 void RegisterOnnxAttentionKernels(KernelRegistry& registry) {
   const auto types = FloatTypes::DataTypes();
   registry.Add<Attention>(KernelDef("Attention").Versions(23, 23).Input(0, types));
-  registry.Add<Attention>(KernelDef("Attention").Versions(24).Input(0, types).HostInput(6));
+  registry.Add<Attention>(KernelDef("Attention").Versions(24, 24).Input(0, types).HostInput(6));
+  registry.Add<Attention>(KernelDef("Attention").Versions(25).Input(0, types).HostInput(6));
 }
 
 }  // namespace ort

@@ -154,6 +154,18 @@ class QuantizeLinear final : public OpKernel {
       output_dtype_ = static_cast<DataType>(output_dtype);
       output_dtype_set_ = true;
     }
+    // Opset 23: the precision x / y_scale is computed in. Float is what the kernel computes in
+    // anyway; half types round both operands and the quotient to them.
+    ORT_ASSIGN_OR_RETURN(const int64_t precision, info.GetAttributeOr<int64_t>("precision", 0));
+    if (precision != 0) {
+      precision_ = static_cast<DataType>(precision);
+      if (precision_ != DataType::kFloat && precision_ != DataType::kFloat16 &&
+          precision_ != DataType::kBFloat16) {
+        return ORT_ERROR(kNotImplemented,
+                         "precision {} is not supported (float, float16 or bfloat16)", precision)
+            .WithNode(info.node().Describe());
+      }
+    }
     return Status::OK();
   }
 
@@ -176,6 +188,18 @@ class QuantizeLinear final : public OpKernel {
                            DataTypeName(output_dtype_), DataTypeName(out_type));
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, out_type, x->shape()));
+    const auto divide = [this](float value, float scale) {
+      switch (precision_) {
+        case DataType::kFloat16:
+          return static_cast<float>(Float16(static_cast<float>(Float16(value)) /
+                                            static_cast<float>(Float16(scale))));
+        case DataType::kBFloat16:
+          return static_cast<float>(BFloat16(static_cast<float>(BFloat16(value)) /
+                                             static_cast<float>(BFloat16(scale))));
+        default:
+          return value / scale;
+      }
+    };
     using XTypes = TypeList<float, Float16, BFloat16, int32_t>;
     return DispatchByType<XTypes>(x->dtype(), "QuantizeLinear", [&]<typename X>() {
       const X* in = x->Data<X>();
@@ -188,7 +212,7 @@ class QuantizeLinear final : public OpKernel {
                 int64_t k = layout.ScaleBase(row);
                 for (int64_t i = row * layout.inner; i < (row + 1) * layout.inner;
                      ++i, k += layout.InnerStep()) {
-                  store(i, static_cast<float>(in[i]) / (*scales)[k], zeros[k]);
+                  store(i, divide(static_cast<float>(in[i]), (*scales)[k]), zeros[k]);
                 }
               }
             });
@@ -229,12 +253,25 @@ class QuantizeLinear final : public OpKernel {
   bool saturate_ = true;
   DataType output_dtype_ = DataType::kUint8;  // without a zero point
   bool output_dtype_set_ = false;
+  DataType precision_ = DataType::kFloat;
 };
 
 class DequantizeLinear final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(attributes_, ReadAttributes(info));
+    // Opset 23: y's type, by default x_scale's.
+    ORT_ASSIGN_OR_RETURN(const int64_t output_dtype,
+                         info.GetAttributeOr<int64_t>("output_dtype", 0));
+    if (output_dtype != 0) {
+      output_dtype_ = static_cast<DataType>(output_dtype);
+      if (output_dtype_ != DataType::kFloat && output_dtype_ != DataType::kFloat16 &&
+          output_dtype_ != DataType::kBFloat16) {
+        return ORT_ERROR(kInvalidModel, "output_dtype {} must be float, float16 or bfloat16",
+                         output_dtype)
+            .WithNode(info.node().Describe());
+      }
+    }
     return Status::OK();
   }
 
@@ -252,7 +289,8 @@ class DequantizeLinear final : public OpKernel {
                          PlanLayout(context, x->shape(), *scale, zero_point, attributes_));
     auto scales = ReadFloatParams<float>(*scale);
     if (!scales.ok()) return context.Error("x_scale: {}", scales.status().message());
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, scale->dtype(), x->shape()));
+    const DataType y_type = output_dtype_ != DataType::kUndefined ? output_dtype_ : scale->dtype();
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_type, x->shape()));
     return DispatchByType<FloatTypes>(y->dtype(), "DequantizeLinear", [&]<typename Y>() {
       Y* out = y->MutableData<Y>();
       // Writes element i as value(i, k) * scale k.
@@ -291,6 +329,7 @@ class DequantizeLinear final : public OpKernel {
 
  private:
   QuantAttributes attributes_;
+  DataType output_dtype_ = DataType::kUndefined;
 };
 
 }  // namespace
