@@ -147,11 +147,7 @@ Status SessionState::CreateKernels(
     }
     KernelInfo info(node, provider, this);
     auto kernel = entry->factory(info);
-    if (!kernel.ok()) {
-      const std::string& message = kernel.status().message();
-      if (message.find(node.Describe()) != std::string::npos) return kernel.status();
-      return kernel.status().WithContext(node.Describe());
-    }
+    if (!kernel.ok()) return kernel.status().WithNode(node.Describe());
 
     NodePlan plan;
     plan.node = &node;
@@ -273,10 +269,7 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
   Status status = !kProfilingCompiledIn || run.profiler == nullptr
                       ? Compute(*plan.kernel, context)
                       : ComputeProfiled(*plan.kernel, *plan.provider, context, inputs, outputs);
-  if (!status.ok()) {
-    if (status.message().find(node.Describe()) != std::string::npos) return status;
-    return status.WithContext(node.Describe());
-  }
+  if (!status.ok()) return status.WithNode(node.Describe());
   for (size_t i = 0; i < plan.outputs.size(); ++i) {
     const int slot = plan.outputs[i];
     if (values[slot].IsEmpty() && node.HasOutput(i)) {
