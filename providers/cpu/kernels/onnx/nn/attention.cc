@@ -32,8 +32,8 @@ class Attention final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(scale_, info.GetAttributeOr<float>("scale", 1.0f));
     ORT_ASSIGN_OR_RETURN(softcap_, info.GetAttributeOr<float>("softcap", 0.0f));
     if (qk_mode_ < 0 || qk_mode_ > 3) {
-      return ORT_ERROR(kInvalidModel, "{}: qk_matmul_output_mode must be 0 to 3, got {}",
-                       info.node().Describe(), qk_mode_);
+      return ORT_ERROR(kInvalidModel, "qk_matmul_output_mode must be 0 to 3, got {}", qk_mode_)
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }
