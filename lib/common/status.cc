@@ -28,7 +28,7 @@ std::string_view StatusCodeName(StatusCode code) {
 
 Status::Status(StatusCode code, std::string message) {
   if (code != StatusCode::kOk) {
-    state_ = std::make_shared<const State>(State{code, std::move(message)});
+    state_ = std::make_shared<const State>(State{code, std::move(message), {}});
   }
 }
 
@@ -44,7 +44,19 @@ std::string Status::ToString() const {
 
 Status Status::WithContext(std::string_view context) const {
   if (ok()) return *this;
-  return Status(state_->code, fmt::format("{}: {}", context, state_->message));
+  return Prefixed(context, state_->node);
+}
+
+Status Status::WithNode(std::string_view node_description) const {
+  if (ok() || state_->node == node_description) return *this;
+  return Prefixed(node_description, std::string(node_description));
+}
+
+Status Status::Prefixed(std::string_view prefix, std::string node) const {
+  Status result;
+  result.state_ = std::make_shared<const State>(
+      State{state_->code, fmt::format("{}: {}", prefix, state_->message), std::move(node)});
+  return result;
 }
 
 }  // namespace ort

@@ -42,8 +42,17 @@ class [[nodiscard]] Status {
   /// "CODE: message", or "OK".
   std::string ToString() const;
 
-  /// Returns an error with `context + ": "` put in front of the message; OK stays OK.
+  /// Returns an error with `context + ": "` put in front of the message; OK stays OK. The
+  /// result names the same node as this status.
   Status WithContext(std::string_view context) const;
+
+  /// Returns an error whose message names the node described by `node_description` (its
+  /// Node::Describe()) once: this status unchanged when it already names that node, else with
+  /// `node_description + ": "` put in front. OK stays OK. Errors from inside a subgraph name an
+  /// inner node, so the node running the subgraph is still put in front of them.
+  Status WithNode(std::string_view node_description) const;
+  /// True when the message names the node where the error arose (see WithNode).
+  bool names_node() const { return state_ != nullptr && !state_->node.empty(); }
 
   /// Explicitly discards a status whose failure does not matter to the caller.
   void IgnoreError() const {}
@@ -52,7 +61,11 @@ class [[nodiscard]] Status {
   struct State {
     StatusCode code;
     std::string message;
+    std::string node;  // the description of the node the message names; empty when none
   };
+  // This error with `prefix + ": "` put in front of the message, naming `node`.
+  Status Prefixed(std::string_view prefix, std::string node) const;
+
   std::shared_ptr<const State> state_;
 };
 

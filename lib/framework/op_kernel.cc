@@ -6,26 +6,27 @@ namespace ort {
 namespace {
 
 Status WrongType(const Node& node, const Attribute& attribute, std::string_view expected) {
-  return ORT_ERROR(kInvalidModel, "{}: attribute '{}' is {}, expected {}", node.Describe(),
-                   attribute.name, AttributeTypeName(attribute.type), expected);
+  return ORT_ERROR(kInvalidModel, "attribute '{}' is {}, expected {}", attribute.name,
+                   AttributeTypeName(attribute.type), expected)
+      .WithNode(node.Describe());
 }
 
 }  // namespace
 
 std::shared_ptr<IAllocator> KernelInfo::allocator() const { return provider_.allocator(); }
 
-#define ORT_ATTRIBUTE_GETTER(cpp_type, attr_type, member, label)                                  \
-  template <>                                                                                     \
-  Result<cpp_type> KernelInfo::GetAttribute<cpp_type>(std::string_view name) const {              \
-    const Attribute* attribute = node_.FindAttribute(name);                                       \
-    if (attribute == nullptr) {                                                                   \
-      return ORT_ERROR(kInvalidModel, "{}: required attribute '{}' is missing", node_.Describe(), \
-                       name);                                                                     \
-    }                                                                                             \
-    if (attribute->type != AttributeType::attr_type) {                                            \
-      return WrongType(node_, *attribute, label);                                                 \
-    }                                                                                             \
-    return cpp_type(attribute->member);                                                           \
+#define ORT_ATTRIBUTE_GETTER(cpp_type, attr_type, member, label)                     \
+  template <>                                                                        \
+  Result<cpp_type> KernelInfo::GetAttribute<cpp_type>(std::string_view name) const { \
+    const Attribute* attribute = node_.FindAttribute(name);                          \
+    if (attribute == nullptr) {                                                      \
+      return ORT_ERROR(kInvalidModel, "required attribute '{}' is missing", name)    \
+          .WithNode(node_.Describe());                                               \
+    }                                                                                \
+    if (attribute->type != AttributeType::attr_type) {                               \
+      return WrongType(node_, *attribute, label);                                    \
+    }                                                                                \
+    return cpp_type(attribute->member);                                              \
   }
 
 ORT_ATTRIBUTE_GETTER(int64_t, kInt, i, "int")
@@ -40,8 +41,8 @@ template <>
 Result<Tensor> KernelInfo::GetAttribute<Tensor>(std::string_view name) const {
   const Attribute* attribute = node_.FindAttribute(name);
   if (attribute == nullptr) {
-    return ORT_ERROR(kInvalidModel, "{}: required attribute '{}' is missing", node_.Describe(),
-                     name);
+    return ORT_ERROR(kInvalidModel, "required attribute '{}' is missing", name)
+        .WithNode(node_.Describe());
   }
   if (attribute->type != AttributeType::kTensor &&
       attribute->type != AttributeType::kSparseTensor) {
@@ -77,19 +78,22 @@ const Tensor* KernelContext::Input(size_t index) const {
 Result<const Tensor*> KernelContext::RequiredInput(size_t index) const {
   const Value* value = InputValue(index);
   if (value == nullptr) {
-    return ORT_ERROR(kInvalidArgument, "{}: required input {} is missing", node_.Describe(), index);
+    return ORT_ERROR(kInvalidArgument, "required input {} is missing", index)
+        .WithNode(node_.Describe());
   }
   if (!value->IsTensor()) {
-    return ORT_ERROR(kInvalidArgument, "{}: input {} ('{}') is {}, expected a tensor",
-                     node_.Describe(), index, node_.inputs()[index], value->Describe());
+    return ORT_ERROR(kInvalidArgument, "input {} ('{}') is {}, expected a tensor", index,
+                     node_.inputs()[index], value->Describe())
+        .WithNode(node_.Describe());
   }
   return &value->tensor();
 }
 
 Result<Tensor*> KernelContext::Output(size_t index, DataType type, TensorShape shape) {
   if (index >= outputs_.size()) {
-    return ORT_ERROR(kInvalidModel, "{}: output {} does not exist (the node has {})",
-                     node_.Describe(), index, outputs_.size());
+    return ORT_ERROR(kInvalidModel, "output {} does not exist (the node has {})", index,
+                     outputs_.size())
+        .WithNode(node_.Describe());
   }
   if (planned_ != nullptr) {
     Tensor placed = planned_->Allocate(index, type, shape);
@@ -101,15 +105,16 @@ Result<Tensor*> KernelContext::Output(size_t index, DataType type, TensorShape s
   const auto& allocator =
       index < output_allocators_.size() ? output_allocators_[index] : allocator_;
   auto tensor = Tensor::Allocate(type, std::move(shape), allocator);
-  if (!tensor.ok()) return tensor.status().WithContext(node_.Describe());
+  if (!tensor.ok()) return tensor.status().WithNode(node_.Describe());
   *outputs_[index] = std::move(tensor).value();
   return &outputs_[index]->mutable_tensor();
 }
 
 Status KernelContext::SetOutput(size_t index, Value value) {
   if (index >= outputs_.size()) {
-    return ORT_ERROR(kInvalidModel, "{}: output {} does not exist (the node has {})",
-                     node_.Describe(), index, outputs_.size());
+    return ORT_ERROR(kInvalidModel, "output {} does not exist (the node has {})", index,
+                     outputs_.size())
+        .WithNode(node_.Describe());
   }
   *outputs_[index] = std::move(value);
   return Status::OK();

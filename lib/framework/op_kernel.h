@@ -154,11 +154,11 @@ class KernelContext {
   /// Scratch memory for the duration of Compute.
   Result<Tensor> AllocateTemp(DataType type, TensorShape shape) const;
 
-  /// An error status naming the node: "node 'x' (Op): message".
+  /// An error status naming the node: "node 'x' (Op): message" (see Status::WithNode).
   template <typename... Args>
   Status Error(fmt::format_string<Args...> format, Args&&... args) const {
-    return Status(StatusCode::kInvalidArgument,
-                  node_.Describe() + ": " + fmt::format(format, std::forward<Args>(args)...));
+    return Status(StatusCode::kInvalidArgument, fmt::format(format, std::forward<Args>(args)...))
+        .WithNode(node_.Describe());
   }
 
  private:

@@ -27,7 +27,8 @@ class MergeTransposes final : public RewriteRule {
     bool identity = true;
     for (size_t i = 0; i < outer.size(); ++i) {
       if (outer[i] < 0 || outer[i] >= static_cast<int64_t>(inner.size())) {
-        return ORT_ERROR(kInvalidModel, "{}: perm {} is out of range", node.Describe(), outer[i]);
+        return ORT_ERROR(kInvalidModel, "perm {} is out of range", outer[i])
+            .WithNode(node.Describe());
       }
       combined[i] = inner[static_cast<size_t>(outer[i])];
       identity = identity && combined[i] == static_cast<int64_t>(i);

@@ -106,8 +106,9 @@ class Inserter {
     std::string why_not;
     const KernelEntry* entry = provider.kernel_registry().Find(node, &why_not);
     if (entry == nullptr) {
-      return ORT_ERROR(kNotImplemented, "{}: provider {} has no kernel for it ({})",
-                       node.Describe(), provider.type(), why_not);
+      return ORT_ERROR(kNotImplemented, "provider {} has no kernel for it ({})", provider.type(),
+                       why_not)
+          .WithNode(node.Describe());
     }
     const KernelDef& def = entry->def;
     const std::string device = provider.allocator()->Info().IsHost() ? "" : provider.type();
@@ -172,8 +173,8 @@ class Memcpy final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     transfer_ = info.provider().data_transfer();
     if (transfer_ == nullptr) {
-      return ORT_ERROR(kInvalidArgument, "{}: provider {} has no data transfer",
-                       info.node().Describe(), info.provider().type());
+      return ORT_ERROR(kInvalidArgument, "provider {} has no data transfer", info.provider().type())
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

@@ -22,8 +22,8 @@ Status PartitionGraph(Graph& graph, std::span<IExecutionProvider* const> provide
     if (node->provider().empty()) {
       std::string reason;
       if (fallback->kernel_registry().Find(*node, &reason) == nullptr) {
-        return ORT_ERROR(kNotImplemented, "{}: no provider can run it ({})", node->Describe(),
-                         reason);
+        return ORT_ERROR(kNotImplemented, "no provider can run it ({})", reason)
+            .WithNode(node->Describe());
       }
       node->set_provider(fallback->type());
     }

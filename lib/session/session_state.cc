@@ -140,16 +140,13 @@ Status SessionState::CreateKernels(std::span<IExecutionProvider* const> provider
     std::string why_not;
     const KernelEntry* entry = provider.kernel_registry().Find(node, &why_not);
     if (entry == nullptr) {
-      return ORT_ERROR(kNotImplemented, "{}: provider {} has no kernel for it ({})",
-                       node.Describe(), provider.type(), why_not);
+      return ORT_ERROR(kNotImplemented, "provider {} has no kernel for it ({})", provider.type(),
+                       why_not)
+          .WithNode(node.Describe());
     }
     KernelInfo info(node, provider, this);
     auto kernel = entry->factory(info);
-    if (!kernel.ok()) {
-      const std::string& message = kernel.status().message();
-      if (message.find(node.Describe()) != std::string::npos) return kernel.status();
-      return kernel.status().WithContext(node.Describe());
-    }
+    if (!kernel.ok()) return kernel.status().WithNode(node.Describe());
 
     NodePlan plan;
     plan.node = &node;
@@ -246,16 +243,17 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
     if (slot < 0) continue;
     inputs[i] = slots[slot];
     if (inputs[i] == nullptr) {
-      return ORT_ERROR(kRuntimeError, "{}: input '{}' has no value", node.Describe(),
-                       node.inputs()[i]);
+      return ORT_ERROR(kRuntimeError, "input '{}' has no value", node.inputs()[i])
+          .WithNode(node.Describe());
     }
   }
   std::vector<const Value*> implicit(plan.implicit_inputs.size());
   for (size_t i = 0; i < plan.implicit_inputs.size(); ++i) {
     implicit[i] = slots[plan.implicit_inputs[i]];
     if (implicit[i] == nullptr) {
-      return ORT_ERROR(kRuntimeError, "{}: outer-scope value '{}' has no value", node.Describe(),
-                       node.implicit_inputs()[i]);
+      return ORT_ERROR(kRuntimeError, "outer-scope value '{}' has no value",
+                       node.implicit_inputs()[i])
+          .WithNode(node.Describe());
     }
   }
   std::vector<Value*> outputs(plan.outputs.size());
@@ -270,15 +268,13 @@ Status SessionState::ExecuteNode(const NodePlan& plan, const RunContext& run,
   Status status = !kProfilingCompiledIn || run.profiler == nullptr
                       ? Compute(*plan.kernel, context)
                       : ComputeProfiled(*plan.kernel, *plan.provider, context, inputs, outputs);
-  if (!status.ok()) {
-    if (status.message().find(node.Describe()) != std::string::npos) return status;
-    return status.WithContext(node.Describe());
-  }
+  if (!status.ok()) return status.WithNode(node.Describe());
   for (size_t i = 0; i < plan.outputs.size(); ++i) {
     const int slot = plan.outputs[i];
     if (values[slot].IsEmpty() && node.HasOutput(i)) {
-      return ORT_ERROR(kRuntimeError, "{}: kernel did not produce output {} ('{}')",
-                       node.Describe(), i, node.outputs()[i]);
+      return ORT_ERROR(kRuntimeError, "kernel did not produce output {} ('{}')", i,
+                       node.outputs()[i])
+          .WithNode(node.Describe());
     }
     slots[slot] = &values[slot];
   }

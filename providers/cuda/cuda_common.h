@@ -9,8 +9,12 @@
 
 namespace ort {
 
+class Node;
+
 /// OK for cudaSuccess, else an error naming `what` and CUDA's description.
 Status CudaStatus(cudaError_t error, std::string_view what);
+/// OK for cudaSuccess, else an error in `node`'s kernel that names the node (Status::WithNode).
+Status CudaStatus(cudaError_t error, const Node& node);
 
 }  // namespace ort
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "lib/ir/graph.h"
 #include "providers/cuda/dynamic_library.h"
 
 namespace ort {
@@ -34,6 +35,11 @@ Result<CudnnApi> Open() {
   return api;
 }
 
+Status CudnnError(const CudnnApi& api, cudnnStatus_t status) {
+  return ORT_ERROR(kRuntimeError, "cuDNN error {} ({})", static_cast<int>(status),
+                   api.error_string(status));
+}
+
 }  // namespace
 
 Result<const CudnnApi*> LoadCudnn() {
@@ -44,8 +50,12 @@ Result<const CudnnApi*> LoadCudnn() {
 
 Status CudnnStatus(const CudnnApi& api, cudnnStatus_t status, std::string_view what) {
   if (status == CUDNN_STATUS_SUCCESS) return Status::OK();
-  return ORT_ERROR(kRuntimeError, "{}: cuDNN error {} ({})", what, static_cast<int>(status),
-                   api.error_string(status));
+  return CudnnError(api, status).WithContext(what);
+}
+
+Status CudnnStatus(const CudnnApi& api, cudnnStatus_t status, const Node& node) {
+  if (status == CUDNN_STATUS_SUCCESS) return Status::OK();
+  return CudnnError(api, status).WithNode(node.Describe());
 }
 
 }  // namespace ort

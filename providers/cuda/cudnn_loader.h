@@ -10,6 +10,8 @@
 
 namespace ort {
 
+class Node;
+
 /// The cuDNN entry points this provider calls.
 struct CudnnApi {
   decltype(&cudnnCreate) create = nullptr;
@@ -38,5 +40,8 @@ Result<const CudnnApi*> LoadCudnn();
 
 /// OK for CUDNN_STATUS_SUCCESS, else an error naming `what` and cuDNN's description.
 Status CudnnStatus(const CudnnApi& api, cudnnStatus_t status, std::string_view what);
+/// OK for CUDNN_STATUS_SUCCESS, else an error in `node`'s kernel that names the node
+/// (Status::WithNode).
+Status CudnnStatus(const CudnnApi& api, cudnnStatus_t status, const Node& node);
 
 }  // namespace ort

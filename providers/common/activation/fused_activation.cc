@@ -69,15 +69,16 @@ Result<FusedActivationAttributes> ParseConvActivation(const KernelInfo& info) {
       wanted = 2;
       break;
     default:
-      return ORT_ERROR(kInvalidModel, "{}: unsupported activation '{}'", info.node().Describe(),
-                       name);
+      return ORT_ERROR(kInvalidModel, "unsupported activation '{}'", name)
+          .WithNode(info.node().Describe());
   }
   FusedActivationAttributes activation = FromSpec(*spec);
   ORT_ASSIGN_OR_RETURN(const std::vector<float> params,
                        info.GetAttributeOr<std::vector<float>>("activation_params", {}));
   if (!params.empty() && params.size() != wanted) {
-    return ORT_ERROR(kInvalidModel, "{}: activation {} takes {} activation_params, got {}",
-                     info.node().Describe(), name, wanted, params.size());
+    return ORT_ERROR(kInvalidModel, "activation {} takes {} activation_params, got {}", name,
+                     wanted, params.size())
+        .WithNode(info.node().Describe());
   }
   if (params.size() > 0) activation.alpha = params[0];
   if (params.size() > 1) activation.beta = params[1];
@@ -89,8 +90,8 @@ Result<FusedActivationAttributes> ParseGemmActivation(const KernelInfo& info) {
   if (name.empty()) return FusedActivationAttributes{};
   const ActivationSpec* spec = FindActivation(name);
   if (spec == nullptr || spec->kind == ActivationKind::kClip) {
-    return ORT_ERROR(kInvalidModel, "{}: unsupported activation '{}'", info.node().Describe(),
-                     name);
+    return ORT_ERROR(kInvalidModel, "unsupported activation '{}'", name)
+        .WithNode(info.node().Describe());
   }
   FusedActivationAttributes activation = FromSpec(*spec);
   ORT_ASSIGN_OR_RETURN(activation.alpha,
@@ -99,7 +100,7 @@ Result<FusedActivationAttributes> ParseGemmActivation(const KernelInfo& info) {
   ORT_ASSIGN_OR_RETURN(activation.gamma,
                        info.GetAttributeOr<float>("activation_gamma", spec->gamma));
   if (activation.kind == ActivationKind::kCelu && activation.alpha == 0.0f) {
-    return ORT_ERROR(kInvalidModel, "{}: Celu alpha must not be 0", info.node().Describe());
+    return ORT_ERROR(kInvalidModel, "Celu alpha must not be 0").WithNode(info.node().Describe());
   }
   return activation;
 }

@@ -10,8 +10,8 @@ Result<bool> ParseGeluTanhApproximation(const KernelInfo& info) {
     ORT_ASSIGN_OR_RETURN(approximate, info.GetAttribute<std::string>("approximate"));
   }
   if (approximate != "none" && approximate != "tanh") {
-    return ORT_ERROR(kInvalidModel, "{}: approximate must be 'none' or 'tanh', got '{}'",
-                     info.node().Describe(), approximate);
+    return ORT_ERROR(kInvalidModel, "approximate must be 'none' or 'tanh', got '{}'", approximate)
+        .WithNode(info.node().Describe());
   }
   return approximate == "tanh";
 }

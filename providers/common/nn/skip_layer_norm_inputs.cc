@@ -19,7 +19,9 @@ bool SkipBroadcasts(const TensorShape& skip, const TensorShape& input) {
 
 Result<float> ParseSkipLayerNormEpsilon(const KernelInfo& info) {
   ORT_ASSIGN_OR_RETURN(const float epsilon, info.GetAttributeOr<float>("epsilon", 1e-12f));
-  if (epsilon < 0.0f) return ORT_ERROR(kInvalidModel, "{}: epsilon < 0", info.node().Describe());
+  if (epsilon < 0.0f) {
+    return ORT_ERROR(kInvalidModel, "epsilon < 0").WithNode(info.node().Describe());
+  }
   return epsilon;
 }
 

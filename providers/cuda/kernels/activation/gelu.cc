@@ -44,7 +44,7 @@ class Gelu final : public CudaKernel {
     return CudaStatus(
         cuda::LaunchGelu(form_, kind, x->RawData(), bias != nullptr ? bias->RawData() : nullptr,
                          y->MutableRawData(), x->NumElements(), width, alpha_, stream()),
-        context.node().Describe());
+        context.node());
   }
 
  private:

@@ -92,12 +92,12 @@ class Attention final : public CudaKernel {
     const auto kind = is_float ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     const cudaDataType_t cuda_type = is_float ? CUDA_R_32F : CUDA_R_16F;
     const cublasComputeType_t compute = is_float ? cublas_.float_compute : CUBLAS_COMPUTE_32F;
-    const std::string what = context.node().Describe();
+    const Node& node = context.node();
 
     ORT_ASSIGN_OR_RETURN(Tensor qkv, context.AllocateTemp(type, TensorShape({rows, total})));
     if (input_hidden == 0) {
       ORT_CUDA_RETURN_IF_ERROR(
-          cudaMemsetAsync(qkv.MutableRawData(), 0, qkv.SizeInBytes(), stream()), what);
+          cudaMemsetAsync(qkv.MutableRawData(), 0, qkv.SizeInBytes(), stream()), node);
     } else {
       ORT_RETURN_IF_ERROR(RowMajorBatchedGemm(cublas_, {cuda_type, cuda_type, compute}, false, 1,
                                               rows, total, input_hidden, 1.0f, input->RawData(), 0,
@@ -108,7 +108,7 @@ class Attention final : public CudaKernel {
         cuda::LaunchAddBiasSplitHeads(kind, qkv.RawData(),
                                       inputs.bias != nullptr ? inputs.bias->RawData() : nullptr,
                                       heads.MutableRawData(), dims, stream()),
-        what);
+        node);
     const size_t q_bytes = static_cast<size_t>(rows * hidden) * ElementSize(type);
     const char* q = static_cast<const char*>(heads.RawData());
     const char* k = q + q_bytes;
@@ -119,7 +119,7 @@ class Attention final : public CudaKernel {
         context.AllocateTemp(DataType::kFloat, TensorShape({units, sequence, sequence})));
     if (head == 0) {
       ORT_CUDA_RETURN_IF_ERROR(
-          cudaMemsetAsync(scores.MutableRawData(), 0, scores.SizeInBytes(), stream()), what);
+          cudaMemsetAsync(scores.MutableRawData(), 0, scores.SizeInBytes(), stream()), node);
     } else {
       ORT_RETURN_IF_ERROR(RowMajorBatchedGemm(cublas_, {cuda_type, CUDA_R_32F, compute}, true,
                                               units, sequence, sequence, head, sizes.scale, q,
@@ -138,7 +138,7 @@ class Attention final : public CudaKernel {
             kind, scores.Data<float>(),
             inputs.attention_bias != nullptr ? inputs.attention_bias->RawData() : nullptr,
             sizes.bias_batch, sizes.bias_heads, device_mask, probs, dims, stream()),
-        what);
+        node);
 
     // The projection is dead once split: its buffer takes the [B,N,S,v_head] context.
     void* heads_context = qkv.MutableRawData();
@@ -147,7 +147,7 @@ class Attention final : public CudaKernel {
         probs, sequence * sequence, v, sequence * v_head, heads_context, sequence * v_head));
     return CudaStatus(
         cuda::LaunchMergeHeads(kind, heads_context, output->MutableRawData(), dims, stream()),
-        what);
+        node);
   }
 
  private:

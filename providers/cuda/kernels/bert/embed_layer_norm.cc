@@ -59,7 +59,7 @@ class EmbedLayerNormalization final : public CudaKernel {
       rows[3 * token + 2] = segments != nullptr ? segments[token] : 0;
     }
 
-    const std::string what = context.node().Describe();
+    const Node& node = context.node();
     const TensorShape output_shape({batch, sequence, hidden});
     ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, type, output_shape));
     void* sum = nullptr;
@@ -74,11 +74,11 @@ class EmbedLayerNormalization final : public CudaKernel {
         ORT_CUDA_RETURN_IF_ERROR(
             cuda::LaunchCountMaskOnes(in.mask->Data<int32_t>(), mask_index->MutableData<int32_t>(),
                                       batch, sequence, stream()),
-            what);
+            node);
       } else {
         ORT_CUDA_RETURN_IF_ERROR(
             cudaMemsetAsync(mask_index->MutableRawData(), 0, mask_index->SizeInBytes(), stream()),
-            what);
+            node);
       }
     }
     if (output->NumElements() == 0) return Status::OK();
@@ -89,7 +89,7 @@ class EmbedLayerNormalization final : public CudaKernel {
     ORT_CUDA_RETURN_IF_ERROR(
         cudaMemcpyAsync(device_rows.MutableRawData(), rows.data(), rows.size() * sizeof(int32_t),
                         cudaMemcpyHostToDevice, stream()),
-        what);
+        node);
     const auto kind =
         type == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     return CudaStatus(
@@ -97,7 +97,7 @@ class EmbedLayerNormalization final : public CudaKernel {
             kind, device_rows.Data<int32_t>(), in.word->RawData(), in.position->RawData(),
             in.segment != nullptr ? in.segment->RawData() : nullptr, in.gamma->RawData(),
             in.beta->RawData(), output->MutableRawData(), sum, tokens, hidden, epsilon_, stream()),
-        what);
+        node);
   }
 
  private:

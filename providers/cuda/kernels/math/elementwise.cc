@@ -56,7 +56,7 @@ class Binary final : public CudaKernel {
     return CudaStatus(cuda::LaunchBinary(kOp, KindOf(a->dtype()), a->RawData(), b->RawData(),
                                          out->MutableRawData(), out->NumElements(),
                                          same ? nullptr : &strides, stream()),
-                      context.node().Describe());
+                      context.node());
   }
 };
 
@@ -68,7 +68,7 @@ class Unary final : public CudaKernel {
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), x->shape()));
     return CudaStatus(cuda::LaunchUnary(kOp, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
                                         x->NumElements(), stream()),
-                      context.node().Describe());
+                      context.node());
   }
 };
 
@@ -94,7 +94,7 @@ class Clip final : public CudaKernel {
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), x->shape()));
     return CudaStatus(cuda::LaunchClip(KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
                                        x->NumElements(), lo, hi, stream()),
-                      context.node().Describe());
+                      context.node());
   }
 
  private:

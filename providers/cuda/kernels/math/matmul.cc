@@ -128,7 +128,7 @@ class MatMul final : public CudaKernel {
     const size_t element = ElementSize(a->dtype());
     if (plan->k == 0) {
       return CudaStatus(cudaMemsetAsync(y->MutableRawData(), 0, y->SizeInBytes(), stream()),
-                        context.node().Describe());
+                        context.node());
     }
     const int64_t m = plan->m, n = plan->n, k = plan->k;
     // The plan counts contiguous logical matrices; the layouts say where each one is stored.
@@ -217,13 +217,13 @@ class Gemm final : public CudaKernel {
       ORT_RETURN_IF_ERROR(CudaStatus(
           cuda::LaunchStridedCopy(ElementSize(a->dtype()), c->RawData(), y->MutableRawData(),
                                   y->NumElements(), strides, stream()),
-          context.node().Describe()));
+          context.node()));
       beta = attributes_.beta;
     }
     if (k == 0) {
       if (beta != 0.0f) return Status::OK();
       return CudaStatus(cudaMemsetAsync(y->MutableRawData(), 0, y->SizeInBytes(), stream()),
-                        context.node().Describe());
+                        context.node());
     }
     return RowMajorGemm(cublas_, a->dtype(), attributes_.trans_a, attributes_.trans_b, m, n, k,
                         attributes_.alpha, a->RawData(), b->RawData(), beta, y->MutableRawData());

@@ -72,7 +72,7 @@ class Reduce final : public CudaKernel {
         x->dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     return CudaStatus(cuda::LaunchReduce(kOp, kind, x->RawData(), y->MutableRawData(),
                                          y->NumElements(), reduce_count, *layout, stream()),
-                      context.node().Describe());
+                      context.node());
   }
 
  private:

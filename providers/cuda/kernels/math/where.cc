@@ -38,7 +38,7 @@ class Where final : public CudaKernel {
         cuda::LaunchWhere(ElementSize(inputs.x->dtype()), inputs.condition->Data<bool>(),
                           inputs.x->RawData(), inputs.y->RawData(), out->MutableRawData(),
                           out->NumElements(), strides, stream()),
-        context.node().Describe());
+        context.node());
   }
 };
 

@@ -61,7 +61,7 @@ class BatchNorm final : public CudaKernel {
     return CudaStatus(
         cuda::LaunchBatchNorm(KindOf(x->dtype()), x->RawData(), y->MutableRawData(), launch,
                               layout.batch, features, layout.inner, attributes_.epsilon, stream()),
-        context.node().Describe());
+        context.node());
   }
 
  private:

@@ -137,7 +137,7 @@ class Conv : public CudaKernel {
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), y_shape));
     if (y->NumElements() == 0) return Status::OK();
-    const std::string where = context.node().Describe();
+    const Node& node = context.node();
     const void* input = x->RawData();
     Tensor padded;
     if (plan->pre_pad) {
@@ -147,7 +147,7 @@ class Conv : public CudaKernel {
       ORT_CUDA_RETURN_IF_ERROR(
           cuda::LaunchPadSpatial(KindOf(*x), x->RawData(), padded.MutableRawData(), xs[0] * xs[1],
                                  plan->pad, stream()),
-          where);
+          node);
       input = padded.RawData();
     }
     float beta = 0.0f;
@@ -156,7 +156,7 @@ class Conv : public CudaKernel {
         ORT_CUDA_RETURN_IF_ERROR(
             cudaMemcpyAsync(y->MutableRawData(), z->RawData(), y->SizeInBytes(),
                             cudaMemcpyDeviceToDevice, stream()),
-            where);
+            node);
       }
       beta = 1.0f;
     }
@@ -173,13 +173,13 @@ class Conv : public CudaKernel {
                     api_->forward(cudnn_, &alpha, plan->x, input, plan->w, w->RawData(), plan->conv,
                                   plan->algorithm, workspace.MutableRawData(),
                                   plan->workspace_bytes, &beta, plan->y, y->MutableRawData()),
-                    where));
+                    node));
     if (bias == nullptr && activation_ == cuda::ConvActivation::kNone) return Status::OK();
     return CudaStatus(
         cuda::LaunchConvEpilogue(KindOf(*x), y->MutableRawData(),
                                  bias != nullptr ? bias->RawData() : nullptr, y_dims[0], y_dims[1],
                                  plan->geometry.OutputSize(), activation_, alpha_, beta_, stream()),
-        where);
+        node);
   }
 
  protected:
@@ -243,43 +243,42 @@ class Conv : public CudaKernel {
     }
     const bool is_float = x.dtype() == DataType::kFloat;
     const cudnnDataType_t type = is_float ? CUDNN_DATA_FLOAT : CUDNN_DATA_HALF;
-    const std::string where = context.node().Describe();
+    const Node& node = context.node();
     const std::vector<int> x_dims = CudnnDims(xs[0], xs[1], input_spatial);
     const std::vector<int> w_dims = CudnnDims(ws[0], ws[1], kernel);
     const std::vector<int> y_dims = CudnnDims(xs[0], ws[0], plan->geometry.output);
     const int nb = static_cast<int>(x_dims.size());
     const CudnnApi& api = *api_;
-    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_tensor(&plan->x), where));
-    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_tensor(&plan->y), where));
-    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_filter(&plan->w), where));
-    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_convolution(&plan->conv), where));
+    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_tensor(&plan->x), node));
+    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_tensor(&plan->y), node));
+    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_filter(&plan->w), node));
+    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.create_convolution(&plan->conv), node));
     ORT_RETURN_IF_ERROR(CudnnStatus(
-        api, api.set_tensor(plan->x, type, nb, x_dims.data(), PackedStrides(x_dims).data()),
-        where));
+        api, api.set_tensor(plan->x, type, nb, x_dims.data(), PackedStrides(x_dims).data()), node));
     ORT_RETURN_IF_ERROR(CudnnStatus(
-        api, api.set_tensor(plan->y, type, nb, y_dims.data(), PackedStrides(y_dims).data()),
-        where));
+        api, api.set_tensor(plan->y, type, nb, y_dims.data(), PackedStrides(y_dims).data()), node));
     ORT_RETURN_IF_ERROR(CudnnStatus(
-        api, api.set_filter(plan->w, type, CUDNN_TENSOR_NCHW, nb, w_dims.data()), where));
+        api, api.set_filter(plan->w, type, CUDNN_TENSOR_NCHW, nb, w_dims.data()), node));
     ORT_RETURN_IF_ERROR(CudnnStatus(
         api,
         api.set_convolution(plan->conv, nb - 2, pads.data(), strides.data(), dilations.data(),
                             CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
-        where));
+        node));
     ORT_RETURN_IF_ERROR(CudnnStatus(
-        api, api.set_group_count(plan->conv, static_cast<int>(attributes_.group)), where));
+        api, api.set_group_count(plan->conv, static_cast<int>(attributes_.group)), node));
     const cudnnMathType_t math = is_float ? float_math_ : CUDNN_TENSOR_OP_MATH;
-    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.set_math_type(plan->conv, math), where));
-    ORT_RETURN_IF_ERROR(FindAlgorithm(context, x, w, *plan, math));
+    ORT_RETURN_IF_ERROR(CudnnStatus(api, api.set_math_type(plan->conv, math), node));
+    ORT_RETURN_IF_ERROR(FindAlgorithm(context, x, w, *plan, math).WithNode(node.Describe()));
     return plan;
   }
 
   // Times cuDNN's candidates on this shape (into a scratch Y, so that a Y sharing Z's buffer
-  // keeps Z) and keeps the fastest one the math type allows.
+  // keeps Z) and keeps the fastest one the math type allows. Its CUDA errors name this step; the
+  // caller puts the node in front.
   Status FindAlgorithm(KernelContext& context, const Tensor& x, const Tensor& w, ConvPlan& plan,
                        cudnnMathType_t math) const {
     const CudnnApi& api = *api_;
-    const std::string where = context.node().Describe() + ": choosing a cuDNN algorithm";
+    const std::string_view where = "choosing a cuDNN algorithm";
     int64_t x_elements = x.shape()[0] * x.shape()[1], y_elements = x.shape()[0] * w.shape()[0];
     for (size_t d = 0; d < plan.geometry.rank(); ++d) {
       x_elements *= plan.pre_pad ? plan.pad.output[d] : plan.geometry.input[d];

@@ -67,7 +67,7 @@ class LayerNorm final : public CudaKernel {
     args.rows = x->shape().SizeToDimension(*axis);
     args.cols = cols;
     args.epsilon = epsilon_;
-    return CudaStatus(cuda::LaunchLayerNorm(args, stream()), context.node().Describe());
+    return CudaStatus(cuda::LaunchLayerNorm(args, stream()), context.node());
   }
 
  private:
@@ -113,7 +113,7 @@ class SkipLayerNorm final : public CudaKernel {
     args.cols = hidden;
     args.epsilon = epsilon_;
     args.simplified = kSimplified;
-    return CudaStatus(cuda::LaunchLayerNorm(args, stream()), context.node().Describe());
+    return CudaStatus(cuda::LaunchLayerNorm(args, stream()), context.node());
   }
 
  private:

@@ -60,7 +60,7 @@ class Pool final : public CudaKernel {
     return CudaStatus(cuda::LaunchPool(kPool, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
                                        xs[0] * xs[1], ToPoolGeometry(window),
                                        attributes_.count_include_pad, stream()),
-                      context.node().Describe());
+                      context.node());
   }
 
  private:
@@ -78,7 +78,7 @@ class GlobalPool final : public CudaKernel {
     return CudaStatus(
         cuda::LaunchGlobalPool(kPool, KindOf(x->dtype()), x->RawData(), y->MutableRawData(),
                                xs[0] * xs[1], xs.SizeFromDimension(2), stream()),
-        context.node().Describe());
+        context.node());
   }
 };
 

@@ -24,7 +24,7 @@ class Softmax final : public CudaKernel {
         x->dtype() == DataType::kFloat ? cuda::ElementKind::kFloat : cuda::ElementKind::kHalf;
     return CudaStatus(cuda::LaunchSoftmax(kind, x->RawData(), y->MutableRawData(), blocks.outer,
                                           blocks.length, blocks.inner, kLog, stream()),
-                      context.node().Describe());
+                      context.node());
   }
 
  private:

@@ -37,7 +37,7 @@ Status CastTo(KernelContext& context, cudaStream_t stream, DataType to) {
   ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, to, x->shape()));
   return CudaStatus(cuda::LaunchCast(*from, *CastTypeOf(to), x->RawData(), y->MutableRawData(),
                                      x->NumElements(), stream),
-                    context.node().Describe());
+                    context.node());
 }
 
 class Cast final : public CudaKernel {
@@ -46,8 +46,8 @@ class Cast final : public CudaKernel {
     ORT_ASSIGN_OR_RETURN(const int64_t to, info.GetAttribute<int64_t>("to"));
     to_ = static_cast<DataType>(to);
     if (!CastTypeOf(to_)) {
-      return ORT_ERROR(kNotImplemented, "{}: the CUDA Cast cannot produce type {}",
-                       info.node().Describe(), to);
+      return ORT_ERROR(kNotImplemented, "the CUDA Cast cannot produce type {}", to)
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

@@ -49,7 +49,7 @@ class Concat final : public CudaKernel {
             cudaMemcpy2DAsync(static_cast<char*>(out->MutableRawData()) + column, out_row,
                               input->RawData(), row, row, static_cast<size_t>(outer),
                               cudaMemcpyDeviceToDevice, stream()),
-            context.node().Describe()));
+            context.node()));
       }
       column += row;
     }

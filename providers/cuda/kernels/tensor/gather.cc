@@ -30,11 +30,11 @@ class Gather final : public CudaKernel {
     ORT_RETURN_IF_ERROR(CudaStatus(
         cudaMemcpyAsync(device_positions.MutableRawData(), plan.positions.data(),
                         plan.positions.size() * sizeof(int64_t), cudaMemcpyHostToDevice, stream()),
-        context.node().Describe()));
+        context.node()));
     return CudaStatus(cuda::LaunchGather(ElementSize(data->dtype()), data->RawData(),
                                          device_positions.Data<int64_t>(), out->MutableRawData(),
                                          plan.outer, plan.dim, plan.inner, count, stream()),
-                      context.node().Describe());
+                      context.node());
   }
 
  private:

@@ -40,7 +40,7 @@ class Slice final : public CudaKernel {
             element,
             static_cast<const char*>(data->RawData()) + static_cast<size_t>(view.offset) * element,
             output->MutableRawData(), output->NumElements(), copy, stream()),
-        context.node().Describe());
+        context.node());
   }
 
  private:

@@ -24,7 +24,7 @@ Status CopyThroughStrides(KernelContext& context, cudaStream_t stream, const Ten
   return CudaStatus(
       cuda::LaunchStridedCopy(ElementSize(input.dtype()), input.RawData(), output.MutableRawData(),
                               output.NumElements(), copy, stream),
-      context.node().Describe());
+      context.node());
 }
 
 class Transpose final : public CudaKernel {

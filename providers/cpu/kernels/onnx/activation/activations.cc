@@ -75,7 +75,7 @@ struct CeluOp {
   Status Init(const KernelInfo& info) {
     ORT_RETURN_IF_ERROR(ReadFloat(info, "alpha", 1.0f, &alpha));
     if (alpha == 0.0f) {
-      return ORT_ERROR(kInvalidModel, "{}: alpha must not be 0", info.node().Describe());
+      return ORT_ERROR(kInvalidModel, "alpha must not be 0").WithNode(info.node().Describe());
     }
     return Status::OK();
   }

@@ -11,17 +11,17 @@ Status BoundSubgraph::Bind(const KernelInfo& info, std::string_view attribute) {
   const Node& node = info.node();
   runner_ = info.Subgraph(attribute);
   if (runner_ == nullptr) {
-    return ORT_ERROR(kInvalidModel, "{}: subgraph attribute '{}' is missing", node.Describe(),
-                     attribute);
+    return ORT_ERROR(kInvalidModel, "subgraph attribute '{}' is missing", attribute)
+        .WithNode(node.Describe());
   }
   const auto& implicit = node.implicit_inputs();
   implicit_indices_.clear();
   for (const auto& name : runner_->outer_scope_names()) {
     auto it = std::find(implicit.begin(), implicit.end(), name);
     if (it == implicit.end()) {
-      return ORT_ERROR(kInvalidModel,
-                       "{}: subgraph '{}' reads '{}', which is not an implicit input",
-                       node.Describe(), attribute, name);
+      return ORT_ERROR(kInvalidModel, "subgraph '{}' reads '{}', which is not an implicit input",
+                       attribute, name)
+          .WithNode(node.Describe());
     }
     implicit_indices_.push_back(static_cast<size_t>(it - implicit.begin()));
   }

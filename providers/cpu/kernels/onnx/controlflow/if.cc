@@ -13,9 +13,9 @@ class If final : public OpKernel {
     ORT_RETURN_IF_ERROR(else_branch_.Bind(info, "else_branch"));
     for (const BoundSubgraph* branch : {&then_branch_, &else_branch_}) {
       if (branch->runner().output_names().size() != info.OutputCount()) {
-        return ORT_ERROR(kInvalidModel, "{}: a branch has {} outputs but the node has {}",
-                         info.node().Describe(), branch->runner().output_names().size(),
-                         info.OutputCount());
+        return ORT_ERROR(kInvalidModel, "a branch has {} outputs but the node has {}",
+                         branch->runner().output_names().size(), info.OutputCount())
+            .WithNode(info.node().Describe());
       }
     }
     return Status::OK();

@@ -24,20 +24,22 @@ class Loop final : public OpKernel {
     ORT_RETURN_IF_ERROR(body_.Bind(info, "body"));
     const std::string describe = info.node().Describe();
     if (info.InputCount() < 2) {
-      return ORT_ERROR(kInvalidModel, "{}: expected at least 2 inputs (M, cond)", describe);
+      return ORT_ERROR(kInvalidModel, "expected at least 2 inputs (M, cond)").WithNode(describe);
     }
     carried_ = info.InputCount() - 2;
     const auto& runner = body_.runner();
     if (runner.input_names().size() != carried_ + 2) {
-      return ORT_ERROR(kInvalidModel, "{}: the body takes {} inputs, expected {}", describe,
-                       runner.input_names().size(), carried_ + 2);
+      return ORT_ERROR(kInvalidModel, "the body takes {} inputs, expected {}",
+                       runner.input_names().size(), carried_ + 2)
+          .WithNode(describe);
     }
     if (info.OutputCount() < carried_ || runner.output_names().size() != 1 + info.OutputCount()) {
       return ORT_ERROR(kInvalidModel,
-                       "{}: the body has {} outputs; with {} loop-carried values and {} node "
+                       "the body has {} outputs; with {} loop-carried values and {} node "
                        "outputs it needs {}",
-                       describe, runner.output_names().size(), carried_, info.OutputCount(),
-                       1 + info.OutputCount());
+                       runner.output_names().size(), carried_, info.OutputCount(),
+                       1 + info.OutputCount())
+          .WithNode(describe);
     }
     scans_ = info.OutputCount() - carried_;
     iteration_rank_one_ = DeclaresRankOne(runner, 0);

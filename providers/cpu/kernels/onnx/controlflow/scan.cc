@@ -18,8 +18,9 @@ Result<std::vector<int64_t>> ReadFlags(const KernelInfo& info, std::string_view 
   ORT_ASSIGN_OR_RETURN(auto values, info.GetAttributeOr<std::vector<int64_t>>(
                                         name, std::vector<int64_t>(count, fallback)));
   if (values.size() != count) {
-    return ORT_ERROR(kInvalidModel, "{}: attribute '{}' has {} values, expected {}",
-                     info.node().Describe(), name, values.size(), count);
+    return ORT_ERROR(kInvalidModel, "attribute '{}' has {} values, expected {}", name,
+                     values.size(), count)
+        .WithNode(info.node().Describe());
   }
   return values;
 }
@@ -42,23 +43,26 @@ class Scan final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(int64_t scan_inputs, info.GetAttribute<int64_t>("num_scan_inputs"));
     const size_t first = batched_ ? 1 : 0;  // opset 8 starts with sequence_lens
     if (scan_inputs <= 0 || static_cast<size_t>(scan_inputs) + first > info.InputCount()) {
-      return ORT_ERROR(kInvalidModel, "{}: num_scan_inputs {} does not fit {} inputs", describe,
-                       scan_inputs, info.InputCount());
+      return ORT_ERROR(kInvalidModel, "num_scan_inputs {} does not fit {} inputs", scan_inputs,
+                       info.InputCount())
+          .WithNode(describe);
     }
     scan_inputs_ = static_cast<size_t>(scan_inputs);
     states_ = info.InputCount() - first - scan_inputs_;
     if (info.OutputCount() < states_) {
-      return ORT_ERROR(kInvalidModel, "{}: {} outputs cannot hold {} states", describe,
-                       info.OutputCount(), states_);
+      return ORT_ERROR(kInvalidModel, "{} outputs cannot hold {} states", info.OutputCount(),
+                       states_)
+          .WithNode(describe);
     }
     scan_outputs_ = info.OutputCount() - states_;
     const auto& runner = body_.runner();
     if (runner.input_names().size() != states_ + scan_inputs_ ||
         runner.output_names().size() != info.OutputCount()) {
       return ORT_ERROR(kInvalidModel,
-                       "{}: the body takes {} inputs and gives {} outputs, expected {} and {}",
-                       describe, runner.input_names().size(), runner.output_names().size(),
-                       states_ + scan_inputs_, info.OutputCount());
+                       "the body takes {} inputs and gives {} outputs, expected {} and {}",
+                       runner.input_names().size(), runner.output_names().size(),
+                       states_ + scan_inputs_, info.OutputCount())
+          .WithNode(describe);
     }
     if (batched_) {
       ORT_ASSIGN_OR_RETURN(input_reverse_, ReadFlags(info, "directions", scan_inputs_, 0));

@@ -13,8 +13,9 @@ class Constant final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     const Node& node = info.node();
     if (node.attributes().size() != 1) {
-      return ORT_ERROR(kInvalidModel, "{}: needs exactly one value attribute, got {}",
-                       node.Describe(), node.attributes().size());
+      return ORT_ERROR(kInvalidModel, "needs exactly one value attribute, got {}",
+                       node.attributes().size())
+          .WithNode(node.Describe());
     }
     const std::string& name = node.attributes().begin()->first;
     if (name == "value" || name == "sparse_value") {
@@ -40,10 +41,11 @@ class Constant final : public OpKernel {
                            info.GetAttribute<std::vector<std::string>>(name));
       value_ = Tensor::FromVector<std::string>(TensorShape{static_cast<int64_t>(v.size())}, v);
     } else {
-      return ORT_ERROR(kInvalidModel, "{}: unknown attribute '{}'", node.Describe(), name);
+      return ORT_ERROR(kInvalidModel, "unknown attribute '{}'", name).WithNode(node.Describe());
     }
     if (!value_.IsDefined()) {
-      return ORT_ERROR(kInvalidModel, "{}: attribute '{}' holds no tensor", node.Describe(), name);
+      return ORT_ERROR(kInvalidModel, "attribute '{}' holds no tensor", name)
+          .WithNode(node.Describe());
     }
     return Status::OK();
   }
@@ -60,8 +62,9 @@ class ConstantOfShape final : public OpKernel {
     if (info.HasAttribute("value")) {
       ORT_ASSIGN_OR_RETURN(value_, info.GetAttribute<Tensor>("value"));
       if (value_.NumElements() != 1 || value_.dtype() == DataType::kString) {
-        return ORT_ERROR(kInvalidModel, "{}: value must be one non-string element, got {}",
-                         info.node().Describe(), value_.Describe());
+        return ORT_ERROR(kInvalidModel, "value must be one non-string element, got {}",
+                         value_.Describe())
+            .WithNode(info.node().Describe());
       }
     } else {
       value_ = Tensor::Scalar<float>(0.0f);

@@ -18,7 +18,7 @@ class EyeLike final : public OpKernel {
     if (info.HasAttribute("dtype")) {
       ORT_ASSIGN_OR_RETURN(const int64_t dtype, info.GetAttribute<int64_t>("dtype"));
       if (!IsKnownDataType(static_cast<int32_t>(dtype))) {
-        return ORT_ERROR(kInvalidModel, "{}: unknown dtype {}", info.node().Describe(), dtype);
+        return ORT_ERROR(kInvalidModel, "unknown dtype {}", dtype).WithNode(info.node().Describe());
       }
       dtype_ = static_cast<DataType>(dtype);
     }

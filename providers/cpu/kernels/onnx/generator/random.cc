@@ -24,7 +24,7 @@ class RandomBase : public OpKernel {
     if (info.HasAttribute("dtype")) {
       ORT_ASSIGN_OR_RETURN(const int64_t dtype, info.GetAttribute<int64_t>("dtype"));
       if (!IsKnownDataType(static_cast<int32_t>(dtype))) {
-        return ORT_ERROR(kInvalidModel, "{}: unknown dtype {}", info.node().Describe(), dtype);
+        return ORT_ERROR(kInvalidModel, "unknown dtype {}", dtype).WithNode(info.node().Describe());
       }
       dtype_ = static_cast<DataType>(dtype);
     }
@@ -55,21 +55,23 @@ class RandomTensor final : public RandomBase {
       ORT_ASSIGN_OR_RETURN(a_, info.GetAttributeOr<float>("low", 0.0f));
       ORT_ASSIGN_OR_RETURN(b_, info.GetAttributeOr<float>("high", 1.0f));
       if (!(a_ <= b_)) {
-        return ORT_ERROR(kInvalidModel, "{}: low must not exceed high", info.node().Describe());
+        return ORT_ERROR(kInvalidModel, "low must not exceed high")
+            .WithNode(info.node().Describe());
       }
     } else {
       ORT_ASSIGN_OR_RETURN(a_, info.GetAttributeOr<float>("mean", 0.0f));
       ORT_ASSIGN_OR_RETURN(b_, info.GetAttributeOr<float>("scale", 1.0f));
       if (!(b_ >= 0.0f)) {
-        return ORT_ERROR(kInvalidModel, "{}: scale must not be negative", info.node().Describe());
+        return ORT_ERROR(kInvalidModel, "scale must not be negative")
+            .WithNode(info.node().Describe());
       }
     }
     if constexpr (!kLike) {
       ORT_ASSIGN_OR_RETURN(shape_, info.GetAttribute<std::vector<int64_t>>("shape"));
       for (int64_t d : shape_) {
         if (d < 0) {
-          return ORT_ERROR(kInvalidModel, "{}: shape has a negative dimension",
-                           info.node().Describe());
+          return ORT_ERROR(kInvalidModel, "shape has a negative dimension")
+              .WithNode(info.node().Describe());
         }
       }
       if (dtype_ == DataType::kUndefined) dtype_ = DataType::kFloat;
@@ -145,12 +147,13 @@ class Multinomial final : public RandomBase {
     ORT_RETURN_IF_ERROR(RandomBase::Init(info));
     ORT_ASSIGN_OR_RETURN(samples_, info.GetAttributeOr<int64_t>("sample_size", 1));
     if (samples_ < 0) {
-      return ORT_ERROR(kInvalidModel, "{}: sample_size must not be negative",
-                       info.node().Describe());
+      return ORT_ERROR(kInvalidModel, "sample_size must not be negative")
+          .WithNode(info.node().Describe());
     }
     if (dtype_ == DataType::kUndefined) dtype_ = DataType::kInt32;
     if (dtype_ != DataType::kInt32 && dtype_ != DataType::kInt64) {
-      return ORT_ERROR(kInvalidModel, "{}: dtype must be int32 or int64", info.node().Describe());
+      return ORT_ERROR(kInvalidModel, "dtype must be int32 or int64")
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

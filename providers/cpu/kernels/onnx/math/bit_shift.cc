@@ -10,8 +10,8 @@ class BitShift final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(const std::string direction, info.GetAttribute<std::string>("direction"));
     if (direction != "LEFT" && direction != "RIGHT") {
-      return ORT_ERROR(kInvalidModel, "{}: direction must be LEFT or RIGHT, got '{}'",
-                       info.node().Describe(), direction);
+      return ORT_ERROR(kInvalidModel, "direction must be LEFT or RIGHT, got '{}'", direction)
+          .WithNode(info.node().Describe());
     }
     left_ = direction == "LEFT";
     return Status::OK();

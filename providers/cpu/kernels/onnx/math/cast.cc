@@ -290,8 +290,8 @@ class Cast final : public OpKernel {
         if (EqualsIgnoreCase(attribute->s, DataTypeName(type))) to_ = type;
       }
       if (to_ == DataType::kUndefined) {
-        return ORT_ERROR(kInvalidModel, "{}: unknown type '{}' in attribute to",
-                         info.node().Describe(), attribute->s);
+        return ORT_ERROR(kInvalidModel, "unknown type '{}' in attribute to", attribute->s)
+            .WithNode(info.node().Describe());
       }
     } else {
       ORT_ASSIGN_OR_RETURN(const int64_t to, info.GetAttribute<int64_t>("to"));
@@ -301,8 +301,9 @@ class Cast final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const int64_t saturate, info.GetAttributeOr<int64_t>("saturate", 1));
     saturate_ = saturate != 0;
     if (!IsCastable(to_)) {
-      return ORT_ERROR(kNotImplemented, "{}: cannot cast to type {} ({})", info.node().Describe(),
-                       DataTypeName(to_), static_cast<int32_t>(to_));
+      return ORT_ERROR(kNotImplemented, "cannot cast to type {} ({})", DataTypeName(to_),
+                       static_cast<int32_t>(to_))
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

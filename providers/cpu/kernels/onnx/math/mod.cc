@@ -14,8 +14,8 @@ class Mod final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(const int64_t fmod, info.GetAttributeOr<int64_t>("fmod", 0));
     if (fmod != 0 && fmod != 1) {
-      return ORT_ERROR(kInvalidModel, "{}: fmod must be 0 or 1, got {}", info.node().Describe(),
-                       fmod);
+      return ORT_ERROR(kInvalidModel, "fmod must be 0 or 1, got {}", fmod)
+          .WithNode(info.node().Describe());
     }
     fmod_ = fmod == 1;
     return Status::OK();

@@ -45,8 +45,8 @@ class Attention final : public OpKernel {
       }
     }
     if (qk_mode_ < 0 || qk_mode_ > 3) {
-      return ORT_ERROR(kInvalidModel, "{}: qk_matmul_output_mode must be 0 to 3, got {}",
-                       info.node().Describe(), qk_mode_);
+      return ORT_ERROR(kInvalidModel, "qk_matmul_output_mode must be 0 to 3, got {}", qk_mode_)
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

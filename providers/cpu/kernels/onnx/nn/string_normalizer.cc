@@ -90,14 +90,14 @@ class StringNormalizer final : public OpKernel {
     } else if (action == "UPPER") {
       case_change_ = CaseChange::kUpper;
     } else if (action != "NONE") {
-      return ORT_ERROR(kInvalidModel, "{}: unknown case_change_action '{}'", describe, action);
+      return ORT_ERROR(kInvalidModel, "unknown case_change_action '{}'", action).WithNode(describe);
     }
     ORT_ASSIGN_OR_RETURN(int64_t sensitive, info.GetAttributeOr<int64_t>("is_case_sensitive", 0));
     case_sensitive_ = sensitive != 0;
     ORT_ASSIGN_OR_RETURN(std::string locale, info.GetAttributeOr<std::string>("locale", ""));
     if (!locale.empty() && locale != "en_US" && locale != "en_US.UTF-8" && locale != "en_US.utf8") {
-      return ORT_ERROR(kNotImplemented, "{}: unsupported locale '{}' (only en_US)", describe,
-                       locale);
+      return ORT_ERROR(kNotImplemented, "unsupported locale '{}' (only en_US)", locale)
+          .WithNode(describe);
     }
     locale_ = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
 
@@ -106,7 +106,8 @@ class StringNormalizer final : public OpKernel {
     std::u32string codes;
     for (const auto& word : stopwords) {
       if (!DecodeUtf8(word, &codes)) {
-        return ORT_ERROR(kInvalidModel, "{}: stopword '{}' is not valid UTF-8", describe, word);
+        return ORT_ERROR(kInvalidModel, "stopword '{}' is not valid UTF-8", word)
+            .WithNode(describe);
       }
       if (!case_sensitive_) Map(codes, CaseChange::kLower);
       std::string key;

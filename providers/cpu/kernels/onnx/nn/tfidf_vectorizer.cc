@@ -34,16 +34,17 @@ class TfIdfVectorizer final : public OpKernel {
     } else if (mode == "TFIDF") {
       weighting_ = Weighting::kTfIdf;
     } else {
-      return ORT_ERROR(kInvalidModel, "{}: unknown mode '{}'", describe, mode);
+      return ORT_ERROR(kInvalidModel, "unknown mode '{}'", mode).WithNode(describe);
     }
     ORT_ASSIGN_OR_RETURN(min_gram_, info.GetAttribute<int64_t>("min_gram_length"));
     ORT_ASSIGN_OR_RETURN(max_gram_, info.GetAttribute<int64_t>("max_gram_length"));
     ORT_ASSIGN_OR_RETURN(max_skip_, info.GetAttribute<int64_t>("max_skip_count"));
     if (min_gram_ < 1 || max_gram_ < min_gram_ || max_skip_ < 0) {
       return ORT_ERROR(kInvalidModel,
-                       "{}: need 1 <= min_gram_length <= max_gram_length and max_skip_count >= 0, "
+                       "need 1 <= min_gram_length <= max_gram_length and max_skip_count >= 0, "
                        "got {}, {}, {}",
-                       describe, min_gram_, max_gram_, max_skip_);
+                       min_gram_, max_gram_, max_skip_)
+          .WithNode(describe);
     }
     ORT_ASSIGN_OR_RETURN(auto counts, info.GetAttribute<std::vector<int64_t>>("ngram_counts"));
     ORT_ASSIGN_OR_RETURN(auto indexes, info.GetAttribute<std::vector<int64_t>>("ngram_indexes"));
@@ -52,8 +53,8 @@ class TfIdfVectorizer final : public OpKernel {
     const bool has_ints = info.HasAttribute("pool_int64s");
     const bool has_strings = info.HasAttribute("pool_strings");
     if (has_ints == has_strings) {
-      return ORT_ERROR(kInvalidModel, "{}: exactly one of pool_int64s and pool_strings is needed",
-                       describe);
+      return ORT_ERROR(kInvalidModel, "exactly one of pool_int64s and pool_strings is needed")
+          .WithNode(describe);
     }
     std::vector<int64_t> pool;
     if (has_ints) {
@@ -76,17 +77,18 @@ class TfIdfVectorizer final : public OpKernel {
       const int64_t begin = counts[level];
       const int64_t end = level + 1 < counts.size() ? counts[level + 1] : pool_size;
       if (begin < 0 || end < begin || end > pool_size || (end - begin) % n != 0) {
-        return ORT_ERROR(kInvalidModel,
-                         "{}: ngram_counts[{}] = {} does not split the pool of {} items", describe,
-                         level, begin, pool_size);
+        return ORT_ERROR(kInvalidModel, "ngram_counts[{}] = {} does not split the pool of {} items",
+                         level, begin, pool_size)
+            .WithNode(describe);
       }
       for (int64_t start = begin; start < end; start += n, ++ngram) {
         if (ngram >= indexes.size()) {
-          return ORT_ERROR(kInvalidModel, "{}: ngram_indexes has fewer entries than the pool",
-                           describe);
+          return ORT_ERROR(kInvalidModel, "ngram_indexes has fewer entries than the pool")
+              .WithNode(describe);
         }
         if (indexes[ngram] < 0) {
-          return ORT_ERROR(kInvalidModel, "{}: negative ngram index {}", describe, indexes[ngram]);
+          return ORT_ERROR(kInvalidModel, "negative ngram index {}", indexes[ngram])
+              .WithNode(describe);
         }
         int32_t node = 0;
         for (int64_t k = 0; k < n; ++k) {
@@ -101,12 +103,14 @@ class TfIdfVectorizer final : public OpKernel {
       }
     }
     if (ngram != indexes.size()) {
-      return ORT_ERROR(kInvalidModel, "{}: the pool has {} n-grams but ngram_indexes has {}",
-                       describe, ngram, indexes.size());
+      return ORT_ERROR(kInvalidModel, "the pool has {} n-grams but ngram_indexes has {}", ngram,
+                       indexes.size())
+          .WithNode(describe);
     }
     if (!weights_.empty() && static_cast<int64_t>(weights_.size()) < columns_) {
-      return ORT_ERROR(kInvalidModel, "{}: weights has {} values for {} output columns", describe,
-                       weights_.size(), columns_);
+      return ORT_ERROR(kInvalidModel, "weights has {} values for {} output columns",
+                       weights_.size(), columns_)
+          .WithNode(describe);
     }
     return Status::OK();
   }

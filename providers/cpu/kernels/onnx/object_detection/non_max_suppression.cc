@@ -52,8 +52,8 @@ class NonMaxSuppression final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(int64_t center, info.GetAttributeOr<int64_t>("center_point_box", 0));
     if (center != 0 && center != 1) {
-      return ORT_ERROR(kInvalidModel, "{}: center_point_box must be 0 or 1, got {}",
-                       info.node().Describe(), center);
+      return ORT_ERROR(kInvalidModel, "center_point_box must be 0 or 1, got {}", center)
+          .WithNode(info.node().Describe());
     }
     center_point_ = center == 1;
     return Status::OK();

@@ -148,8 +148,8 @@ class QuantizeLinear final : public OpKernel {
                          info.GetAttributeOr<int64_t>("output_dtype", 0));
     if (output_dtype != 0) {
       if (!IsKnownDataType(static_cast<int32_t>(output_dtype))) {
-        return ORT_ERROR(kNotImplemented, "{}: output_dtype {} is not supported",
-                         info.node().Describe(), output_dtype);
+        return ORT_ERROR(kNotImplemented, "output_dtype {} is not supported", output_dtype)
+            .WithNode(info.node().Describe());
       }
       output_dtype_ = static_cast<DataType>(output_dtype);
       output_dtype_set_ = true;

@@ -117,27 +117,27 @@ Status ParseAttributes(const KernelInfo& info, std::span<const ActivationKind> d
   } else if (direction == "bidirectional") {
     attributes->direction = Direction::kBidirectional;
   } else {
-    return ORT_ERROR(kInvalidModel, "{}: unknown direction '{}'", describe, direction);
+    return ORT_ERROR(kInvalidModel, "unknown direction '{}'", direction).WithNode(describe);
   }
   attributes->num_directions = attributes->direction == Direction::kBidirectional ? 2 : 1;
 
   ORT_ASSIGN_OR_RETURN(attributes->hidden_size, info.GetAttributeOr<int64_t>("hidden_size", -1));
   if (info.HasAttribute("hidden_size") && attributes->hidden_size <= 0) {
-    return ORT_ERROR(kInvalidModel, "{}: hidden_size must be positive, got {}", describe,
-                     attributes->hidden_size);
+    return ORT_ERROR(kInvalidModel, "hidden_size must be positive, got {}", attributes->hidden_size)
+        .WithNode(describe);
   }
   if (info.HasAttribute("clip")) {
     ORT_ASSIGN_OR_RETURN(attributes->clip, info.GetAttribute<float>("clip"));
     if (!(attributes->clip > 0)) {
-      return ORT_ERROR(kInvalidModel, "{}: clip must be positive, got {}", describe,
-                       attributes->clip);
+      return ORT_ERROR(kInvalidModel, "clip must be positive, got {}", attributes->clip)
+          .WithNode(describe);
     }
     attributes->has_clip = true;
   }
   ORT_ASSIGN_OR_RETURN(attributes->layout, info.GetAttributeOr<int64_t>("layout", 0));
   if (attributes->layout != 0 && attributes->layout != 1) {
-    return ORT_ERROR(kInvalidModel, "{}: layout must be 0 or 1, got {}", describe,
-                     attributes->layout);
+    return ORT_ERROR(kInvalidModel, "layout must be 0 or 1, got {}", attributes->layout)
+        .WithNode(describe);
   }
 
   const size_t per_direction = defaults.size();
@@ -148,7 +148,7 @@ Status ParseAttributes(const KernelInfo& info, std::span<const ActivationKind> d
     for (const auto& name : names) {
       const ActivationInfo* found = FindActivation(name);
       if (found == nullptr) {
-        return ORT_ERROR(kInvalidModel, "{}: unsupported activation '{}'", describe, name);
+        return ORT_ERROR(kInvalidModel, "unsupported activation '{}'", name).WithNode(describe);
       }
       specs.push_back(found);
     }
@@ -158,8 +158,8 @@ Status ParseAttributes(const KernelInfo& info, std::span<const ActivationKind> d
       specs.insert(specs.end(), forward.begin(), forward.end());
     }
     if (specs.size() != total) {
-      return ORT_ERROR(kInvalidModel, "{}: expected {} activations, got {}", describe, total,
-                       names.size());
+      return ORT_ERROR(kInvalidModel, "expected {} activations, got {}", total, names.size())
+          .WithNode(describe);
     }
   } else {
     for (int64_t d = 0; d < attributes->num_directions; ++d) {
@@ -211,7 +211,7 @@ Status PrepareConstantWeights(const KernelInfo& info, const Attributes& attribut
   const Tensor* r = info.ConstantInput(2);
   if (w == nullptr || r == nullptr) return Status::OK();
   Status status = ValidateWeights(*w, *r, attributes, gates);
-  if (!status.ok()) return status.WithContext(info.node().Describe());
+  if (!status.ok()) return status.WithNode(info.node().Describe());
   if (w->dtype() == DataType::kFloat16) {
     converted->w.resize(static_cast<size_t>(w->NumElements()));
     converted->r.resize(static_cast<size_t>(r->NumElements()));

@@ -13,8 +13,8 @@ class ConcatFromSequence final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(axis_, info.GetAttribute<int64_t>("axis"));
     ORT_ASSIGN_OR_RETURN(int64_t new_axis, info.GetAttributeOr<int64_t>("new_axis", 0));
     if (new_axis != 0 && new_axis != 1) {
-      return ORT_ERROR(kInvalidModel, "{}: new_axis must be 0 or 1, got {}", info.node().Describe(),
-                       new_axis);
+      return ORT_ERROR(kInvalidModel, "new_axis must be 0 or 1, got {}", new_axis)
+          .WithNode(info.node().Describe());
     }
     new_axis_ = new_axis == 1;
     return Status::OK();

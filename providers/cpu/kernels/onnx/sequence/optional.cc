@@ -13,16 +13,16 @@ class Optional final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     if (const Attribute* attribute = info.node().FindAttribute("type")) {
       if (attribute->type != AttributeType::kTypeProto || attribute->type_protos.empty()) {
-        return ORT_ERROR(kInvalidModel, "{}: attribute 'type' must be a type",
-                         info.node().Describe());
+        return ORT_ERROR(kInvalidModel, "attribute 'type' must be a type")
+            .WithNode(info.node().Describe());
       }
       type_ = attribute->type_protos[0];
     } else if (const ValueType* input_type = info.InputType(0)) {
       type_ = *input_type;
     }
     if (!info.node().HasInput(0) && type_.kind == ValueType::Kind::kUnknown) {
-      return ORT_ERROR(kInvalidModel, "{}: an empty optional needs the 'type' attribute",
-                       info.node().Describe());
+      return ORT_ERROR(kInvalidModel, "an empty optional needs the 'type' attribute")
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

@@ -16,9 +16,10 @@ class SequenceMap final : public OpKernel {
     if (runner.input_names().size() != info.InputCount() ||
         runner.output_names().size() != info.OutputCount()) {
       return ORT_ERROR(kInvalidModel,
-                       "{}: the body takes {} inputs and gives {} outputs, expected {} and {}",
-                       info.node().Describe(), runner.input_names().size(),
-                       runner.output_names().size(), info.InputCount(), info.OutputCount());
+                       "the body takes {} inputs and gives {} outputs, expected {} and {}",
+                       runner.input_names().size(), runner.output_names().size(), info.InputCount(),
+                       info.OutputCount())
+          .WithNode(info.node().Describe());
     }
     // Element types for outputs that end up empty: the node's declared type, else the body's.
     for (size_t k = 0; k < info.OutputCount(); ++k) {

@@ -13,7 +13,8 @@ class SequenceEmpty final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(int64_t dtype, info.GetAttributeOr<int64_t>(
                                             "dtype", static_cast<int64_t>(DataType::kFloat)));
     if (!IsKnownDataType(static_cast<int32_t>(dtype))) {
-      return ORT_ERROR(kInvalidModel, "{}: unsupported dtype {}", info.node().Describe(), dtype);
+      return ORT_ERROR(kInvalidModel, "unsupported dtype {}", dtype)
+          .WithNode(info.node().Describe());
     }
     type_ = static_cast<DataType>(dtype);
     return Status::OK();

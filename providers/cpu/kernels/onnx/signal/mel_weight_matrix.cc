@@ -40,8 +40,8 @@ class MelWeightMatrix final : public OpKernel {
         info.GetAttributeOr<int64_t>("output_datatype", static_cast<int64_t>(DataType::kFloat)));
     const auto allowed = MelOutputTypes::DataTypes();
     if (std::find(allowed.begin(), allowed.end(), static_cast<DataType>(type)) == allowed.end()) {
-      return ORT_ERROR(kInvalidModel, "{}: unsupported output_datatype {}", info.node().Describe(),
-                       type);
+      return ORT_ERROR(kInvalidModel, "unsupported output_datatype {}", type)
+          .WithNode(info.node().Describe());
     }
     output_type_ = static_cast<DataType>(type);
     return Status::OK();

@@ -18,8 +18,8 @@ class BitCast final : public OpKernel {
     to_ = IsKnownDataType(static_cast<int32_t>(to)) ? static_cast<DataType>(to)
                                                     : DataType::kUndefined;
     if (to_ == DataType::kUndefined || to_ == DataType::kString) {
-      return ORT_ERROR(kNotImplemented, "{}: cannot bit-cast to type {}", info.node().Describe(),
-                       to);
+      return ORT_ERROR(kNotImplemented, "cannot bit-cast to type {}", to)
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

@@ -13,8 +13,9 @@ class Crop final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(border_, info.GetAttribute<std::vector<int64_t>>("border"));
     ORT_ASSIGN_OR_RETURN(scale_, info.GetAttributeOr<std::vector<int64_t>>("scale", {}));
     if (border_.size() != 4 || (!scale_.empty() && scale_.size() != 2)) {
-      return ORT_ERROR(kInvalidModel, "{}: border needs 4 values and scale 2, got {} and {}",
-                       info.node().Describe(), border_.size(), scale_.size());
+      return ORT_ERROR(kInvalidModel, "border needs 4 values and scale 2, got {} and {}",
+                       border_.size(), scale_.size())
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

@@ -11,8 +11,8 @@ class SpaceDepthBase : public OpKernel {
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(blocksize_, info.GetAttribute<int64_t>("blocksize"));
     if (blocksize_ <= 0) {
-      return ORT_ERROR(kInvalidModel, "{}: blocksize must be positive, got {}",
-                       info.node().Describe(), blocksize_);
+      return ORT_ERROR(kInvalidModel, "blocksize must be positive, got {}", blocksize_)
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }
@@ -38,7 +38,7 @@ class DepthToSpace final : public SpaceDepthBase {
     ORT_RETURN_IF_ERROR(SpaceDepthBase::Init(info));
     ORT_ASSIGN_OR_RETURN(const std::string mode, info.GetAttributeOr<std::string>("mode", "DCR"));
     if (mode != "DCR" && mode != "CRD") {
-      return ORT_ERROR(kInvalidModel, "{}: unknown mode '{}'", info.node().Describe(), mode);
+      return ORT_ERROR(kInvalidModel, "unknown mode '{}'", mode).WithNode(info.node().Describe());
     }
     crd_ = mode == "CRD";
     return Status::OK();

@@ -11,8 +11,8 @@ class GatherND final : public OpKernel {
   Status Init(const KernelInfo& info) override {
     ORT_ASSIGN_OR_RETURN(batch_dims_, info.GetAttributeOr<int64_t>("batch_dims", 0));
     if (batch_dims_ < 0) {
-      return ORT_ERROR(kInvalidModel, "{}: batch_dims must not be negative",
-                       info.node().Describe());
+      return ORT_ERROR(kInvalidModel, "batch_dims must not be negative")
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

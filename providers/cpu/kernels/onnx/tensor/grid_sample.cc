@@ -55,7 +55,8 @@ class GridSample final : public OpKernel {
     } else if (mode == (opset20 ? "cubic" : "bicubic")) {
       mode_ = SampleMode::kBicubic;
     } else {
-      return ORT_ERROR(kInvalidModel, "{}: unsupported mode '{}'", info.node().Describe(), mode);
+      return ORT_ERROR(kInvalidModel, "unsupported mode '{}'", mode)
+          .WithNode(info.node().Describe());
     }
     if (padding == "zeros") {
       padding_ = PaddingMode::kZeros;
@@ -64,8 +65,8 @@ class GridSample final : public OpKernel {
     } else if (padding == "reflection") {
       padding_ = PaddingMode::kReflection;
     } else {
-      return ORT_ERROR(kInvalidModel, "{}: unsupported padding_mode '{}'", info.node().Describe(),
-                       padding);
+      return ORT_ERROR(kInvalidModel, "unsupported padding_mode '{}'", padding)
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

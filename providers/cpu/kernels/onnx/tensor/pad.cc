@@ -26,7 +26,8 @@ class Pad final : public OpKernel {
     } else if (mode == "wrap" && opset_ >= 19) {
       mode_ = PadMode::kWrap;
     } else {
-      return ORT_ERROR(kInvalidModel, "{}: unsupported mode '{}'", info.node().Describe(), mode);
+      return ORT_ERROR(kInvalidModel, "unsupported mode '{}'", mode)
+          .WithNode(info.node().Describe());
     }
     if (opset_ < 11) {
       ORT_ASSIGN_OR_RETURN(

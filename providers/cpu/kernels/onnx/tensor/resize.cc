@@ -17,7 +17,8 @@ namespace {
 enum class AspectPolicy { kStretch, kNotLarger, kNotSmaller };
 
 Status BadAttribute(const KernelInfo& info, std::string_view name, const std::string& value) {
-  return ORT_ERROR(kInvalidModel, "{}: unsupported {} '{}'", info.node().Describe(), name, value);
+  return ORT_ERROR(kInvalidModel, "unsupported {} '{}'", name, value)
+      .WithNode(info.node().Describe());
 }
 
 // Reads a float, double or float16 tensor as doubles.

@@ -13,8 +13,8 @@ class ReverseSequence final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(time_axis_, info.GetAttributeOr<int64_t>("time_axis", 0));
     if ((batch_axis_ != 0 && batch_axis_ != 1) || (time_axis_ != 0 && time_axis_ != 1) ||
         batch_axis_ == time_axis_) {
-      return ORT_ERROR(kInvalidModel, "{}: batch_axis and time_axis must be 0 and 1 in some order",
-                       info.node().Describe());
+      return ORT_ERROR(kInvalidModel, "batch_axis and time_axis must be 0 and 1 in some order")
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }

@@ -21,8 +21,8 @@ inline Result<ScatterReduction> ParseScatterReduction(const KernelInfo& info) {
   if (name == "mul") return ScatterReduction::kMul;
   if (info.opset() >= 18 && name == "max") return ScatterReduction::kMax;
   if (info.opset() >= 18 && name == "min") return ScatterReduction::kMin;
-  return ORT_ERROR(kInvalidModel, "{}: unsupported reduction '{}' at opset {}",
-                   info.node().Describe(), name, info.opset());
+  return ORT_ERROR(kInvalidModel, "unsupported reduction '{}' at opset {}", name, info.opset())
+      .WithNode(info.node().Describe());
 }
 
 /// target = target (reduction) value, computed in ComputeType<T>.

@@ -19,7 +19,8 @@ class Split final : public OpKernel {
     if (opset_ >= 18) {
       ORT_ASSIGN_OR_RETURN(num_outputs_, info.GetAttributeOr<int64_t>("num_outputs", 0));
       if (info.HasAttribute("num_outputs") && num_outputs_ <= 0) {
-        return ORT_ERROR(kInvalidModel, "{}: num_outputs must be positive", info.node().Describe());
+        return ORT_ERROR(kInvalidModel, "num_outputs must be positive")
+            .WithNode(info.node().Describe());
       }
     }
     return Status::OK();

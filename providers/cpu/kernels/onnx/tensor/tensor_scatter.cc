@@ -15,8 +15,8 @@ class TensorScatter final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const std::string mode,
                          info.GetAttributeOr<std::string>("mode", "linear"));
     if (mode != "linear" && mode != "circular") {
-      return ORT_ERROR(kInvalidModel, "{}: mode must be linear or circular, got '{}'",
-                       info.node().Describe(), mode);
+      return ORT_ERROR(kInvalidModel, "mode must be linear or circular, got '{}'", mode)
+          .WithNode(info.node().Describe());
     }
     circular_ = mode == "circular";
     return Status::OK();

@@ -17,8 +17,8 @@ class RegexFullMatch final : public OpKernel {
     try {
       regex_ = std::regex(pattern, std::regex::ECMAScript);
     } catch (const std::regex_error& error) {
-      return ORT_ERROR(kInvalidModel, "{}: pattern '{}' is not supported: {}",
-                       info.node().Describe(), pattern, error.what());
+      return ORT_ERROR(kInvalidModel, "pattern '{}' is not supported: {}", pattern, error.what())
+          .WithNode(info.node().Describe());
     }
     return Status::OK();
   }
