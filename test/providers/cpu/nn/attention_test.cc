@@ -148,10 +148,10 @@ TEST_CASE("Attention 25 slides a window and zeroes rows with no key to see", "[n
                       2.4625618f, 1.3181262f})
       .OmittedOutput()
       .OmittedOutput()
-      .Output<float>("qk", {1, 1, 4, 6},
-                     {0.5440794f, 0.4559206f, 0, 0, 0, 0, 0.3432938f, 0.2107522f, 0.4459541f, 0,
-                      0, 0, 0.2857869f, 0.34836f, 0.1623186f, 0.2035345f, 0, 0, 0, 0.2616289f,
-                      0.2176916f, 0.150714f, 0.3699654f, 0})
+      .Output<float>("qk", {1, 1, 4, 6}, {0.5440794f, 0.4559206f, 0, 0, 0, 0,          0.3432938f,
+                                          0.2107522f, 0.4459541f, 0, 0, 0, 0.2857869f, 0.34836f,
+                                          0.1623186f, 0.2035345f, 0, 0, 0, 0.2616289f, 0.2176916f,
+                                          0.150714f,  0.3699654f, 0})
       .Run();
   // Causal with one valid key for two queries: query 0 sees none (offset -1), a zero row.
   OpTester("Attention", 25)

@@ -221,8 +221,9 @@ TEST_CASE("QuantizeLinear and DequantizeLinear 19 with float8", "[quantization][
       .Run();
 }
 
-TEST_CASE("QuantizeLinear 23 divides in the given precision; DequantizeLinear 23 casts to output_dtype",
-          "[quantization][QuantizeLinear]") {
+TEST_CASE(
+    "QuantizeLinear 23 divides in the given precision; DequantizeLinear 23 casts to output_dtype",
+    "[quantization][QuantizeLinear]") {
   // numpy: rint(x / 0.37) in float32 is [2221, -3733, -7443, 270]; with both operands and the
   // quotient rounded to float16 it is [2220, -3732, -7440, 270].
   const std::vector<float> x = {821.75f, -1381.25f, -2754.0f, 100.0f};

@@ -191,11 +191,11 @@ class QuantizeLinear final : public OpKernel {
     const auto divide = [this](float value, float scale) {
       switch (precision_) {
         case DataType::kFloat16:
-          return static_cast<float>(Float16(static_cast<float>(Float16(value)) /
-                                            static_cast<float>(Float16(scale))));
+          return static_cast<float>(
+              Float16(static_cast<float>(Float16(value)) / static_cast<float>(Float16(scale))));
         case DataType::kBFloat16:
-          return static_cast<float>(BFloat16(static_cast<float>(BFloat16(value)) /
-                                             static_cast<float>(BFloat16(scale))));
+          return static_cast<float>(
+              BFloat16(static_cast<float>(BFloat16(value)) / static_cast<float>(BFloat16(scale))));
         default:
           return value / scale;
       }
