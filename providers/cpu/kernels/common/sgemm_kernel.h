@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "lib/common/cpu_info.h"
 #include "lib/threading/thread_pool.h"
@@ -43,11 +44,12 @@ inline constexpr SgemmKernel kSgemmKernels[] = {
 #undef ORT_SGEMM_KERNEL
 };
 
-/// The entry of `block` in kSgemmKernels, from which its file takes its tile; a block function
-/// the list lacks does not compile.
-consteval const SgemmKernel& SgemmKernelOf(SgemmBlockFn* block) {
+/// The entry named `name` in kSgemmKernels, from which its file takes its tile; a name the list
+/// lacks does not compile. Looked up by name, not by function address: sanitizer builds do not
+/// let addresses of functions be compared in constant expressions.
+consteval const SgemmKernel& SgemmKernelOf(std::string_view name) {
   size_t i = 0;
-  while (kSgemmKernels[i].block != block) ++i;
+  while (kSgemmKernels[i].name != name) ++i;
   return kSgemmKernels[i];
 }
 

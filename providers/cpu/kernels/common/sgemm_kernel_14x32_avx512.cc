@@ -13,7 +13,7 @@ namespace ort {
 namespace {
 
 #include "providers/cpu/kernels/common/simd_vec_avx512.inc"
-constexpr const SgemmKernel& kKernel = SgemmKernelOf(gemm_f32_14x32_avx512);
+constexpr const SgemmKernel& kKernel = SgemmKernelOf("gemm_f32_14x32_avx512");
 static_assert(kKernel.nr % Vec::kB == 0, "the tile is whole vectors wide");
 constexpr int kMr = kKernel.mr;
 constexpr int kNv = kKernel.nr / Vec::kB;

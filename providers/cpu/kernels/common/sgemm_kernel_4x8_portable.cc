@@ -9,7 +9,7 @@ namespace {
 
 #include "providers/cpu/kernels/common/simd_vec_portable.inc"
 using Vec = PortableVec<4>;
-constexpr const SgemmKernel& kKernel = SgemmKernelOf(gemm_f32_4x8_portable);
+constexpr const SgemmKernel& kKernel = SgemmKernelOf("gemm_f32_4x8_portable");
 static_assert(kKernel.nr % Vec::kB == 0, "the tile is whole vectors wide");
 constexpr int kMr = kKernel.mr;
 constexpr int kNv = kKernel.nr / Vec::kB;

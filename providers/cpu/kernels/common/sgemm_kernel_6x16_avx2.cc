@@ -13,7 +13,7 @@ namespace ort {
 namespace {
 
 #include "providers/cpu/kernels/common/simd_vec_avx2.inc"
-constexpr const SgemmKernel& kKernel = SgemmKernelOf(gemm_f32_6x16_avx2);
+constexpr const SgemmKernel& kKernel = SgemmKernelOf("gemm_f32_6x16_avx2");
 static_assert(kKernel.nr % Vec::kB == 0, "the tile is whole vectors wide");
 constexpr int kMr = kKernel.mr;
 constexpr int kNv = kKernel.nr / Vec::kB;
