@@ -79,7 +79,9 @@ inline constexpr IsaKernel<NchwcConvKernels> kNchwcConvKernels[] = {
 
 /// The kernels of the best instruction set MaxCpuIsa() allows; their block is NchwcBlockSize().
 inline const NchwcConvKernels& BestNchwcConvKernels() {
-  return *BestIsaEntry(kNchwcConvKernels).kernel;
+  // Chosen once: every node runs on the same set, and MaxCpuIsa() never changes.
+  static const NchwcConvKernels& best = *BestIsaEntry(kNchwcConvKernels).kernel;
+  return best;
 }
 
 }  // namespace ort

@@ -37,7 +37,9 @@ inline constexpr IsaKernel<NchwcPoolKernels> kNchwcPoolKernels[] = {
 
 /// The kernels of the best instruction set MaxCpuIsa() allows; their block is NchwcBlockSize().
 inline const NchwcPoolKernels& BestNchwcPoolKernels() {
-  return *BestIsaEntry(kNchwcPoolKernels).kernel;
+  // Chosen once: every node runs on the same set, and MaxCpuIsa() never changes.
+  static const NchwcPoolKernels& best = *BestIsaEntry(kNchwcPoolKernels).kernel;
+  return best;
 }
 
 }  // namespace ort
