@@ -16,7 +16,7 @@
 #include <limits>
 
 #include "providers/cpu/kernels/common/elementwise.h"
-#include "providers/cpu/kernels/onnx/nn/head_view.h"
+#include "providers/cpu/kernels/common/head_view.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
 namespace ort {

@@ -4,7 +4,8 @@
 // [max_position, rot / 2] rows picked by position_ids[B, S]. Pairs are (i, i + rot / 2), or
 // (2i, 2i + 1) when interleaved: (x1, x2) -> (cos x1 - sin x2, sin x1 + cos x2).
 #include "providers/cpu/kernels/common/elementwise.h"
-#include "providers/cpu/kernels/onnx/nn/head_view.h"
+#include "providers/cpu/kernels/common/head_view.h"
+#include "providers/cpu/kernels/common/rotary.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
 namespace ort {
@@ -69,7 +70,6 @@ class RotaryEmbedding final : public OpKernel {
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), xs));
     return DispatchByType<FloatTypes>(x->dtype(), "RotaryEmbedding", [&]<typename T>() {
-      using C = ComputeType<T>;
       const T* in = x->Data<T>();
       const T* cos_data = cos->Data<T>();
       const T* sin_data = sin->Data<T>();
@@ -84,15 +84,8 @@ class RotaryEmbedding final : public OpKernel {
               const T* src = in + offset;
               T* dst = out + offset;
               const int64_t row = rows[static_cast<size_t>(b * tokens + s)] * half;
-              for (int64_t i = 0; i < half; ++i) {
-                const int64_t first = interleaved_ ? 2 * i : i;
-                const int64_t second = interleaved_ ? 2 * i + 1 : i + half;
-                const C c(cos_data[row + i]), n(sin_data[row + i]);
-                const C x1(src[first]), x2(src[second]);
-                dst[first] = static_cast<T>(c * x1 - n * x2);
-                dst[second] = static_cast<T>(n * x1 + c * x2);
-              }
-              for (int64_t i = rot; i < head_size; ++i) dst[i] = src[i];
+              RotateHead<ComputeType<T>>(src, dst, cos_data + row, sin_data + row, rot, head_size,
+                                         interleaved_);
             }
           });
       return Status::OK();
