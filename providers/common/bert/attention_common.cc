@@ -21,6 +21,7 @@ Result<AttentionMaskIndex> ClassifyAttentionMask(const Tensor* mask, int64_t bat
     view.kind = AttentionMaskKind::kRaw2D;
   } else if (dims.size() == 3 && dims[0] == batch && dims[1] == sequence && dims[2] == sequence) {
     view.kind = AttentionMaskKind::kRaw3D;
+    view.queries = sequence;
   } else if (dims.size() == 4 && dims[0] == batch && dims[1] == 1 && dims[2] == dims[3] &&
              dims[2] >= sequence) {
     view.kind = AttentionMaskKind::kRaw4D;

@@ -1,6 +1,6 @@
-// The forms of com.microsoft Attention's int32 mask_index and the test of one score against it,
-// shared by the CPU kernel (attention.cc) and the CUDA one, whose device code (attention.cu)
-// includes this header too: hence no lib headers here.
+// The forms of com.microsoft Attention's int32 mask_index (and of MultiHeadAttention's
+// key_padding_mask) and the test of one score against it, shared by the CPU kernels and the CUDA
+// Attention, whose device code (attention.cu) includes this header too: hence no lib headers here.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,8 @@ struct AttentionMaskIndex {
   AttentionMaskKind kind = AttentionMaskKind::kNone;
   /// The mask's values (in the kernel's memory); null for kNone.
   const int32_t* data = nullptr;
+  /// S of the [B,S,T] form.
+  int64_t queries = 0;
   /// M of the [B,1,M,M] form.
   int64_t max_sequence = 0;
 };
@@ -43,7 +45,7 @@ ORT_ATTENTION_MASK_FUNCTION bool MaskIndexMasks(const AttentionMaskIndex& mask, 
     case AttentionMaskKind::kRaw2D:
       return mask.data[b * keys + t] <= 0;
     case AttentionMaskKind::kRaw3D:
-      return mask.data[(b * keys + s) * keys + t] <= 0;
+      return mask.data[(b * mask.queries + s) * keys + t] <= 0;
     case AttentionMaskKind::kRaw4D:
       return mask.data[(b * mask.max_sequence + s) * mask.max_sequence + t] <= 0;
   }

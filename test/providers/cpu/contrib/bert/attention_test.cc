@@ -86,6 +86,22 @@ TEST_CASE("Attention with a 3-D mask, a custom scale and mask_filter_value",
       .Run();
 }
 
+TEST_CASE("Attention hides later keys with the lowest float and adds mask_filter_value once",
+          "[contrib][Attention]") {
+  // As ONNX Runtime 1.30: padding adds mask_filter_value (-1 here, so key 1 of batch 0 keeps a
+  // weight for queries that may see it), causally hidden keys get the lowest float added.
+  AttentionTester()
+      .AttrInt("unidirectional", 1)
+      .AttrFloat("mask_filter_value", -1.0f)
+      .Input<int32_t>("mask_index", {2, 3}, {1, 0, 1, 1, 1, 1})
+      .Output<float>("output", {2, 3, 4},
+                     {4.953125f,  4.59375f,   5.859375f,    1.0f,       4.953125f,    4.59375f,
+                      5.6802597f, 1.0093095f, 1.5919989f,   0.1492912f, 3.6093755f,   -0.95312458f,
+                      -0.296875f, 2.53125f,   9.546875f,    5.84375f,   -0.29707703f, 2.5232425f,
+                      9.5418882f, 5.8401194f, -0.29690591f, 2.5309391f, -1.8279692f,  -2.4372573f})
+      .Run();
+}
+
 TEST_CASE("Attention rejects a mask that fits no supported form", "[contrib][Attention]") {
   AttentionTester()
       .Input<int32_t>("mask_index", {3}, {1, 2, 3})
