@@ -7,6 +7,8 @@ namespace ort {
 void RegisterContribBertKernels(KernelRegistry& registry) {
   RegisterAttentionKernels(registry);
   RegisterEmbedLayerNormalizationKernels(registry);
+  RegisterMultiHeadAttentionKernels(registry);
+  RegisterContribRotaryEmbeddingKernels(registry);
 }
 
 }  // namespace ort
