@@ -276,11 +276,21 @@ TEST_CASE("fuse_skip_layer_norm takes the residual and bias Adds in", "[optimize
   CHECK(OpTypes(bias_first.graph()) == Ops{"Add", "SkipLayerNormalization"});
   CheckSameOutputs([] { return LayerNormModel({.residual = true, .bias_first = true}); }, feeds, 2);
 
-  // The residual sum is also an output: LayerNormalization is fused, the Adds stay.
-  Model shared = LayerNormModel({.residual = true});
-  shared.graph().set_outputs({"y", "x"});
-  OptimizeExtended(shared);
-  CHECK(OpTypes(shared.graph()) == Ops{"Add", "Add", "LayerNormalization"});
+  // The residual sum is also an output (pre-norm transformers carry it to the next residual):
+  // it comes out of SkipLayerNormalization as input_skip_bias_sum.
+  for (const std::vector<std::string>& outputs :
+       {std::vector<std::string>{"y", "x"}, std::vector<std::string>{"x", "y"}}) {
+    const auto build = [&outputs] {
+      Model shared = LayerNormModel({.residual = true});
+      shared.graph().set_outputs(outputs);
+      return shared;
+    };
+    Model shared = build();
+    OptimizeExtended(shared);
+    REQUIRE(OpTypes(shared.graph()) == Ops{"SkipLayerNormalization"});
+    CHECK(shared.graph().Producer("y")->outputs() == std::vector<std::string>{"y", "", "", "x"});
+    CheckSameOutputs(build, feeds, 1);
+  }
   // A skip that broadcasts ([4] onto [2,3,4]) is not a residual of the same shape.
   Model broadcast = LayerNormModel({.residual = true});
   broadcast.graph().SetValueType("skip", FloatTensor({4}));

@@ -13,6 +13,7 @@ enum class RmsForm {
 };
 
 struct RmsOptions {
+  bool residual = false;  // x = Add(h, skip), the sum also read by a later node
   RmsForm form = RmsForm::kPowDivideOneMul;
   int64_t opset = 14;        // 18 gives ReduceMean its axes as an input
   float exponent = 2.0f;     // anything else is no RMS norm
@@ -25,6 +26,15 @@ Model RmsNormModel(const RmsOptions& options = {}) {
   Model model = MakeModel(options.opset);
   Graph& graph = model.graph();
   graph.SetValueType("x", FloatTensor({2, 3}));
+  std::vector<std::string> outputs{"y"};
+  if (options.residual) {
+    graph.SetValueType("h", FloatTensor({1, 2, 3}));
+    graph.SetValueType("skip", FloatTensor({1, 2, 3}));
+    graph.SetValueType("x", FloatTensor({1, 2, 3}));
+    graph.AddNode({"residual", "Add", "", {"h", "skip"}, {"x"}, {}});
+    graph.AddNode({"next_residual", "Neg", "", {"x"}, {"carried"}, {}});
+    outputs.push_back("carried");
+  }
   std::vector<float> gamma(static_cast<size_t>(options.gamma_length));
   for (size_t i = 0; i < gamma.size(); ++i) gamma[i] = static_cast<float>(i + 1);
   graph.AddInitializer("gamma", Tensor::FromVector<float>({options.gamma_length}, gamma));
@@ -59,8 +69,9 @@ Model RmsNormModel(const RmsOptions& options = {}) {
       break;
   }
   graph.AddNode({"scale", "Mul", "", {"gamma", "normalized"}, {"y"}, {}});
-  graph.set_inputs({"x"});
-  graph.set_outputs({"y"});
+  graph.set_inputs(options.residual ? std::vector<std::string>{"h", "skip"}
+                                    : std::vector<std::string>{"x"});
+  graph.set_outputs(outputs);
   graph.ResolveOuterScope();
   return model;
 }
@@ -96,6 +107,25 @@ TEST_CASE("fuse_rms_norm fuses the RMS norm forms into SimplifiedLayerNormalizat
       CheckClose(plain, expected, 1e-6, 1e-6);
     }
   }
+}
+
+TEST_CASE("fuse_skip_layer_norm takes a residual Add into SkipSimplifiedLayerNormalization",
+          "[optimizer][fusion]") {
+  Model model = RmsNormModel({.residual = true});
+  OptimizeExtended(model);
+  REQUIRE(OpTypes(model.graph()) == Ops{"SkipSimplifiedLayerNormalization", "Neg"});
+  const Node& skip = *model.graph().Producer("y");
+  CHECK(skip.domain() == "com.microsoft");
+  CHECK(skip.inputs() == std::vector<std::string>{"h", "skip", "gamma"});
+  CHECK(skip.outputs() == std::vector<std::string>{"y", "", "", "x"});
+  // h + skip is [1, 2, 2] and [0, 0, 3]: the rows of the hand-derived case above.
+  const std::vector<NamedValue> feeds{
+      {"h", Value(Tensor::FromVector<float>({1, 2, 3}, {1, 1, 1, 0, 0, 1}))},
+      {"skip", Value(Tensor::FromVector<float>({1, 2, 3}, {0, 1, 1, 0, 0, 2}))}};
+  const auto [fused, executed] =
+      RunOnCpu(RmsNormModel({.residual = true}), OptimizationLevel::kExtended, feeds);
+  CHECK(executed == Ops{"SkipSimplifiedLayerNormalization", "Neg"});
+  CheckClose(fused, {0.5f, 2.0f, 3.0f, 0.0f, 0.0f, 4.5f}, 1e-6, 1e-6);
 }
 
 TEST_CASE("fuse_rms_norm leaves look-alikes", "[optimizer][fusion]") {
