@@ -29,8 +29,13 @@ namespace {
 // factors anywhere after the MatMul.
 struct Projection {
   std::string x;
+  // The projection's columns of weight (and bias) start at column_begin: a packed [Wq|Wk|Wv]
+  // projection is split after the MatMul.
   const Tensor* weight = nullptr;
   const Tensor* bias = nullptr;  // null without a bias Add
+  int64_t column_begin = 0;
+  const Node* split = nullptr;
+  std::string split_output;
   std::string weight_name, bias_name;
   int64_t heads = 0, head_size = 0;
   float scale = 1;
@@ -98,6 +103,47 @@ std::string SkipScalarFactors(const Graph& graph, std::string value, float& scal
   return value;
 }
 
+// The sizes of a Split's parts along its axis (attribute before opset 13, input from 13, equal
+// parts of `length` when neither gives them); nullopt when they are not constant.
+std::optional<std::vector<int64_t>> SplitSizes(const Graph& graph, const Node& split,
+                                               std::optional<int64_t> length) {
+  if (const Attribute* sizes = split.FindAttribute("split")) return sizes->ints;
+  if (split.HasInput(1)) return ConstantInts(graph, split, 1);
+  const auto parts = static_cast<int64_t>(split.outputs().size());
+  if (!length || parts == 0 || *length % parts != 0) return std::nullopt;
+  return std::vector<int64_t>(static_cast<size_t>(parts), *length / parts);
+}
+
+// When `value` is a part of a Split along the last axis of a rank-3 packed projection (GPT-2's
+// c_attn): records the Split and the part's first column in `projection`, sets `columns` to the
+// packed width, and returns true. Returns true with nothing recorded for any other producer, and
+// false for a Split that cannot be a packed projection.
+bool MatchSplitPart(const Graph& graph, const std::string& value, int64_t hidden,
+                    Projection& projection, int64_t& columns) {
+  const Node* split = graph.Producer(value);
+  if (!IsOnnxOp(split, "Split")) return true;
+  const Attribute* axis = split->FindAttribute("axis");
+  const std::string& packed = split->inputs()[0];
+  const bool last_axis =
+      axis != nullptr && (axis->i == -1 || (axis->i == 2 && RankOf(graph, packed) == size_t{3}));
+  if (!last_axis || OnlyConsumer(graph, value) == nullptr) return false;
+  const auto sizes = SplitSizes(graph, *split, LastDimension(graph, packed));
+  if (!sizes || sizes->size() != split->outputs().size()) return false;
+  int64_t begin = 0;
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    if (split->outputs()[i] == value) {
+      if ((*sizes)[i] != hidden) return false;
+      projection.column_begin = begin;
+    }
+    begin += (*sizes)[i];
+  }
+  projection.split = split;
+  projection.split_output = value;
+  projection.nodes.push_back(split);
+  columns = begin;
+  return true;
+}
+
 std::optional<Projection> MatchProjection(const Graph& graph, const std::string& value,
                                           std::initializer_list<int64_t> perm) {
   Projection projection;
@@ -126,11 +172,14 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
   const int64_t hidden = projection.heads * projection.head_size;
 
   current = SkipScalarFactors(graph, reshape->inputs()[0], projection.scale, projection.nodes);
+  int64_t columns = hidden;
+  if (!MatchSplitPart(graph, current, hidden, projection, columns)) return std::nullopt;
+  if (projection.split != nullptr) current = projection.split->inputs()[0];
   const Node* matmul = nullptr;
   if (const Node* add = IntermediateProducer(graph, current, "Add")) {
     for (size_t i = 0; i < 2 && matmul == nullptr; ++i) {
       const Tensor* bias = ConstantInput(graph, *add, i);
-      if (!IsFloatTensor(bias, std::vector<int64_t>{hidden})) continue;
+      if (!IsFloatTensor(bias, std::vector<int64_t>{columns})) continue;
       matmul = IntermediateProducer(graph, add->inputs()[1 - i], "MatMul");
       projection.bias = bias;
       projection.bias_name = add->inputs()[i];
@@ -143,7 +192,7 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
   }
   if (matmul == nullptr || matmul->inputs().size() != 2) return std::nullopt;
   const Tensor* weight = ConstantInput(graph, *matmul, 1);
-  if (!IsFloatTensor(weight) || weight->shape().rank() != 2 || weight->shape()[1] != hidden) {
+  if (!IsFloatTensor(weight) || weight->shape().rank() != 2 || weight->shape()[1] != columns) {
     return std::nullopt;
   }
   projection.nodes.push_back(matmul);
@@ -228,8 +277,17 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   const int64_t width = q->weight->shape()[0];
   for (const Projection* p : {&*k, &*v}) {
     if (p->x != q->x || p->heads != heads || p->head_size != head_size ||
-        p->weight->shape()[0] != width) {
+        p->weight->shape()[0] != width || (p->split == nullptr) != (q->split == nullptr)) {
       return std::nullopt;
+    }
+  }
+  // A packed projection's Split goes with the block: every part must be one of q, k, v.
+  for (const Projection* p : {&*q, &*k, &*v}) {
+    if (p->split == nullptr) continue;
+    for (const auto& part : p->split->outputs()) {
+      if (part != q->split_output && part != k->split_output && part != v->split_output) {
+        return std::nullopt;
+      }
     }
   }
   const auto x_rank = RankOf(graph, q->x);
@@ -268,6 +326,16 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   return match;
 }
 
+// [Wq|Wk|Wv] from the projections' columns.
+Tensor MergedWeights(const AttentionMatch& match) {
+  const int64_t hidden = match.q.heads * match.q.head_size;
+  std::vector<ColumnRange> parts;
+  for (const Projection* p : {&match.q, &match.k, &match.v}) {
+    parts.push_back({p->weight, p->column_begin, hidden});
+  }
+  return ConcatColumns(parts);
+}
+
 // [bq|bk|bv], zeros standing in for a missing bias; nullopt when no projection has one.
 std::optional<Tensor> MergedBias(const AttentionMatch& match) {
   const std::vector<const Projection*> projections{&match.q, &match.k, &match.v};
@@ -278,8 +346,11 @@ std::optional<Tensor> MergedBias(const AttentionMatch& match) {
   const int64_t hidden = match.q.heads * match.q.head_size;
   const Tensor zeros =
       Tensor::FromVector<float>({hidden}, std::vector<float>(static_cast<size_t>(hidden), 0.0f));
-  std::vector<const Tensor*> parts;
-  for (const Projection* p : projections) parts.push_back(p->bias != nullptr ? p->bias : &zeros);
+  std::vector<ColumnRange> parts;
+  for (const Projection* p : projections) {
+    parts.push_back(p->bias != nullptr ? ColumnRange{p->bias, p->column_begin, hidden}
+                                       : ColumnRange{&zeros, 0, hidden});
+  }
   return ConcatColumns(parts);
 }
 
@@ -297,7 +368,7 @@ class FuseAttentionRule final : public RewriteRule {
     if (!found) return Status::OK();
     AttentionMatch match = std::move(*found);
     const std::string weights = graph.UniqueValueName(fmt::format("{}_qkv", match.q.weight_name));
-    graph.AddInitializer(weights, ConcatColumns({match.q.weight, match.k.weight, match.v.weight}));
+    graph.AddInitializer(weights, MergedWeights(match));
     std::string bias;
     if (std::optional<Tensor> merged = MergedBias(match)) {
       bias = graph.UniqueValueName(fmt::format("{}_qkv_bias", match.q.weight_name));

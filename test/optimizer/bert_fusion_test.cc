@@ -46,6 +46,9 @@ struct AttentionOptions {
   // from `shape_source`'s shape; x's batch and sequence are symbols.
   bool shape_read_targets = false;
   std::string shape_source = "x";
+  // One MatMul [+ Add] with [D, 3D] weights split into the parts in this order (GPT-2's c_attn);
+  // empty for three projections.
+  std::string packed_order = {};
 };
 
 // Concat(Unsqueeze(Shape(source)[0]), Unsqueeze(Shape(source)[1]), tail): a Reshape target
@@ -126,18 +129,37 @@ Model AttentionModel(const AttentionOptions& options = {}) {
       options.shape_read_targets
           ? ShapeReadTarget(graph, options.shape_source, "heads", {kHeads, kHidden / kHeads})
           : "heads_shape";
+  if (!options.packed_order.empty()) {
+    graph.AddInitializer("Wqkv", RandomFloats({kHidden, 3 * kHidden}, rng));
+    graph.AddNode({"qkv_matmul", "MatMul", "", {"x", "Wqkv"}, {"qkv_mm"}, {}});
+    std::string packed = "qkv_mm";
+    if (options.with_bias) {
+      graph.AddInitializer("bqkv", RandomFloats({3 * kHidden}, rng));
+      graph.AddNode({"qkv_add", "Add", "", {"bqkv", "qkv_mm"}, {"qkv"}, {}});
+      packed = "qkv";
+    }
+    graph.AddInitializer("split_sizes",
+                         Tensor::FromVector<int64_t>({3}, {kHidden, kHidden, kHidden}));
+    std::vector<std::string> parts;
+    for (char part : options.packed_order) parts.push_back(fmt::format("{}_part", part));
+    graph.AddNode({"qkv_split", "Split", "", {packed, "split_sizes"}, parts, {}})
+        .SetAttribute(Attribute::Int("axis", 2));
+  }
   for (const char* name : {"q", "k", "v"}) {
     const std::string w = fmt::format("W{}", name), b = fmt::format("b{}", name);
     if (options.weights_fed && std::string(name) == "q") {
       inputs.push_back(w);
       graph.SetValueType(w, FloatTensor({kHidden, kHidden}));
-    } else {
+    } else if (options.packed_order.empty()) {
       graph.AddInitializer(w, RandomFloats({kHidden, kHidden}, rng));
     }
     const std::string p = name;
-    graph.AddNode({p + "_matmul", "MatMul", "", {"x", w}, {p + "_mm"}, {}});
-    std::string projected = p + "_mm";
-    if (options.with_bias) {
+    std::string projected = p + "_part";
+    if (options.packed_order.empty()) {
+      graph.AddNode({p + "_matmul", "MatMul", "", {"x", w}, {p + "_mm"}, {}});
+      projected = p + "_mm";
+    }
+    if (options.packed_order.empty() && options.with_bias) {
       graph.AddInitializer(b, RandomFloats({kHidden}, rng));
       graph.AddNode({p + "_add", "Add", "", {b, p + "_mm"}, {p + "_add"}, {}});
       projected = p + "_add";
@@ -247,6 +269,9 @@ TEST_CASE("fuse_attention takes the mask, scale, bias and shape forms exporters 
       {"q scaled before MatMul(q, k)", {.scale_on_query = true}},
       {"projections without bias", {.mask = MaskForm::kNone, .with_bias = false}},
       {"targets read from x's shape", {.shape_read_targets = true}},
+      {"packed [Wq|Wk|Wv] split after the MatMul", {.packed_order = "qkv"}},
+      {"packed [Wk|Wv|Wq] without bias",
+       {.mask = MaskForm::kNone, .with_bias = false, .packed_order = "kvq"}},
       {"all at once",
        {.mask = MaskForm::kWhereMasked,
         .scale_on_query = true,
