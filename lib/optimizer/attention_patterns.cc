@@ -31,20 +31,21 @@ std::optional<std::vector<int64_t>> UnsqueezeAxes(const Graph& graph, const Node
   return axes;
 }
 
-Tensor ConcatColumns(const std::vector<const Tensor*>& parts) {
-  const TensorShape& first = parts.front()->shape();
+Tensor ConcatColumns(const std::vector<ColumnRange>& parts) {
+  const TensorShape& first = parts.front().tensor->shape();
   const int64_t rows = first.rank() == 2 ? first[0] : 1;
   int64_t columns = 0;
-  for (const Tensor* part : parts) columns += part->shape().dims().back();
+  for (const ColumnRange& part : parts) columns += part.count;
   std::vector<float> merged(static_cast<size_t>(rows * columns));
   int64_t offset = 0;
-  for (const Tensor* part : parts) {
-    const int64_t width = part->shape().dims().back();
-    const float* source = part->Data<float>();
+  for (const ColumnRange& part : parts) {
+    const int64_t width = part.tensor->shape().dims().back();
+    const float* source = part.tensor->Data<float>() + part.begin;
     for (int64_t r = 0; r < rows; ++r) {
-      std::memcpy(merged.data() + r * columns + offset, source + r * width, sizeof(float) * width);
+      std::memcpy(merged.data() + r * columns + offset, source + r * width,
+                  sizeof(float) * part.count);
     }
-    offset += width;
+    offset += part.count;
   }
   const TensorShape shape =
       first.rank() == 2 ? TensorShape({rows, columns}) : TensorShape({columns});

@@ -21,9 +21,17 @@ bool IsFloatTensor(const Tensor* tensor, std::optional<std::vector<int64_t>> dim
 /// when they are not constant.
 std::optional<std::vector<int64_t>> UnsqueezeAxes(const Graph& graph, const Node& unsqueeze);
 
-/// Concatenates float tensors along their last axis: [D, a], [D, b], [D, c] -> [D, a+b+c], or
-/// 1-D [a], [b], [c] -> [a+b+c]. All must have the same rank and leading dimensions.
-Tensor ConcatColumns(const std::vector<const Tensor*>& parts);
+/// Columns [begin, begin + count) of a float tensor's last axis.
+struct ColumnRange {
+  const Tensor* tensor = nullptr;
+  int64_t begin = 0;
+  int64_t count = 0;
+};
+
+/// Concatenates column ranges of float tensors along their last axis: [D, a], [D, b], [D, c] ->
+/// [D, a+b+c], or 1-D [a], [b], [c] -> [a+b+c]. All must have the same rank and leading
+/// dimensions.
+Tensor ConcatColumns(const std::vector<ColumnRange>& parts);
 
 /// `value` as int32: itself when it already is, else the output of a Cast(to int32) of it, reusing
 /// one that an earlier fusion added.

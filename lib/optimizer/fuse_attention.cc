@@ -1,242 +1,322 @@
-// Rule fuse_attention: the multi-head self-attention block BERT exporters write,
-//   q = Transpose(Reshape(Add(MatMul(x, Wq), bq), [0,0,N,h]), perm 0,2,1,3)
-//   k = Transpose(Reshape(Add(MatMul(x, Wk), bk), [0,0,N,h]), perm 0,2,3,1)
-//   v = Transpose(Reshape(Add(MatMul(x, Wv), bv), [0,0,N,h]), perm 0,2,1,3)
-//   y = Reshape(Transpose(MatMul(Softmax(MatMul(q, k) / c [+ mask]), v), perm 0,2,1,3), [0,0,N*h])
-// with the optional additive mask (1 - Cast(Unsqueeze(Unsqueeze(m, 1), 2))) * filter of a 2-D
-// [B,S] 0/1 mask m, becomes com.microsoft Attention(x, [Wq|Wk|Wv], [bq|bk|bv], Cast(m, int32))
-// with num_heads N, scale 1/c and mask_filter_value filter (onnxruntime's AttentionFusion; the
-// raw 2-D mask keeps the exact semantics of any 0/1 mask, where onnxruntime's mask lengths assume
-// right padding). The mask chain, which every layer shares, goes once the last reader is fused.
+// Rule fuse_attention: the multi-head self-attention block BERT-family exporters write,
+//   q = Transpose(Reshape(MatMul(x, Wq) [+ bq], [B,S,N,h]), perm 0,2,1,3)
+//   k = Transpose(Reshape(MatMul(x, Wk) [+ bk], [B,S,N,h]), perm 0,2,3,1)
+//   v = Transpose(Reshape(MatMul(x, Wv) [+ bv], [B,S,N,h]), perm 0,2,1,3)
+//   y = Reshape(Transpose(MatMul(Softmax(mask(MatMul(q, k) * c)), v), perm 0,2,1,3), [B,S,N*h])
+// becomes com.microsoft Attention(x, [Wq|Wk|Wv], [bq|bk|bv], int32(m)) with num_heads N and the
+// product of the scalar factors (written as Mul or Div by a constant on the scores, or on q or k
+// anywhere along their projection) as scale. [B,S] in the Reshape targets is 0, x's static size,
+// or x's own dimension read through Shape. The optional key-padding mask m is one of the forms
+// attention_mask.h lists; the mask chain, which every layer may share, goes once the last reader
+// is fused. The raw 2-D mask keeps the exact semantics of any 0/1 mask, where onnxruntime's mask
+// lengths assume right padding.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "lib/optimizer/attention_mask.h"
 #include "lib/optimizer/attention_patterns.h"
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
+#include "lib/optimizer/shape_elements.h"
 
 namespace ort {
 namespace {
 
-// One projection x -> MatMul -> Add -> Reshape [0,0,N,h] -> Transpose(perm).
+// One projection x -> MatMul [-> Add] -> Reshape [B,S,N,h] -> Transpose(perm), with scalar
+// factors anywhere after the MatMul.
 struct Projection {
   std::string x;
+  // The projection's columns of weight (and bias) start at column_begin: a packed [Wq|Wk|Wv]
+  // projection is split after the MatMul.
   const Tensor* weight = nullptr;
-  const Tensor* bias = nullptr;
+  const Tensor* bias = nullptr;  // null without a bias Add
+  int64_t column_begin = 0;
+  const Node* split = nullptr;
+  std::string split_output;
   std::string weight_name, bias_name;
   int64_t heads = 0, head_size = 0;
-  std::vector<int64_t> leading;  // the Reshape's first two elements, checked against x
+  float scale = 1;
+  // Values whose first two dimensions are x's [B,S], which the Reshape targets may read.
+  std::vector<std::string> batch_sequence_values;
+  std::vector<ShapeElement> leading;  // the first two elements of the Reshape target
   std::vector<const Node*> nodes;
-};
-
-// The additive mask term (1 - float(mask[:, None, None, :])) * filter.
-struct MaskTerm {
-  std::string mask;  // the 2-D [B,S] mask
-  float filter = 0;
-  std::vector<const Node*> chain;  // Mul, Sub, Cast?, Unsqueeze(s): bottom-up
 };
 
 struct AttentionMatch {
   Projection q, k, v;
-  std::optional<MaskTerm> mask;
+  std::optional<KeyPaddingMask> mask;
   float scale = 1;
   std::string output;
   std::vector<const Node*> nodes;  // every node replaced, projections included
 };
 
-std::optional<Projection> MatchProjection(const Graph& graph, const std::string& value,
-                                          std::initializer_list<int64_t> perm) {
-  const Node* transpose = IntermediateProducer(graph, value, "Transpose");
-  if (transpose == nullptr || !HasPerm(*transpose, perm)) return std::nullopt;
-  const Node* reshape = IntermediateProducer(graph, transpose->inputs()[0], "Reshape");
-  if (reshape == nullptr) return std::nullopt;
-  const auto shape = ConstantInts(graph, *reshape, 1);
-  if (!shape || shape->size() != 4 || (*shape)[2] <= 0 || (*shape)[3] <= 0) {
-    return std::nullopt;
+// The producer of `value` when it is the ai.onnx op `op_type` writing it as output 0, `value` is
+// no graph output, and `readers` are all the nodes reading it.
+const Node* ProducerReadOnlyBy(const Graph& graph, const std::string& value,
+                               std::string_view op_type, const std::vector<const Node*>& readers) {
+  const Node* producer = graph.Producer(value);
+  if (!IsOnnxOp(producer, op_type) || producer->outputs()[0] != value ||
+      graph.IsGraphOutput(value)) {
+    return nullptr;
   }
-  const Node* add = IntermediateProducer(graph, reshape->inputs()[0], "Add");
-  if (add == nullptr) return std::nullopt;
-  Projection projection;
-  projection.heads = (*shape)[2];
-  projection.head_size = (*shape)[3];
-  projection.leading = {(*shape)[0], (*shape)[1]};
-  const int64_t hidden = projection.heads * projection.head_size;
-  for (size_t i = 0; i < 2 && projection.nodes.empty(); ++i) {
-    const Node* matmul = IntermediateProducer(graph, add->inputs()[1 - i], "MatMul");
-    const Tensor* bias = ConstantInput(graph, *add, i);
-    if (matmul == nullptr || !IsFloatTensor(bias, std::vector<int64_t>{hidden})) continue;
-    const Tensor* weight = ConstantInput(graph, *matmul, 1);
-    if (!IsFloatTensor(weight) || weight->shape().rank() != 2 || weight->shape()[1] != hidden) {
-      continue;
-    }
-    projection.x = matmul->inputs()[0];
-    projection.weight = weight;
-    projection.bias = bias;
-    projection.weight_name = matmul->inputs()[1];
-    projection.bias_name = add->inputs()[i];
-    projection.nodes = {transpose, reshape, add, matmul};
+  for (const Node* consumer : graph.Consumers(value)) {
+    if (std::find(readers.begin(), readers.end(), consumer) == readers.end()) return nullptr;
   }
-  if (projection.nodes.empty()) return std::nullopt;
-  return projection;
+  return producer;
 }
 
-// Unsqueeze(Unsqueeze(m, [1]), [2]) or Unsqueeze(m, [1, 2]) of a 2-D m: the mask and the nodes.
-std::optional<std::string> MatchMaskUnsqueeze(const Graph& graph, const std::string& value,
-                                              std::vector<const Node*>& chain) {
-  const Node* outer = graph.Producer(value);
-  if (!IsOnnxOp(outer, "Unsqueeze")) return std::nullopt;
-  const auto outer_axes = UnsqueezeAxes(graph, *outer);
-  std::string mask;
-  if (outer_axes == std::vector<int64_t>{1, 2}) {
-    chain.push_back(outer);
-    mask = outer->inputs()[0];
-  } else if (outer_axes == std::vector<int64_t>{2}) {
-    const Node* inner = graph.Producer(outer->inputs()[0]);
-    if (!IsOnnxOp(inner, "Unsqueeze") || UnsqueezeAxes(graph, *inner) != std::vector<int64_t>{1} ||
-        !OnlyConsumer(graph, inner->outputs()[0])) {
-      return std::nullopt;
-    }
-    chain.push_back(outer);
-    chain.push_back(inner);
-    mask = inner->inputs()[0];
-  } else {
-    return std::nullopt;
-  }
-  const auto type = ElementTypeOf(graph, mask);
-  if (RankOf(graph, mask) != 2u || !type ||
-      (*type != DataType::kInt64 && *type != DataType::kInt32 && *type != DataType::kBool)) {
-    return std::nullopt;
-  }
-  return mask;
-}
-
-std::optional<MaskTerm> MatchMaskTerm(const Graph& graph, const std::string& value) {
-  MaskTerm term;
-  const Node* mul = graph.Producer(value);
-  if (!IsOnnxOp(mul, "Mul") || mul->outputs()[0] != value) return std::nullopt;
-  const Node* sub = nullptr;
-  for (size_t i = 0; i < 2 && sub == nullptr; ++i) {
-    const auto filter = ScalarFloatConstant(graph, mul->inputs()[i]);
-    const Node* producer = graph.Producer(mul->inputs()[1 - i]);
-    if (!filter || !IsOnnxOp(producer, "Sub")) continue;
-    term.filter = *filter;
-    sub = producer;
-  }
-  if (sub == nullptr || !OnlyConsumer(graph, sub->outputs()[0]) ||
-      !IsScalarConstant(graph, sub->inputs()[0], 1.0f)) {
-    return std::nullopt;
-  }
-  term.chain = {mul, sub};
-  std::string unsqueezed = sub->inputs()[1];
-  // The mask is an integer or bool tensor cast to float (a float mask could hold fractions).
-  const Node* cast = graph.Producer(unsqueezed);
-  const Attribute* to = IsOnnxOp(cast, "Cast") ? cast->FindAttribute("to") : nullptr;
-  if (to == nullptr || to->i != static_cast<int64_t>(DataType::kFloat) ||
-      !OnlyConsumer(graph, cast->outputs()[0])) {
-    return std::nullopt;
-  }
-  term.chain.push_back(cast);
-  unsqueezed = cast->inputs()[0];
-  auto mask = MatchMaskUnsqueeze(graph, unsqueezed, term.chain);
-  if (!mask) return std::nullopt;
-  term.mask = *mask;
-  return term;
-}
-
-// True when a Reshape's leading elements keep x's batch and sequence dimensions: 0 (copy), or
-// the static dimension itself.
-bool KeepsBatchAndSequence(const Graph& graph, const std::string& x,
-                           const std::vector<int64_t>& leading) {
-  const auto shape = StaticShapeOf(graph, x);
-  for (size_t i = 0; i < 2; ++i) {
-    if (leading[i] != 0 && !(shape && shape->rank() == 3 && (*shape)[i] == leading[i])) {
-      return false;
+// value = input * c or input / c with c a nonzero scalar constant, the producer read by `readers`
+// only: the producer, with `scale` multiplied by the factor and `input` set.
+const Node* MatchScalarFactor(const Graph& graph, const std::string& value,
+                              const std::vector<const Node*>& readers, float& scale,
+                              std::string& input) {
+  for (const char* op : {"Div", "Mul"}) {
+    const Node* node = ProducerReadOnlyBy(graph, value, op, readers);
+    if (node == nullptr || node->inputs().size() != 2) continue;
+    const bool divide = std::string_view(op) == "Div";
+    for (size_t i = divide ? 1 : 0; i < 2; ++i) {
+      const auto constant = ScalarFloatConstant(graph, node->inputs()[i]);
+      if (!constant || *constant == 0.0f || !std::isfinite(*constant)) continue;
+      scale *= divide ? 1.0f / *constant : *constant;
+      input = node->inputs()[1 - i];
+      return node;
     }
   }
+  return nullptr;
+}
+
+// Follows `value` up through scalar factors read once, appending them to `nodes`.
+std::string SkipScalarFactors(const Graph& graph, std::string value, float& scale,
+                              std::vector<const Node*>& nodes) {
+  for (int i = 0; i < 4; ++i) {
+    const Node* reader = OnlyConsumer(graph, value);
+    std::string input;
+    const Node* factor =
+        reader == nullptr ? nullptr : MatchScalarFactor(graph, value, {reader}, scale, input);
+    if (factor == nullptr) break;
+    nodes.push_back(factor);
+    value = input;
+  }
+  return value;
+}
+
+// The sizes of a Split's parts along its axis (attribute before opset 13, input from 13, equal
+// parts of `length` when neither gives them); nullopt when they are not constant.
+std::optional<std::vector<int64_t>> SplitSizes(const Graph& graph, const Node& split,
+                                               std::optional<int64_t> length) {
+  if (const Attribute* sizes = split.FindAttribute("split")) return sizes->ints;
+  if (split.HasInput(1)) return ConstantInts(graph, split, 1);
+  const auto parts = static_cast<int64_t>(split.outputs().size());
+  if (!length || parts == 0 || *length % parts != 0) return std::nullopt;
+  return std::vector<int64_t>(static_cast<size_t>(parts), *length / parts);
+}
+
+// When `value` is a part of a Split along the last axis of a rank-3 packed projection (GPT-2's
+// c_attn): records the Split and the part's first column in `projection`, sets `columns` to the
+// packed width, and returns true. Returns true with nothing recorded for any other producer, and
+// false for a Split that cannot be a packed projection.
+bool MatchSplitPart(const Graph& graph, const std::string& value, int64_t hidden,
+                    Projection& projection, int64_t& columns) {
+  const Node* split = graph.Producer(value);
+  if (!IsOnnxOp(split, "Split")) return true;
+  const Attribute* axis = split->FindAttribute("axis");
+  const std::string& packed = split->inputs()[0];
+  const bool last_axis =
+      axis != nullptr && (axis->i == -1 || (axis->i == 2 && RankOf(graph, packed) == size_t{3}));
+  if (!last_axis || OnlyConsumer(graph, value) == nullptr) return false;
+  const auto sizes = SplitSizes(graph, *split, LastDimension(graph, packed));
+  if (!sizes || sizes->size() != split->outputs().size()) return false;
+  int64_t begin = 0;
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    if (split->outputs()[i] == value) {
+      if ((*sizes)[i] != hidden) return false;
+      projection.column_begin = begin;
+    }
+    begin += (*sizes)[i];
+  }
+  projection.split = split;
+  projection.split_output = value;
+  projection.nodes.push_back(split);
+  columns = begin;
   return true;
 }
 
-// scores / c or scores * c, c a scalar constant: the producer of `value` and the scale.
-const Node* MatchScale(const Graph& graph, const std::string& value, float& scale) {
-  for (const char* op : {"Div", "Mul"}) {
-    const Node* node = IntermediateProducer(graph, value, op);
-    if (node == nullptr) continue;
-    const auto constant = ScalarFloatConstant(graph, node->inputs()[1]);
-    if (!constant || *constant == 0.0f) return nullptr;
-    scale = std::string_view(op) == "Div" ? 1.0f / *constant : *constant;
-    return node;
+std::optional<Projection> MatchProjection(const Graph& graph, const std::string& value,
+                                          std::initializer_list<int64_t> perm) {
+  Projection projection;
+  std::string current = SkipScalarFactors(graph, value, projection.scale, projection.nodes);
+  const Node* transpose = IntermediateProducer(graph, current, "Transpose");
+  if (transpose == nullptr || !HasPerm(*transpose, perm)) return std::nullopt;
+  projection.nodes.push_back(transpose);
+  current = SkipScalarFactors(graph, transpose->inputs()[0], projection.scale, projection.nodes);
+  const Node* reshape = IntermediateProducer(graph, current, "Reshape");
+  if (reshape == nullptr || !reshape->HasInput(1)) return std::nullopt;
+  projection.nodes.push_back(reshape);
+  projection.batch_sequence_values.push_back(current);
+  const auto target = AnalyzeShapeValue(graph, reshape->inputs()[1]);
+  if (!target || target->scalar || target->elements.size() != 4) return std::nullopt;
+  const ShapeElement& heads = target->elements[2];
+  const ShapeElement& head_size = target->elements[3];
+  if (heads.kind != ShapeElement::Kind::kValue || head_size.kind != ShapeElement::Kind::kValue ||
+      heads.value <= 0 || head_size.value <= 0) {
+    return std::nullopt;
   }
-  return nullptr;
+  const Attribute* allowzero = reshape->FindAttribute("allowzero");
+  if (allowzero != nullptr && allowzero->i != 0) return std::nullopt;
+  projection.heads = heads.value;
+  projection.head_size = head_size.value;
+  projection.leading = {target->elements[0], target->elements[1]};
+  const int64_t hidden = projection.heads * projection.head_size;
+
+  current = SkipScalarFactors(graph, reshape->inputs()[0], projection.scale, projection.nodes);
+  int64_t columns = hidden;
+  if (!MatchSplitPart(graph, current, hidden, projection, columns)) return std::nullopt;
+  if (projection.split != nullptr) current = projection.split->inputs()[0];
+  const Node* matmul = nullptr;
+  if (const Node* add = IntermediateProducer(graph, current, "Add")) {
+    for (size_t i = 0; i < 2 && matmul == nullptr; ++i) {
+      const Tensor* bias = ConstantInput(graph, *add, i);
+      if (!IsFloatTensor(bias, std::vector<int64_t>{columns})) continue;
+      matmul = IntermediateProducer(graph, add->inputs()[1 - i], "MatMul");
+      projection.bias = bias;
+      projection.bias_name = add->inputs()[i];
+    }
+    if (matmul == nullptr) return std::nullopt;
+    projection.nodes.push_back(add);
+    projection.batch_sequence_values.push_back(current);
+  } else {
+    matmul = IntermediateProducer(graph, current, "MatMul");
+  }
+  if (matmul == nullptr || matmul->inputs().size() != 2) return std::nullopt;
+  const Tensor* weight = ConstantInput(graph, *matmul, 1);
+  if (!IsFloatTensor(weight) || weight->shape().rank() != 2 || weight->shape()[1] != columns) {
+    return std::nullopt;
+  }
+  projection.nodes.push_back(matmul);
+  projection.x = matmul->inputs()[0];
+  projection.weight = weight;
+  projection.weight_name = matmul->inputs()[1];
+  projection.batch_sequence_values.insert(projection.batch_sequence_values.end(),
+                                          {matmul->outputs()[0], projection.x});
+  return projection;
+}
+
+// True when the first two elements of a Reshape target keep [B,S], the first two dimensions of
+// the values in `same` and of x: each is 0, x's static dimension, or the dimension read through
+// Shape; one of them may be -1 when the other is kept and the last elements are fixed.
+bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
+                           const std::vector<std::string>& same, const std::string& x) {
+  const auto static_shape = StaticShapeOf(graph, x);
+  const auto kept = [&](size_t i) {
+    const ShapeElement& element = leading[i];
+    if (element.kind == ShapeElement::Kind::kDim) {
+      return element.axis == static_cast<int64_t>(i) &&
+             std::find(same.begin(), same.end(), element.tensor) != same.end();
+    }
+    if (element.kind != ShapeElement::Kind::kValue) return false;
+    return element.value == 0 ||
+           (static_shape && static_shape->rank() == 3 && (*static_shape)[i] == element.value);
+  };
+  const auto inferred = [&](size_t i) {
+    return leading[i].kind == ShapeElement::Kind::kValue && leading[i].value == -1;
+  };
+  return (kept(0) && kept(1)) || (kept(0) && inferred(1)) || (inferred(0) && kept(1));
 }
 
 std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& softmax) {
   const auto rank = RankOf(graph, softmax.inputs()[0]);
   const Attribute* axis = softmax.FindAttribute("axis");
   const int64_t softmax_axis = axis != nullptr ? axis->i : (graph.OpsetVersion("") >= 13 ? -1 : 1);
-  // The scores are 4-D by construction (Reshapes to [0,0,N,h]), whatever inference knows.
+  // The scores are 4-D by construction (Reshapes to [B,S,N,h]), whatever inference knows.
   if ((rank && *rank != 4) || (softmax_axis != -1 && softmax_axis != 3)) return std::nullopt;
 
   AttentionMatch match;
-  // Upward: [mask Add] <- scale <- MatMul(q, k).
+  // Upward: [mask] <- [scalar factor] <- MatMul(q, k).
   std::string scores = softmax.inputs()[0];
-  if (const Node* mask_add = IntermediateProducer(graph, scores, "Add")) {
-    for (size_t i = 0; i < 2 && !match.mask; ++i) {
-      float scale = 1;
-      if (MatchScale(graph, mask_add->inputs()[i], scale) == nullptr) continue;
-      match.mask = MatchMaskTerm(graph, mask_add->inputs()[1 - i]);
-      if (match.mask) scores = mask_add->inputs()[i];
-    }
-    if (!match.mask) return std::nullopt;
-    match.nodes.push_back(mask_add);
+  std::vector<const Node*> readers{&softmax};
+  match.mask = MatchKeyPaddingMask(graph, scores);
+  if (match.mask) {
+    scores = match.mask->scores;
+    readers = match.mask->applied;
+    match.nodes = match.mask->applied;
   }
-  const Node* scale_node = MatchScale(graph, scores, match.scale);
-  if (scale_node == nullptr) return std::nullopt;
-  const Node* qk = IntermediateProducer(graph, scale_node->inputs()[0], "MatMul");
-  if (qk == nullptr) return std::nullopt;
+  std::string scaled;
+  if (const Node* factor = MatchScalarFactor(graph, scores, readers, match.scale, scaled)) {
+    match.nodes.push_back(factor);
+    readers = {factor};
+    scores = scaled;
+  }
+  const Node* qk = ProducerReadOnlyBy(graph, scores, "MatMul", readers);
+  if (qk == nullptr || qk->inputs().size() != 2) return std::nullopt;
   auto q = MatchProjection(graph, qk->inputs()[0], {0, 2, 1, 3});
   auto k = MatchProjection(graph, qk->inputs()[1], {0, 2, 3, 1});
   if (!q || !k) return std::nullopt;
 
-  // Downward: MatMul(probs, v) -> Transpose(0,2,1,3) -> Reshape [0,0,N*h].
+  // Downward: MatMul(probs, v) -> Transpose(0,2,1,3) -> Reshape [B,S,N*h].
   const Node* pv = OnlyConsumer(graph, softmax.outputs()[0]);
-  if (!IsOnnxOp(pv, "MatMul") || pv->inputs()[0] != softmax.outputs()[0]) return std::nullopt;
+  if (!IsOnnxOp(pv, "MatMul") || pv->inputs().size() != 2 ||
+      pv->inputs()[0] != softmax.outputs()[0]) {
+    return std::nullopt;
+  }
   auto v = MatchProjection(graph, pv->inputs()[1], {0, 2, 1, 3});
-  if (!v) return std::nullopt;
+  if (!v || v->scale != 1.0f) return std::nullopt;
   const Node* transpose = OnlyConsumer(graph, pv->outputs()[0]);
   if (!IsOnnxOp(transpose, "Transpose") || !HasPerm(*transpose, {0, 2, 1, 3})) return std::nullopt;
   const Node* reshape = OnlyConsumer(graph, transpose->outputs()[0]);
-  if (!IsOnnxOp(reshape, "Reshape") || reshape->inputs()[0] != transpose->outputs()[0]) {
+  if (!IsOnnxOp(reshape, "Reshape") || reshape->inputs().size() != 2 ||
+      reshape->inputs()[0] != transpose->outputs()[0]) {
     return std::nullopt;
   }
 
   const int64_t heads = q->heads, head_size = q->head_size;
   const int64_t hidden = heads * head_size;
-  const auto out_shape = ConstantInts(graph, *reshape, 1);
-  if (!out_shape || out_shape->size() != 3 ||
-      !KeepsBatchAndSequence(graph, q->x, {(*out_shape)[0], (*out_shape)[1]}) ||
-      ((*out_shape)[2] != hidden && (*out_shape)[2] != -1)) {
-    return std::nullopt;
-  }
   // One input, one head layout, one input width for the three projections.
   const int64_t width = q->weight->shape()[0];
   for (const Projection* p : {&*k, &*v}) {
     if (p->x != q->x || p->heads != heads || p->head_size != head_size ||
-        p->weight->shape()[0] != width) {
+        p->weight->shape()[0] != width || (p->split == nullptr) != (q->split == nullptr)) {
       return std::nullopt;
     }
   }
+  // A packed projection's Split goes with the block: every part must be one of q, k, v.
   for (const Projection* p : {&*q, &*k, &*v}) {
-    if (!KeepsBatchAndSequence(graph, q->x, p->leading)) {
-      return std::nullopt;
+    if (p->split == nullptr) continue;
+    for (const auto& part : p->split->outputs()) {
+      if (part != q->split_output && part != k->split_output && part != v->split_output) {
+        return std::nullopt;
+      }
     }
   }
   const auto x_rank = RankOf(graph, q->x);
   if (x_rank && *x_rank != 3) return std::nullopt;
+  std::vector<std::string> same = {transpose->outputs()[0]};
+  for (const Projection* p : {&*q, &*k, &*v}) {
+    same.insert(same.end(), p->batch_sequence_values.begin(), p->batch_sequence_values.end());
+  }
+  for (const Projection* p : {&*q, &*k, &*v}) {
+    if (!KeepsBatchAndSequence(graph, p->leading, same, q->x)) return std::nullopt;
+  }
+  const auto out_shape = AnalyzeShapeValue(graph, reshape->inputs()[1]);
+  const Attribute* allowzero = reshape->FindAttribute("allowzero");
+  if (!out_shape || out_shape->scalar || out_shape->elements.size() != 3 ||
+      (allowzero != nullptr && allowzero->i != 0)) {
+    return std::nullopt;
+  }
+  const ShapeElement& last = out_shape->elements[2];
+  const bool last_is_hidden =
+      last.kind == ShapeElement::Kind::kValue && (last.value == hidden || last.value == -1);
+  const std::vector<ShapeElement> out_leading{out_shape->elements[0], out_shape->elements[1]};
+  if (!last_is_hidden || !KeepsBatchAndSequence(graph, out_leading, same, q->x) ||
+      (last.value == -1 && (out_leading[0].value == -1 || out_leading[1].value == -1))) {
+    return std::nullopt;
+  }
 
   match.output = reshape->outputs()[0];
-  match.nodes.insert(match.nodes.end(), {scale_node, qk, &softmax, pv, transpose, reshape});
+  match.scale *= q->scale * k->scale;
+  match.nodes.insert(match.nodes.end(), {qk, &softmax, pv, transpose, reshape});
   for (const Projection* p : {&*q, &*k, &*v}) {
     match.nodes.insert(match.nodes.end(), p->nodes.begin(), p->nodes.end());
   }
@@ -244,6 +324,34 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   match.k = std::move(*k);
   match.v = std::move(*v);
   return match;
+}
+
+// [Wq|Wk|Wv] from the projections' columns.
+Tensor MergedWeights(const AttentionMatch& match) {
+  const int64_t hidden = match.q.heads * match.q.head_size;
+  std::vector<ColumnRange> parts;
+  for (const Projection* p : {&match.q, &match.k, &match.v}) {
+    parts.push_back({p->weight, p->column_begin, hidden});
+  }
+  return ConcatColumns(parts);
+}
+
+// [bq|bk|bv], zeros standing in for a missing bias; nullopt when no projection has one.
+std::optional<Tensor> MergedBias(const AttentionMatch& match) {
+  const std::vector<const Projection*> projections{&match.q, &match.k, &match.v};
+  if (std::none_of(projections.begin(), projections.end(),
+                   [](const Projection* p) { return p->bias != nullptr; })) {
+    return std::nullopt;
+  }
+  const int64_t hidden = match.q.heads * match.q.head_size;
+  const Tensor zeros =
+      Tensor::FromVector<float>({hidden}, std::vector<float>(static_cast<size_t>(hidden), 0.0f));
+  std::vector<ColumnRange> parts;
+  for (const Projection* p : projections) {
+    parts.push_back(p->bias != nullptr ? ColumnRange{p->bias, p->column_begin, hidden}
+                                       : ColumnRange{&zeros, 0, hidden});
+  }
+  return ConcatColumns(parts);
 }
 
 class FuseAttentionRule final : public RewriteRule {
@@ -260,9 +368,12 @@ class FuseAttentionRule final : public RewriteRule {
     if (!found) return Status::OK();
     AttentionMatch match = std::move(*found);
     const std::string weights = graph.UniqueValueName(fmt::format("{}_qkv", match.q.weight_name));
-    graph.AddInitializer(weights, ConcatColumns({match.q.weight, match.k.weight, match.v.weight}));
-    const std::string bias = graph.UniqueValueName(fmt::format("{}_qkv", match.q.bias_name));
-    graph.AddInitializer(bias, ConcatColumns({match.q.bias, match.k.bias, match.v.bias}));
+    graph.AddInitializer(weights, MergedWeights(match));
+    std::string bias;
+    if (std::optional<Tensor> merged = MergedBias(match)) {
+      bias = graph.UniqueValueName(fmt::format("{}_qkv_bias", match.q.weight_name));
+      graph.AddInitializer(bias, std::move(*merged));
+    }
 
     NodeSpec spec;
     spec.op_type = "Attention";
@@ -285,7 +396,7 @@ class FuseAttentionRule final : public RewriteRule {
     }
     for (const Projection* p : {&match.q, &match.k, &match.v}) {
       RemoveInitializerIfUnused(graph, p->weight_name);
-      RemoveInitializerIfUnused(graph, p->bias_name);
+      if (p->bias != nullptr) RemoveInitializerIfUnused(graph, p->bias_name);
     }
     return Status::OK();
   }

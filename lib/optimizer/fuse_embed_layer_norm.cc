@@ -1,10 +1,10 @@
 // Rule fuse_embed_layer_norm: BERT's embedding layer,
 //   LayerNormalization(Gather(W, ids) + Gather(P, positions) [+ Gather(T, segment_ids)])
 // with positions 0..S-1 for every sequence (a Slice of a constant arange position_ids up to
-// input_ids' sequence length, a constant arange, or the position rows constant folding already
-// gathered for a static S), becomes com.microsoft EmbedLayerNormalization(int32 ids, int32
-// segment_ids, W, P, T, gamma, beta) with the LayerNormalization's epsilon (onnxruntime's
-// EmbedLayerNormFusion). It runs after the LayerNormalization fusion and before
+// input_ids' sequence length, a Range(0, S), a constant arange, or the position rows constant
+// folding already gathered for a static S), becomes com.microsoft EmbedLayerNormalization(int32
+// ids, int32 segment_ids, W, P, T, gamma, beta) with the LayerNormalization's epsilon
+// (onnxruntime's EmbedLayerNormFusion). It runs after the LayerNormalization fusion and before
 // SkipLayerNormalization would take the last Add.
 #include <algorithm>
 
@@ -80,8 +80,26 @@ bool IsSequenceLength(const Graph& graph, const std::string& ends, const std::st
          (*shape)[1] == element.value;
 }
 
+// True when `indices` is Range(0, S, 1) of input_ids' sequence length S, possibly unsqueezed to
+// [1,S] (torch.arange(ids.size(1)).unsqueeze(0)).
+bool MatchRangePositions(const Graph& graph, const std::string& indices,
+                         const std::string& input_ids) {
+  std::string range_output = indices;
+  if (const Node* unsqueeze = IntermediateProducer(graph, indices, "Unsqueeze")) {
+    if (UnsqueezeAxes(graph, *unsqueeze) != std::vector<int64_t>{0}) return false;
+    range_output = unsqueeze->inputs()[0];
+  }
+  const Node* range = IntermediateProducer(graph, range_output, "Range");
+  if (range == nullptr || range->inputs().size() != 3) return false;
+  const auto start = ConstantInts(graph, *range, 0);
+  const auto delta = ConstantInts(graph, *range, 2);
+  return start == std::vector<int64_t>{0} && delta == std::vector<int64_t>{1} &&
+         IsSequenceLength(graph, range->inputs()[1], input_ids);
+}
+
 // True when the position lookup's indices are 0..S-1 for every sequence of input_ids: a constant
-// [1,S] arange, or a Slice [0, S) of a constant [1,P] arange along its last axis.
+// [1,S] arange, a Range (see MatchRangePositions), or a Slice [0, S) of a constant [1,P] arange
+// along its last axis.
 bool MatchPositions(const Graph& graph, const Lookup& position, const std::string& input_ids) {
   const auto ids_shape = StaticShapeOf(graph, input_ids);
   if (const Tensor* constant = graph.GetConstantInitializer(position.indices, true)) {
@@ -89,6 +107,7 @@ bool MatchPositions(const Graph& graph, const Lookup& position, const std::strin
            constant->shape() == TensorShape({1, (*ids_shape)[1]}) &&
            IsArange(*constant, (*ids_shape)[1]);
   }
+  if (MatchRangePositions(graph, position.indices, input_ids)) return true;
   const Node* slice = IntermediateProducer(graph, position.indices, "Slice");
   if (slice == nullptr || slice->inputs().size() < 4) return false;
   const Tensor* ids = ConstantInput(graph, *slice, 0);

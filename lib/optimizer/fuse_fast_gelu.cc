@@ -1,6 +1,6 @@
 // Rule fuse_fast_gelu: the tanh form of Gelu, 0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715
-// x^3))), written with Pow(x, 3) or as sqrt(2/pi) x (1 + 0.044715 x x), becomes com.microsoft
-// FastGelu(x).
+// x^3))), written with Pow(x, 3), x * (x * x) (torch's approximate='tanh') or as
+// sqrt(2/pi) x (1 + 0.044715 x x), becomes com.microsoft FastGelu(x).
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 
@@ -26,7 +26,29 @@ std::string ScaledBy(const Graph& graph, std::string_view value, float factor, c
   return {};
 }
 
-// x + 0.044715 * Pow(x, 3): returns x, appending the nodes.
+// The nodes computing x^3 from `cube` when it is Pow(x, 3) or x * (x * x) (either order), each
+// read once; empty otherwise.
+std::vector<const Node*> MatchCube(const Graph& graph, const std::string& cube,
+                                   const std::string& x) {
+  if (const Node* pow = IntermediateProducer(graph, cube, "Pow")) {
+    if (pow->inputs().size() == 2 && pow->inputs()[0] == x &&
+        IsScalarConstant(graph, pow->inputs()[1], 3.0f)) {
+      return {pow};
+    }
+    return {};
+  }
+  const Node* outer = IntermediateProducer(graph, cube, "Mul");
+  if (outer == nullptr) return {};
+  const std::string square = OtherInput(*outer, x);
+  const Node* inner = square.empty() ? nullptr : IntermediateProducer(graph, square, "Mul");
+  if (inner == nullptr || inner->inputs().size() != 2 || inner->inputs()[0] != x ||
+      inner->inputs()[1] != x) {
+    return {};
+  }
+  return {inner, outer};
+}
+
+// x + 0.044715 * x^3: returns x, appending the nodes.
 std::string MatchPowForm(const Graph& graph, std::string_view inner,
                          std::vector<const Node*>& nodes) {
   const Node* add = IntermediateProducer(graph, inner, "Add");
@@ -34,13 +56,12 @@ std::string MatchPowForm(const Graph& graph, std::string_view inner,
   for (size_t i = 0; i < 2; ++i) {
     const Node* mul = nullptr;
     const std::string cube = ScaledBy(graph, add->inputs()[i], kCubeCoefficient, &mul);
-    const Node* pow = cube.empty() ? nullptr : IntermediateProducer(graph, cube, "Pow");
     const std::string& x = add->inputs()[1 - i];
-    if (pow == nullptr || pow->inputs().size() != 2 || pow->inputs()[0] != x ||
-        !IsScalarConstant(graph, pow->inputs()[1], 3.0f)) {
-      continue;
-    }
-    nodes.insert(nodes.end(), {pow, mul, add});
+    if (cube.empty()) continue;
+    const std::vector<const Node*> cube_nodes = MatchCube(graph, cube, x);
+    if (cube_nodes.empty()) continue;
+    nodes.insert(nodes.end(), cube_nodes.begin(), cube_nodes.end());
+    nodes.insert(nodes.end(), {mul, add});
     return x;
   }
   return {};

@@ -17,51 +17,14 @@ struct LayerNormMatch {
   const Node* last = nullptr;
 };
 
-// True when `mean` averages its input over the last axis (-1, or the last of a known `rank`),
-// keeping that axis.
-bool ReducesLastAxis(const Graph& graph, const Node& mean, std::optional<size_t> rank) {
-  const Attribute* keepdims = mean.FindAttribute("keepdims");
-  if (keepdims != nullptr && keepdims->i == 0) return false;
-  std::vector<int64_t> axes;
-  if (graph.OpsetVersion("") < 18) {
-    const Attribute* attribute = mean.FindAttribute("axes");
-    if (attribute == nullptr) return false;
-    axes = attribute->ints;
-  } else {
-    auto constant = ConstantInts(graph, mean, 1);
-    if (!constant) return false;
-    axes = *constant;
-  }
-  if (axes.size() != 1) return false;
-  return axes[0] == -1 || (rank && axes[0] == static_cast<int64_t>(*rank) - 1);
-}
-
-// A 1-D gamma or beta the fused node may read, a constant or a feed; returns its length.
-std::optional<int64_t> AffineParameterLength(const Graph& graph, std::string_view value) {
-  if (value.empty() || !IsFloatValue(graph, value)) return std::nullopt;
-  const auto shape = StaticShapeOf(graph, value);
-  if (!shape || shape->rank() != 1) return std::nullopt;
-  const auto& inputs = graph.inputs();
-  if (graph.GetConstantInitializer(value, true) == nullptr &&
-      std::find(inputs.begin(), inputs.end(), value) == inputs.end()) {
-    return std::nullopt;
-  }
-  return (*shape)[0];
-}
-
-// The node reading `value` once as its only reader when it is the ai.onnx `op_type`; else null.
-const Node* Next(const Graph& graph, std::string_view value, std::string_view op_type) {
-  const Node* next = OnlyConsumer(graph, value);
-  return IsOnnxOp(next, op_type) ? next : nullptr;
-}
-
 std::optional<LayerNormMatch> FindLayerNorm(const Graph& graph, const Node& mean) {
   LayerNormMatch match;
   if (!mean.HasInput(0)) return std::nullopt;
   match.x = mean.inputs()[0];
   // The rank may be unknown (shapes computed at run time); a mean over axis -1 still fuses.
   const auto rank = RankOf(graph, match.x);
-  if (!IsFloatValue(graph, match.x) || rank == size_t{0} || !ReducesLastAxis(graph, mean, rank)) {
+  if (!IsFloatValue(graph, match.x) || rank == size_t{0} ||
+      !ReducesLastAxisKept(graph, mean, rank)) {
     return std::nullopt;
   }
   const std::string& centre = mean.outputs()[0];
@@ -94,24 +57,24 @@ std::optional<LayerNormMatch> FindLayerNorm(const Graph& graph, const Node& mean
       !IsScalarConstant(graph, pow->inputs()[1], 2.0f)) {
     return std::nullopt;
   }
-  const Node* variance = Next(graph, pow->outputs()[0], "ReduceMean");
-  if (variance == nullptr || !ReducesLastAxis(graph, *variance, rank)) return std::nullopt;
-  const Node* add_epsilon = Next(graph, variance->outputs()[0], "Add");
+  const Node* variance = OnlyReaderOp(graph, pow->outputs()[0], "ReduceMean");
+  if (variance == nullptr || !ReducesLastAxisKept(graph, *variance, rank)) return std::nullopt;
+  const Node* add_epsilon = OnlyReaderOp(graph, variance->outputs()[0], "Add");
   if (add_epsilon == nullptr) return std::nullopt;
   const auto epsilon = ScalarFloatConstant(graph, OtherInput(*add_epsilon, variance->outputs()[0]));
-  const Node* sqrt = Next(graph, add_epsilon->outputs()[0], "Sqrt");
+  const Node* sqrt = OnlyReaderOp(graph, add_epsilon->outputs()[0], "Sqrt");
   if (!epsilon || sqrt == nullptr || OnlyConsumer(graph, sqrt->outputs()[0]) != div ||
       div->inputs()[1] != sqrt->outputs()[0] || graph.IsGraphOutput(div->outputs()[0])) {
     return std::nullopt;
   }
   match.epsilon = *epsilon;
-  const Node* mul = Next(graph, div->outputs()[0], "Mul");
-  const Node* add = mul == nullptr ? nullptr : Next(graph, mul->outputs()[0], "Add");
+  const Node* mul = OnlyReaderOp(graph, div->outputs()[0], "Mul");
+  const Node* add = mul == nullptr ? nullptr : OnlyReaderOp(graph, mul->outputs()[0], "Add");
   if (add == nullptr) return std::nullopt;
   match.scale = OtherInput(*mul, div->outputs()[0]);
   match.bias = OtherInput(*add, mul->outputs()[0]);
-  const auto scale_length = AffineParameterLength(graph, match.scale);
-  const auto bias_length = AffineParameterLength(graph, match.bias);
+  const auto scale_length = NormParameterLength(graph, match.scale);
+  const auto bias_length = NormParameterLength(graph, match.bias);
   if (!scale_length || scale_length != bias_length) return std::nullopt;
   const ValueType* x_type = graph.FindTypeInScope(match.x);
   if (x_type->shape && x_type->shape->back().IsKnown() &&

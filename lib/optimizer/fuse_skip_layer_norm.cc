@@ -1,6 +1,8 @@
-// Rule fuse_skip_layer_norm: LayerNormalization over the last axis of Add(input, skip), 3-D
-// operands of one shape, becomes com.microsoft SkipLayerNormalization(input, skip, gamma, beta);
-// a 1-D constant bias added to either operand first is taken in as its fifth input.
+// Rule fuse_skip_layer_norm: LayerNormalization (SimplifiedLayerNormalization) over the last axis
+// of Add(input, skip), 3-D operands of one shape, becomes com.microsoft SkipLayerNormalization
+// (SkipSimplifiedLayerNormalization)(input, skip, gamma[, beta]); a 1-D constant bias added to
+// either operand first is taken in as its last input. When others read the sum too (pre-norm
+// transformers carry it to the next residual), it stays available as input_skip_bias_sum.
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 
@@ -66,8 +68,16 @@ std::optional<SkipMatch> FindSkip(const Graph& graph, const Node& norm) {
     return std::nullopt;
   }
   SkipMatch match;
-  match.residual = IntermediateProducer(graph, norm.inputs()[0], "Add");
-  if (match.residual == nullptr || !IsResidualAdd(graph, *match.residual)) return std::nullopt;
+  const Node* residual = graph.Producer(norm.inputs()[0]);
+  if (!IsOnnxOp(residual, "Add") || residual->outputs()[0] != norm.inputs()[0] ||
+      !IsResidualAdd(graph, *residual)) {
+    return std::nullopt;
+  }
+  // The norm reads the sum once; other readers get it from input_skip_bias_sum.
+  int reads = 0;
+  for (const auto& input : norm.inputs()) reads += input == norm.inputs()[0] ? 1 : 0;
+  if (reads != 1) return std::nullopt;
+  match.residual = residual;
   for (size_t i = 0; i < 2; ++i) {
     const Node* bias_add = IntermediateProducer(graph, match.residual->inputs()[i], "Add");
     if (bias_add != nullptr && IsBiasAdd(graph, *bias_add)) {
@@ -82,8 +92,10 @@ std::optional<SkipMatch> FindSkip(const Graph& graph, const Node& norm) {
 class FuseSkipLayerNorm final : public RewriteRule {
  public:
   FuseSkipLayerNorm()
-      : RewriteRule("fuse_skip_layer_norm", {"LayerNormalization"}, "",
-                    {{std::string(kMsDomain), "SkipLayerNormalization"}}) {}
+      : RewriteRule("fuse_skip_layer_norm", {"LayerNormalization", "SimplifiedLayerNormalization"},
+                    "",
+                    {{std::string(kMsDomain), "SkipLayerNormalization"},
+                     {std::string(kMsDomain), "SkipSimplifiedLayerNormalization"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
     return FindSkip(graph, node).has_value();
@@ -91,25 +103,29 @@ class FuseSkipLayerNorm final : public RewriteRule {
 
   Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
     const SkipMatch match = *FindSkip(graph, node);
+    const bool simplified = node.op_type() == "SimplifiedLayerNormalization";
     std::vector<std::string> inputs = match.residual->inputs();
     inputs.push_back(node.inputs()[1]);
-    inputs.push_back(node.HasInput(2) ? node.inputs()[2] : std::string());
+    if (!simplified) inputs.push_back(node.HasInput(2) ? node.inputs()[2] : std::string());
     std::vector<const Node*> nodes{match.residual, &node};
     if (match.bias_add != nullptr) {
       inputs[match.biased_operand] = match.bias_add->inputs()[0];
       inputs.push_back(match.bias_add->inputs()[1]);
       nodes.push_back(match.bias_add);
     }
+    const std::string sum = match.residual->outputs()[0];
+    std::vector<std::string> outputs{node.outputs()[0]};
+    if (graph.IsGraphOutput(sum) || graph.Consumers(sum).size() > 1) {
+      outputs.insert(outputs.end(), {"", "", sum});
+    }
     const Attribute* epsilon = node.FindAttribute("epsilon");
     std::vector<Attribute> attributes;
     attributes.push_back(
         Attribute::Float("epsilon", epsilon != nullptr ? epsilon->f : kDefaultLayerNormEpsilon));
+    const std::string op =
+        simplified ? "SkipSimplifiedLayerNormalization" : "SkipLayerNormalization";
     ReplaceByFusedNode(graph, nodes,
-                       {"SkipLayerNormalization",
-                        "SkipLayerNormalization",
-                        std::string(kMsDomain),
-                        std::move(inputs),
-                        {node.outputs()[0]},
+                       {op, op, std::string(kMsDomain), std::move(inputs), std::move(outputs),
                         std::move(attributes)});
     node_removed = true;
     return Status::OK();

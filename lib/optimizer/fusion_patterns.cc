@@ -1,7 +1,10 @@
 #include "lib/optimizer/fusion_patterns.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "lib/optimizer/pattern_utils.h"
 
 namespace ort {
 
@@ -51,6 +54,36 @@ const Node* IntermediateProducer(const Graph& graph, std::string_view value,
   const Node* producer = graph.Producer(value);
   if (!IsOnnxOp(producer, op_type) || producer->outputs()[0] != value) return nullptr;
   return OnlyConsumer(graph, value) != nullptr ? producer : nullptr;
+}
+
+const Node* OnlyReaderOp(const Graph& graph, std::string_view value, std::string_view op_type) {
+  const Node* next = OnlyConsumer(graph, value);
+  return IsOnnxOp(next, op_type) ? next : nullptr;
+}
+
+bool ReducesLastAxisKept(const Graph& graph, const Node& mean, std::optional<size_t> rank) {
+  const Attribute* keepdims = mean.FindAttribute("keepdims");
+  if (keepdims != nullptr && keepdims->i == 0) return false;
+  std::optional<std::vector<int64_t>> axes;
+  if (graph.OpsetVersion("") < 18) {
+    if (const Attribute* attribute = mean.FindAttribute("axes")) axes = attribute->ints;
+  } else {
+    axes = ConstantInts(graph, mean, 1);
+  }
+  if (!axes || axes->size() != 1) return false;
+  return (*axes)[0] == -1 || (rank && (*axes)[0] == static_cast<int64_t>(*rank) - 1);
+}
+
+std::optional<int64_t> NormParameterLength(const Graph& graph, std::string_view value) {
+  if (value.empty() || !IsFloatValue(graph, value)) return std::nullopt;
+  const auto shape = StaticShapeOf(graph, value);
+  if (!shape || shape->rank() != 1) return std::nullopt;
+  const auto& inputs = graph.inputs();
+  if (graph.GetConstantInitializer(value, true) == nullptr &&
+      std::find(inputs.begin(), inputs.end(), value) == inputs.end()) {
+    return std::nullopt;
+  }
+  return (*shape)[0];
 }
 
 std::optional<size_t> RankOf(const Graph& graph, std::string_view value) {

@@ -32,6 +32,14 @@ const Node* OnlyConsumer(const Graph& graph, std::string_view value);
 /// only by one node and not a graph output.
 const Node* IntermediateProducer(const Graph& graph, std::string_view value,
                                  std::string_view op_type);
+/// The node reading `value` once as its only reader when it is the ai.onnx `op_type`; else null.
+const Node* OnlyReaderOp(const Graph& graph, std::string_view value, std::string_view op_type);
+/// True when the ReduceMean `mean` averages over the last axis only (-1, or the last of a known
+/// `rank`), keeping it: the means of the norm patterns.
+bool ReducesLastAxisKept(const Graph& graph, const Node& mean, std::optional<size_t> rank);
+/// The length of a 1-D float gamma or beta a fused norm may read (a constant or a graph input);
+/// nullopt for anything else.
+std::optional<int64_t> NormParameterLength(const Graph& graph, std::string_view value);
 /// The static rank of `value`, or nullopt when unknown.
 std::optional<size_t> RankOf(const Graph& graph, std::string_view value);
 /// True when the inferred types prove `a` and `b` tensors of one shape: equal ranks, and each

@@ -95,7 +95,9 @@ bool IsUnaryPassThrough(const Node& node) {
   static const std::unordered_set<std::string> kOps{
       "Relu", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "Clip",
       "Elu",  "Abs",     "Neg",  "Erf",       "Softplus",    "HardSwish"};
-  return node.domain().empty() && kOps.count(node.op_type()) > 0 && node.outputs().size() == 1;
+  if (node.outputs().size() != 1) return false;
+  if (node.domain() == kMsDomain) return node.op_type() == "QuickGelu";
+  return node.domain().empty() && kOps.count(node.op_type()) > 0;
 }
 
 // Div passes through only with a constant divisor (TransformBinary): the zero padding channels

@@ -2,8 +2,10 @@
 // embedding sum + LayerNormalization into EmbedLayerNormalization. Each is checked for the nodes
 // left, for the cases that must stay unfused, and for outputs equal to the unfused model's.
 #include <algorithm>
+#include <limits>
 #include <random>
 
+#include "lib/onnx/model_loader.h"
 #include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
@@ -24,12 +26,79 @@ ValueType IntTensor(std::vector<int64_t> dims) {
   return ValueType::Tensor(DataType::kInt64, shape);
 }
 
+// How the block masks padded keys of m [B,S] (nonzero = attend).
+enum class MaskForm {
+  kNone,
+  kAdditive,       // scores + (1 - float(m[:, None, None, :])) * -10000
+  kWhereMasked,    // Where(Expand(Reshape(m == 0, [B,1,1,S]), Shape(scores)), -inf, scores)
+  kWhereKept,      // Where(bool(m)[:, None, None, :], scores, float.min)
+  kWhereInverted,  // Where(m == 0, scores, -inf): attends to the padding, (m == 0) the mask
+};
+
 struct AttentionOptions {
   bool query_also_output = false;  // the q projection's Add is a graph output too
   bool scores_read_twice = false;  // a second node reads the scaled scores
   bool weights_fed = false;        // Wq is a graph input, not a constant
-  bool with_mask = true;
+  MaskForm mask = MaskForm::kAdditive;
+  bool scale_on_query = false;  // q / sqrt(h) before MatMul(q, k) instead of scaling the scores
+  bool with_bias = true;
+  // Reshape targets read x's batch and sequence through Shape (x.view(x.size(0), x.size(1), ..)),
+  // from `shape_source`'s shape; x's batch and sequence are symbols.
+  bool shape_read_targets = false;
+  std::string shape_source = "x";
+  // One MatMul [+ Add] with [D, 3D] weights split into the parts in this order (GPT-2's c_attn);
+  // empty for three projections.
+  std::string packed_order = {};
 };
+
+// Concat(Unsqueeze(Shape(source)[0]), Unsqueeze(Shape(source)[1]), tail): a Reshape target
+// that reads its first two elements from `source`'s shape.
+std::string ShapeReadTarget(Graph& graph, const std::string& source, const std::string& prefix,
+                            std::vector<int64_t> tail) {
+  graph.AddNode({prefix + "_shape", "Shape", "", {source}, {prefix + "_dims"}, {}});
+  std::vector<std::string> pieces;
+  for (int64_t axis : {0, 1}) {
+    const std::string index = fmt::format("{}_index{}", prefix, axis);
+    const std::string piece = fmt::format("{}_dim{}", prefix, axis);
+    graph.AddInitializer(index, Tensor::Scalar<int64_t>(axis));
+    graph.AddNode(
+        {piece + "_gather", "Gather", "", {prefix + "_dims", index}, {piece + "_0d"}, {}});
+    graph.AddNode({piece + "_unsqueeze", "Unsqueeze", "", {piece + "_0d", "axis0"}, {piece}, {}});
+    pieces.push_back(piece);
+  }
+  const std::string tail_name = prefix + "_tail";
+  const auto tail_size = static_cast<int64_t>(tail.size());
+  graph.AddInitializer(tail_name, Tensor::FromVector<int64_t>({tail_size}, tail));
+  pieces.push_back(tail_name);
+  graph.AddNode({prefix + "_concat", "Concat", "", pieces, {prefix + "_target"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  return prefix + "_target";
+}
+
+// m [B,S] as the condition of a Where over [B,N,S,S] scores, in the form `form` asks for.
+std::string WhereCondition(Graph& graph, MaskForm form, const std::string& scores) {
+  if (form == MaskForm::kWhereKept) {
+    graph.AddInitializer("axes12", Tensor::FromVector<int64_t>({2}, {1, 2}));
+    graph.AddNode({"to_bool", "Cast", "", {"mask"}, {"kept"}, {}})
+        .SetAttribute(Attribute::Int("to", static_cast<int64_t>(DataType::kBool)));
+    graph.AddNode({"kept_4d", "Unsqueeze", "", {"kept", "axes12"}, {"condition"}, {}});
+    return "condition";
+  }
+  graph.AddInitializer("zero", Tensor::Scalar<int64_t>(0));
+  graph.AddNode({"is_padding", "Equal", "", {"mask", "zero"}, {"padding"}, {}});
+  graph.AddNode({"mask_shape", "Shape", "", {"mask"}, {"mask_dims"}, {}});
+  graph.AddInitializer("first", Tensor::FromVector<int64_t>({1}, {0}));
+  graph.AddInitializer("last", Tensor::FromVector<int64_t>({1}, {1}));
+  graph.AddInitializer("ones", Tensor::FromVector<int64_t>({2}, {1, 1}));
+  graph.AddNode({"mask_batch", "Gather", "", {"mask_dims", "first"}, {"batch"}, {}});
+  graph.AddNode({"mask_keys", "Gather", "", {"mask_dims", "last"}, {"keys"}, {}});
+  graph.AddNode({"mask_target", "Concat", "", {"batch", "ones", "keys"}, {"mask_4d_shape"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  graph.AddNode({"padding_4d", "Reshape", "", {"padding", "mask_4d_shape"}, {"padding_b11s"}, {}});
+  graph.AddNode({"scores_shape", "Shape", "", {scores}, {"scores_dims"}, {}});
+  graph.AddNode({"expand", "Expand", "", {"padding_b11s", "scores_dims"}, {"condition"}, {}});
+  return "condition";
+}
 
 // x [2,3,4] through a 2-head self-attention block written the way BERT exporters write it.
 Model AttentionModel(const AttentionOptions& options = {}) {
@@ -37,24 +106,65 @@ Model AttentionModel(const AttentionOptions& options = {}) {
   Graph& graph = model.graph();
   std::mt19937 rng(3);
   std::vector<std::string> inputs{"x"};
-  graph.SetValueType("x", FloatTensor({kBatch, kSequence, kHidden}));
-  if (options.with_mask) {
+  if (options.shape_read_targets) {
+    graph.SetValueType(
+        "x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch"),
+                                                               Dimension::Symbol("sequence"),
+                                                               Dimension::Known(kHidden)}));
+  } else {
+    graph.SetValueType("x", FloatTensor({kBatch, kSequence, kHidden}));
+  }
+  if (options.shape_source != "x") {
+    inputs.push_back(options.shape_source);
+    graph.SetValueType(options.shape_source,
+                       ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Symbol("b"),
+                                                                         Dimension::Symbol("s")}));
+  }
+  if (options.mask != MaskForm::kNone) {
     inputs.push_back("mask");
     graph.SetValueType("mask", IntTensor({kBatch, kSequence}));
+  }
+  graph.AddInitializer("axis0", Tensor::FromVector<int64_t>({1}, {0}));
+  const std::string heads_shape =
+      options.shape_read_targets
+          ? ShapeReadTarget(graph, options.shape_source, "heads", {kHeads, kHidden / kHeads})
+          : "heads_shape";
+  if (!options.packed_order.empty()) {
+    graph.AddInitializer("Wqkv", RandomFloats({kHidden, 3 * kHidden}, rng));
+    graph.AddNode({"qkv_matmul", "MatMul", "", {"x", "Wqkv"}, {"qkv_mm"}, {}});
+    std::string packed = "qkv_mm";
+    if (options.with_bias) {
+      graph.AddInitializer("bqkv", RandomFloats({3 * kHidden}, rng));
+      graph.AddNode({"qkv_add", "Add", "", {"bqkv", "qkv_mm"}, {"qkv"}, {}});
+      packed = "qkv";
+    }
+    graph.AddInitializer("split_sizes",
+                         Tensor::FromVector<int64_t>({3}, {kHidden, kHidden, kHidden}));
+    std::vector<std::string> parts;
+    for (char part : options.packed_order) parts.push_back(fmt::format("{}_part", part));
+    graph.AddNode({"qkv_split", "Split", "", {packed, "split_sizes"}, parts, {}})
+        .SetAttribute(Attribute::Int("axis", 2));
   }
   for (const char* name : {"q", "k", "v"}) {
     const std::string w = fmt::format("W{}", name), b = fmt::format("b{}", name);
     if (options.weights_fed && std::string(name) == "q") {
       inputs.push_back(w);
       graph.SetValueType(w, FloatTensor({kHidden, kHidden}));
-    } else {
+    } else if (options.packed_order.empty()) {
       graph.AddInitializer(w, RandomFloats({kHidden, kHidden}, rng));
     }
-    graph.AddInitializer(b, RandomFloats({kHidden}, rng));
     const std::string p = name;
-    graph.AddNode({p + "_matmul", "MatMul", "", {"x", w}, {p + "_mm"}, {}});
-    graph.AddNode({p + "_add", "Add", "", {b, p + "_mm"}, {p + "_add"}, {}});
-    graph.AddNode({p + "_reshape", "Reshape", "", {p + "_add", "heads_shape"}, {p + "_4d"}, {}});
+    std::string projected = p + "_part";
+    if (options.packed_order.empty()) {
+      graph.AddNode({p + "_matmul", "MatMul", "", {"x", w}, {p + "_mm"}, {}});
+      projected = p + "_mm";
+    }
+    if (options.packed_order.empty() && options.with_bias) {
+      graph.AddInitializer(b, RandomFloats({kHidden}, rng));
+      graph.AddNode({p + "_add", "Add", "", {b, p + "_mm"}, {p + "_add"}, {}});
+      projected = p + "_add";
+    }
+    graph.AddNode({p + "_reshape", "Reshape", "", {projected, heads_shape}, {p + "_4d"}, {}});
     const std::vector<int64_t> perm =
         p == "k" ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 2, 1, 3};
     graph.AddNode({p + "_transpose", "Transpose", "", {p + "_4d"}, {p + "_t"}, {}})
@@ -63,10 +173,17 @@ Model AttentionModel(const AttentionOptions& options = {}) {
   graph.AddInitializer("heads_shape", Tensor::FromVector<int64_t>({4}, {0, 0, kHeads, 2}));
   graph.AddInitializer("out_shape", Tensor::FromVector<int64_t>({3}, {0, 0, kHidden}));
   graph.AddInitializer("divisor", Tensor::FromVector<float>({}, {1.4142135f}));
-  graph.AddNode({"qk", "MatMul", "", {"q_t", "k_t"}, {"qk"}, {}});
-  graph.AddNode({"div", "Div", "", {"qk", "divisor"}, {"scores"}, {}});
+  std::string query = "q_t";
+  if (options.scale_on_query) {
+    graph.AddNode({"q_scale", "Div", "", {"q_t", "divisor"}, {"q_scaled"}, {}});
+    query = "q_scaled";
+    graph.AddNode({"qk", "MatMul", "", {query, "k_t"}, {"scores"}, {}});
+  } else {
+    graph.AddNode({"qk", "MatMul", "", {query, "k_t"}, {"qk"}, {}});
+    graph.AddNode({"div", "Div", "", {"qk", "divisor"}, {"scores"}, {}});
+  }
   std::string scores = "scores";
-  if (options.with_mask) {
+  if (options.mask == MaskForm::kAdditive) {
     graph.AddInitializer("axis1", Tensor::FromVector<int64_t>({1}, {1}));
     graph.AddInitializer("axis2", Tensor::FromVector<int64_t>({1}, {2}));
     graph.AddInitializer("one", Tensor::FromVector<float>({}, {1.0f}));
@@ -78,15 +195,32 @@ Model AttentionModel(const AttentionOptions& options = {}) {
     graph.AddNode({"mul", "Mul", "", {"inverted", "filter"}, {"additive"}, {}});
     graph.AddNode({"mask_add", "Add", "", {"scores", "additive"}, {"masked"}, {}});
     scores = "masked";
+  } else if (options.mask != MaskForm::kNone) {
+    const bool kept = options.mask == MaskForm::kWhereKept;
+    const float fill =
+        kept ? std::numeric_limits<float>::lowest() : -std::numeric_limits<float>::infinity();
+    graph.AddInitializer("fill", Tensor::Scalar<float>(fill));
+    const std::string condition = WhereCondition(graph, options.mask, "scores");
+    const bool fill_first = options.mask == MaskForm::kWhereMasked;
+    graph.AddNode({"where",
+                   "Where",
+                   "",
+                   {condition, fill_first ? "fill" : "scores", fill_first ? "scores" : "fill"},
+                   {"masked"},
+                   {}});
+    scores = "masked";
   }
   graph.AddNode({"softmax", "Softmax", "", {scores}, {"probs"}, {}})
       .SetAttribute(Attribute::Int("axis", -1));
   graph.AddNode({"pv", "MatMul", "", {"probs", "v_t"}, {"context"}, {}});
   graph.AddNode({"context_transpose", "Transpose", "", {"context"}, {"context_t"}, {}})
       .SetAttribute(Attribute::Ints("perm", {0, 2, 1, 3}));
-  graph.AddNode({"context_reshape", "Reshape", "", {"context_t", "out_shape"}, {"y"}, {}});
+  const std::string out_shape = options.shape_read_targets
+                                    ? ShapeReadTarget(graph, "context_t", "out", {kHidden})
+                                    : "out_shape";
+  graph.AddNode({"context_reshape", "Reshape", "", {"context_t", out_shape}, {"y"}, {}});
   std::vector<std::string> outputs{"y"};
-  if (options.query_also_output) outputs.push_back("q_add");
+  if (options.query_also_output) outputs.push_back(options.with_bias ? "q_add" : "q_mm");
   if (options.scores_read_twice) {
     graph.AddNode({"extra", "Neg", "", {"scores"}, {"negated"}, {}});
     outputs.push_back("negated");
@@ -94,6 +228,7 @@ Model AttentionModel(const AttentionOptions& options = {}) {
   graph.set_inputs(inputs);
   graph.set_outputs(outputs);
   graph.ResolveOuterScope();
+  InferModelTypes(model);
   return model;
 }
 
@@ -117,9 +252,62 @@ TEST_CASE("fuse_attention replaces a self-attention block by Attention", "[optim
   CHECK(graph.GetInitializer("Wq") == nullptr);
   CHECK(graph.opsets().at("com.microsoft") == 1);
 
-  Model unmasked = AttentionModel({.with_mask = false});
+  Model unmasked = AttentionModel({.mask = MaskForm::kNone});
   OptimizeExtended(unmasked);
   CHECK(OpTypes(unmasked.graph()) == Ops{"Attention"});
+}
+
+TEST_CASE("fuse_attention takes the mask, scale, bias and shape forms exporters write",
+          "[optimizer][bert]") {
+  std::mt19937 rng(13);
+  const Tensor x = RandomFloats({kBatch, kSequence, kHidden}, rng);
+  const Tensor mask = Tensor::FromVector<int64_t>({kBatch, kSequence}, {1, 0, 1, 1, 1, 0});
+  const std::vector<std::pair<std::string, AttentionOptions>> forms{
+      {"Where(m == 0, -inf) through Reshape and Expand", {.mask = MaskForm::kWhereMasked}},
+      {"Where(bool(m), scores, float.min)", {.mask = MaskForm::kWhereKept}},
+      {"Where(m == 0, scores, -inf), a mask of its own", {.mask = MaskForm::kWhereInverted}},
+      {"q scaled before MatMul(q, k)", {.scale_on_query = true}},
+      {"projections without bias", {.mask = MaskForm::kNone, .with_bias = false}},
+      {"targets read from x's shape", {.shape_read_targets = true}},
+      {"packed [Wq|Wk|Wv] split after the MatMul", {.packed_order = "qkv"}},
+      {"packed [Wk|Wv|Wq] without bias",
+       {.mask = MaskForm::kNone, .with_bias = false, .packed_order = "kvq"}},
+      {"all at once",
+       {.mask = MaskForm::kWhereMasked,
+        .scale_on_query = true,
+        .with_bias = false,
+        .shape_read_targets = true}},
+  };
+  for (const auto& [name, options] : forms) {
+    SECTION(name) {
+      Model model = AttentionModel(options);
+      OptimizeExtended(model);
+      REQUIRE(CountOps(model.graph(), "Attention") == 1);
+      CHECK(CountOps(model.graph(), "Softmax") == 0);
+      CHECK(CountOps(model.graph(), "Reshape") == 0);
+      const Node& attention = *model.graph().Producer("y");
+      CHECK(attention.HasInput(2) == options.with_bias);
+      if (options.mask == MaskForm::kWhereMasked) {
+        CHECK(attention.FindAttribute("mask_filter_value")->f ==
+              -std::numeric_limits<float>::infinity());
+      }
+      std::vector<NamedValue> feeds{{"x", Value(x)}};
+      if (options.mask != MaskForm::kNone) feeds.push_back({"mask", Value(mask)});
+      const auto [plain, plain_ops] =
+          RunOnCpu(AttentionModel(options), OptimizationLevel::kDisable, feeds);
+      const auto [fused, fused_ops] =
+          RunOnCpu(AttentionModel(options), OptimizationLevel::kExtended, feeds);
+      CHECK(std::count(fused_ops.begin(), fused_ops.end(), "Attention") == 1);
+      CheckClose(fused, plain, 1e-5, 1e-4);
+    }
+  }
+}
+
+TEST_CASE("fuse_attention leaves masks and shapes it cannot prove", "[optimizer][bert]") {
+  // Batch and sequence read from another input, whose dimensions nothing ties to x's.
+  Model other = AttentionModel({.shape_read_targets = true, .shape_source = "ids"});
+  OptimizeExtended(other);
+  CHECK(CountOps(other.graph(), "Attention") == 0);
 }
 
 TEST_CASE("fuse_attention leaves blocks with shared intermediates or fed weights",

@@ -115,9 +115,14 @@ TEST_CASE("fuse_bias_gelu takes a 1-D bias Add into BiasGelu", "[optimizer][fusi
   CHECK(OpTypes(column.graph()) == Ops{"Add", "Gelu"});
 }
 
-// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), with x^3 as Pow or as x * x inside
-// sqrt(2/pi) x (1 + 0.044715 x x).
-Model FastGeluModel(bool pow_form, bool cube_read_twice = false) {
+enum class FastGeluForm {
+  kPow,           // x^3 as Pow(x, 3)
+  kMulCube,       // x^3 as x * (x * x), torch's approximate='tanh'
+  kSquareInside,  // sqrt(2/pi) x (1 + 0.044715 x x)
+};
+
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) in one of the forms exporters write.
+Model FastGeluModel(FastGeluForm form, bool cube_read_twice = false) {
   Model model = MakeModel(14);
   Graph& graph = model.graph();
   graph.set_inputs({"x"});
@@ -128,9 +133,14 @@ Model FastGeluModel(bool pow_form, bool cube_read_twice = false) {
   graph.AddInitializer("half", Tensor::Scalar<float>(0.5f));
   graph.AddInitializer("k", Tensor::Scalar<float>(0.044715f));
   graph.AddInitializer("root", Tensor::Scalar<float>(0.7978845834732056f));
-  if (pow_form) {
-    graph.AddInitializer("three", Tensor::Scalar<float>(3));
-    graph.AddNode({"pow", "Pow", "", {"x", "three"}, {"c"}, {}});
+  if (form != FastGeluForm::kSquareInside) {
+    if (form == FastGeluForm::kPow) {
+      graph.AddInitializer("three", Tensor::Scalar<float>(3));
+      graph.AddNode({"pow", "Pow", "", {"x", "three"}, {"c"}, {}});
+    } else {
+      graph.AddNode({"square", "Mul", "", {"x", "x"}, {"xx"}, {}});
+      graph.AddNode({"cube", "Mul", "", {"x", "xx"}, {"c"}, {}});
+    }
     graph.AddNode({"kc", "Mul", "", {"k", "c"}, {"kc"}, {}});
     graph.AddNode({"inner", "Add", "", {"x", "kc"}, {"inner"}, {}});
     graph.AddNode({"arg", "Mul", "", {"inner", "root"}, {"arg"}, {}});
@@ -149,15 +159,16 @@ Model FastGeluModel(bool pow_form, bool cube_read_twice = false) {
 }
 
 TEST_CASE("fuse_fast_gelu fuses the tanh forms of Gelu", "[optimizer][fusion]") {
-  for (bool pow_form : {true, false}) {
-    Model model = FastGeluModel(pow_form);
+  for (FastGeluForm form :
+       {FastGeluForm::kPow, FastGeluForm::kMulCube, FastGeluForm::kSquareInside}) {
+    Model model = FastGeluModel(form);
     OptimizeExtended(model);
     REQUIRE(OpTypes(model.graph()) == Ops{"FastGelu"});
     CHECK(model.graph().Producer("y")->inputs() == std::vector<std::string>{"x"});
     std::vector<NamedValue> feeds{
         {"x", Value(Tensor::FromVector<float>({2, 3}, {-3, -1, -0.25f, 0, 0.5f, 2.5f}))}};
-    CheckSameOutputs([pow_form] { return FastGeluModel(pow_form); }, feeds, 1);
-    Model shared = FastGeluModel(pow_form, /*cube_read_twice=*/true);
+    CheckSameOutputs([form] { return FastGeluModel(form); }, feeds, 1);
+    Model shared = FastGeluModel(form, /*cube_read_twice=*/true);
     OptimizeExtended(shared);
     CHECK(CountOps(shared.graph(), "FastGelu") == 0);
   }
@@ -276,11 +287,21 @@ TEST_CASE("fuse_skip_layer_norm takes the residual and bias Adds in", "[optimize
   CHECK(OpTypes(bias_first.graph()) == Ops{"Add", "SkipLayerNormalization"});
   CheckSameOutputs([] { return LayerNormModel({.residual = true, .bias_first = true}); }, feeds, 2);
 
-  // The residual sum is also an output: LayerNormalization is fused, the Adds stay.
-  Model shared = LayerNormModel({.residual = true});
-  shared.graph().set_outputs({"y", "x"});
-  OptimizeExtended(shared);
-  CHECK(OpTypes(shared.graph()) == Ops{"Add", "Add", "LayerNormalization"});
+  // The residual sum is also an output (pre-norm transformers carry it to the next residual):
+  // it comes out of SkipLayerNormalization as input_skip_bias_sum.
+  for (const std::vector<std::string>& outputs :
+       {std::vector<std::string>{"y", "x"}, std::vector<std::string>{"x", "y"}}) {
+    const auto build = [&outputs] {
+      Model shared = LayerNormModel({.residual = true});
+      shared.graph().set_outputs(outputs);
+      return shared;
+    };
+    Model shared = build();
+    OptimizeExtended(shared);
+    REQUIRE(OpTypes(shared.graph()) == Ops{"SkipLayerNormalization"});
+    CHECK(shared.graph().Producer("y")->outputs() == std::vector<std::string>{"y", "", "", "x"});
+    CheckSameOutputs(build, feeds, 1);
+  }
   // A skip that broadcasts ([4] onto [2,3,4]) is not a residual of the same shape.
   Model broadcast = LayerNormModel({.residual = true});
   broadcast.graph().SetValueType("skip", FloatTensor({4}));

@@ -1,0 +1,270 @@
+#include "lib/optimizer/attention_mask.h"
+
+#include <algorithm>
+
+#include "lib/optimizer/attention_patterns.h"
+#include "lib/optimizer/fusion_patterns.h"
+#include "lib/optimizer/pattern_utils.h"
+#include "lib/optimizer/shape_elements.h"
+
+namespace ort {
+namespace {
+
+bool IsMaskType(const Graph& graph, const std::string& value) {
+  const auto type = ElementTypeOf(graph, value);
+  return RankOf(graph, value) == 2u && type &&
+         (*type == DataType::kInt64 || *type == DataType::kInt32 || *type == DataType::kBool);
+}
+
+// True when `element` of a Reshape target is dimension `axis` of one of `tensors` (each of m's
+// shape), by name or by the static size.
+bool IsDimensionOf(const Graph& graph, const ShapeElement& element,
+                   const std::vector<std::string>& tensors, int64_t axis) {
+  if (element.kind == ShapeElement::Kind::kDim) {
+    return element.axis == axis &&
+           std::find(tensors.begin(), tensors.end(), element.tensor) != tensors.end();
+  }
+  if (element.kind != ShapeElement::Kind::kValue) return false;
+  return std::any_of(tensors.begin(), tensors.end(), [&](const std::string& tensor) {
+    const auto shape = StaticShapeOf(graph, tensor);
+    return shape && shape->rank() == 2 && (*shape)[static_cast<size_t>(axis)] == element.value;
+  });
+}
+
+// `x` and the inputs its producer keeps the shape of (Cast, Not, Equal with a one-element
+// constant): a Reshape target may read the dimensions of either.
+std::vector<std::string> WithSameShape(const Graph& graph, const std::string& x) {
+  std::vector<std::string> same_shape{x};
+  const Node* producer = graph.Producer(x);
+  if (producer == nullptr || !producer->domain().empty() || !producer->HasInput(0)) {
+    return same_shape;
+  }
+  const std::string& op = producer->op_type();
+  if (op == "Cast" || op == "Not") same_shape.push_back(producer->inputs()[0]);
+  if (op == "Equal" && producer->inputs().size() == 2) {
+    for (size_t i = 0; i < 2; ++i) {
+      const Tensor* other = graph.GetConstantInitializer(producer->inputs()[1 - i], true);
+      if (other != nullptr && other->NumElements() == 1 && other->shape().rank() <= 1) {
+        same_shape.push_back(producer->inputs()[i]);
+      }
+    }
+  }
+  return same_shape;
+}
+
+// x[:, None, None, :] of a 2-D x, written as Unsqueeze(x, [1, 2]), Unsqueeze(Unsqueeze(x, [1]),
+// [2]) or Reshape(x, [B, 1, 1, T]) built from x's shape: x, with the nodes appended to `chain`.
+std::optional<std::string> MatchKeyBroadcast(const Graph& graph, const std::string& value,
+                                             std::vector<const Node*>& chain) {
+  const Node* node = graph.Producer(value);
+  if (node == nullptr || !node->domain().empty() || node->outputs()[0] != value ||
+      !node->HasInput(0)) {
+    return std::nullopt;
+  }
+  if (node->op_type() == "Unsqueeze") {
+    const auto axes = UnsqueezeAxes(graph, *node);
+    if (axes == std::vector<int64_t>{1, 2}) {
+      chain.push_back(node);
+      return node->inputs()[0];
+    }
+    const Node* inner = graph.Producer(node->inputs()[0]);
+    if (axes != std::vector<int64_t>{2} || !IsOnnxOp(inner, "Unsqueeze") ||
+        UnsqueezeAxes(graph, *inner) != std::vector<int64_t>{1} ||
+        !OnlyConsumer(graph, inner->outputs()[0])) {
+      return std::nullopt;
+    }
+    chain.insert(chain.end(), {node, inner});
+    return inner->inputs()[0];
+  }
+  if (node->op_type() != "Reshape" || !node->HasInput(1)) return std::nullopt;
+  const std::string& x = node->inputs()[0];
+  if (RankOf(graph, x) != 2u) return std::nullopt;
+  const auto target = AnalyzeShapeValue(graph, node->inputs()[1]);
+  if (!target || target->scalar || target->elements.size() != 4) return std::nullopt;
+  const auto& e = target->elements;
+  const auto is_value = [](const ShapeElement& element, int64_t v) {
+    return element.kind == ShapeElement::Kind::kValue && element.value == v;
+  };
+  if (!is_value(e[1], 1) || !is_value(e[2], 1)) return std::nullopt;
+  // The Reshape keeps x's elements in order, so [B, 1, 1, T] is x[:, None, None, :] exactly when
+  // its first and last elements are x's dimensions; one of them may be -1 (then it is).
+  const std::vector<std::string> same_shape = WithSameShape(graph, x);
+  const Attribute* allowzero = node->FindAttribute("allowzero");
+  const bool zero_copies = allowzero == nullptr || allowzero->i == 0;
+  const bool first =
+      IsDimensionOf(graph, e[0], same_shape, 0) || (zero_copies && is_value(e[0], 0));
+  const bool last = IsDimensionOf(graph, e[3], same_shape, 1);
+  if (!((first && last) || (first && is_value(e[3], -1)) || (last && is_value(e[0], -1)))) {
+    return std::nullopt;
+  }
+  chain.push_back(node);
+  return x;
+}
+
+// True when `value` is a one-element int or bool constant equal to zero (false).
+bool IsZeroConstant(const Graph& graph, const std::string& value) {
+  const Tensor* tensor = graph.GetConstantInitializer(value, true);
+  if (tensor == nullptr || tensor->NumElements() != 1 || tensor->shape().rank() > 1) return false;
+  switch (tensor->dtype()) {
+    case DataType::kInt64:
+      return tensor->Data<int64_t>()[0] == 0;
+    case DataType::kInt32:
+      return tensor->Data<int32_t>()[0] == 0;
+    case DataType::kBool:
+      return !tensor->Data<bool>()[0];
+    default:
+      return false;
+  }
+}
+
+// The mask m when `value` is true exactly where m is nonzero (`keep`) or zero (`!keep`):
+// m itself when bool, Cast(m, bool), Equal(m, 0), Not of the opposite form.
+std::optional<std::string> MatchIndicator(const Graph& graph, const std::string& value, bool keep,
+                                          std::vector<const Node*>& chain, int depth = 0) {
+  const auto type = ElementTypeOf(graph, value);
+  if (keep && IsMaskType(graph, value) && type == DataType::kBool) return value;
+  const Node* node = graph.Producer(value);
+  if (node == nullptr || !node->domain().empty() || depth > 2) return std::nullopt;
+  if (node->op_type() == "Not" && node->HasInput(0)) {
+    chain.push_back(node);
+    return MatchIndicator(graph, node->inputs()[0], !keep, chain, depth + 1);
+  }
+  if (keep && node->op_type() == "Cast" && node->HasInput(0)) {
+    const Attribute* to = node->FindAttribute("to");
+    if (to == nullptr || to->i != static_cast<int64_t>(DataType::kBool) ||
+        !IsMaskType(graph, node->inputs()[0])) {
+      return std::nullopt;
+    }
+    chain.push_back(node);
+    return node->inputs()[0];
+  }
+  if (!keep && node->op_type() == "Equal" && node->inputs().size() == 2) {
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string& mask = node->inputs()[i];
+      if (IsZeroConstant(graph, node->inputs()[1 - i]) && IsMaskType(graph, mask)) {
+        chain.push_back(node);
+        return mask;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// scores + (1 - float(m[:, None, None, :])) * filter; the Cast may come before or after the
+// broadcast.
+std::optional<KeyPaddingMask> MatchAdditive(const Graph& graph, const Node& add) {
+  for (size_t i = 0; i < 2; ++i) {
+    KeyPaddingMask match;
+    const Node* mul = graph.Producer(add.inputs()[1 - i]);
+    if (!IsOnnxOp(mul, "Mul") || mul->inputs().size() != 2) continue;
+    const Node* sub = nullptr;
+    for (size_t j = 0; j < 2 && sub == nullptr; ++j) {
+      const auto filter = ScalarFloatConstant(graph, mul->inputs()[j]);
+      const Node* producer = graph.Producer(mul->inputs()[1 - j]);
+      if (!filter || !IsOnnxOp(producer, "Sub") || producer->inputs().size() != 2) continue;
+      match.filter = *filter;
+      sub = producer;
+    }
+    if (sub == nullptr || !OnlyConsumer(graph, sub->outputs()[0]) ||
+        !IsScalarConstant(graph, sub->inputs()[0], 1.0f)) {
+      continue;
+    }
+    match.chain = {mul, sub};
+    // A float mask could hold fractions: only an int or bool mask cast to float is a 0/1 mask.
+    const auto float_cast = [&](const std::string& value) -> const Node* {
+      const Node* cast = graph.Producer(value);
+      const Attribute* to = IsOnnxOp(cast, "Cast") ? cast->FindAttribute("to") : nullptr;
+      if (to == nullptr || to->i != static_cast<int64_t>(DataType::kFloat)) return nullptr;
+      return cast;
+    };
+    std::string value = sub->inputs()[1];
+    const Node* cast = float_cast(value);
+    if (cast != nullptr) {
+      match.chain.push_back(cast);
+      value = cast->inputs()[0];
+    }
+    auto broadcast = MatchKeyBroadcast(graph, value, match.chain);
+    if (!broadcast) continue;
+    if (cast == nullptr && (cast = float_cast(*broadcast)) != nullptr) {
+      match.chain.push_back(cast);
+      broadcast = cast->inputs()[0];
+    }
+    if (cast == nullptr || !IsMaskType(graph, *broadcast)) continue;
+    match.mask = *broadcast;
+    match.scores = add.inputs()[i];
+    match.applied = {&add};
+    return match;
+  }
+  return std::nullopt;
+}
+
+// True when expanding to `shape` adds nothing Where's broadcast against `scores` would not: each
+// of its 4 elements is 1 or the matching dimension of the scores (constant folding turns
+// Shape(scores) into such a constant when the shapes are static).
+bool ExpandsWithin(const Graph& graph, const std::string& shape, const std::string& scores) {
+  const auto elements = AnalyzeShapeValue(graph, shape);
+  const ValueType* type = graph.FindTypeInScope(scores);
+  if (!elements || elements->scalar || elements->elements.size() != 4 || type == nullptr ||
+      !type->IsTensor() || !type->shape || type->shape->size() != 4) {
+    return false;
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    const ShapeElement& element = elements->elements[i];
+    const Dimension& dim = (*type->shape)[i];
+    const bool fits = (element.kind == ShapeElement::Kind::kValue &&
+                       (element.value == 1 || (dim.IsKnown() && dim.value == element.value))) ||
+                      (element.kind == ShapeElement::Kind::kDim && element.tensor == scores &&
+                       element.axis == static_cast<int64_t>(i));
+    if (!fits) return false;
+  }
+  return true;
+}
+
+// Where(masked, filter, scores) or Where(kept, scores, filter), the condition broadcast from m and
+// optionally expanded to Shape(scores).
+std::optional<KeyPaddingMask> MatchWhere(const Graph& graph, const Node& where) {
+  if (where.inputs().size() != 3) return std::nullopt;
+  for (const bool keep : {false, true}) {
+    KeyPaddingMask match;
+    const auto filter = ScalarFloatConstant(graph, where.inputs()[keep ? 2 : 1]);
+    if (!filter) continue;
+    match.filter = *filter;
+    match.scores = where.inputs()[keep ? 1 : 2];
+    match.applied = {&where};
+    std::string condition = where.inputs()[0];
+    if (const Node* expand = IntermediateProducer(graph, condition, "Expand")) {
+      if (expand->inputs().size() != 2) continue;
+      const Node* shape = IntermediateProducer(graph, expand->inputs()[1], "Shape");
+      if (shape != nullptr && shape->inputs()[0] == match.scores &&
+          shape->FindAttribute("start") == nullptr && shape->FindAttribute("end") == nullptr) {
+        match.applied.insert(match.applied.end(), {expand, shape});
+      } else if (ExpandsWithin(graph, expand->inputs()[1], match.scores)) {
+        match.applied.push_back(expand);
+      } else {
+        continue;
+      }
+      condition = expand->inputs()[0];
+    }
+    const auto indicator = MatchKeyBroadcast(graph, condition, match.chain);
+    if (!indicator) continue;
+    const auto mask = MatchIndicator(graph, *indicator, keep, match.chain);
+    if (!mask) continue;
+    match.mask = *mask;
+    return match;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<KeyPaddingMask> MatchKeyPaddingMask(const Graph& graph, const std::string& value) {
+  const Node* node = graph.Producer(value);
+  if (node == nullptr || node->outputs()[0] != value || OnlyConsumer(graph, value) == nullptr) {
+    return std::nullopt;
+  }
+  if (IsOnnxOp(node, "Add") && node->inputs().size() == 2) return MatchAdditive(graph, *node);
+  if (IsOnnxOp(node, "Where")) return MatchWhere(graph, *node);
+  return std::nullopt;
+}
+
+}  // namespace ort
