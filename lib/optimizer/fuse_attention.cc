@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_mask.h"
 #include "lib/optimizer/attention_patterns.h"
 #include "lib/optimizer/fusion_patterns.h"
@@ -27,7 +28,7 @@ namespace {
 
 // One projection x -> MatMul [-> Add] -> Reshape [B,S,N,h] -> Transpose(perm), with scalar
 // factors anywhere after the MatMul.
-struct Projection {
+struct Projection : HeadSplit {
   std::string x;
   // The projection's columns of weight (and bias) start at column_begin: a packed [Wq|Wk|Wv]
   // projection is split after the MatMul.
@@ -37,12 +38,6 @@ struct Projection {
   const Node* split = nullptr;
   std::string split_output;
   std::string weight_name, bias_name;
-  int64_t heads = 0, head_size = 0;
-  float scale = 1;
-  // Values whose first two dimensions are x's [B,S], which the Reshape targets may read.
-  std::vector<std::string> batch_sequence_values;
-  std::vector<ShapeElement> leading;  // the first two elements of the Reshape target
-  std::vector<const Node*> nodes;
 };
 
 struct AttentionMatch {
@@ -52,56 +47,6 @@ struct AttentionMatch {
   std::string output;
   std::vector<const Node*> nodes;  // every node replaced, projections included
 };
-
-// The producer of `value` when it is the ai.onnx op `op_type` writing it as output 0, `value` is
-// no graph output, and `readers` are all the nodes reading it.
-const Node* ProducerReadOnlyBy(const Graph& graph, const std::string& value,
-                               std::string_view op_type, const std::vector<const Node*>& readers) {
-  const Node* producer = graph.Producer(value);
-  if (!IsOnnxOp(producer, op_type) || producer->outputs()[0] != value ||
-      graph.IsGraphOutput(value)) {
-    return nullptr;
-  }
-  for (const Node* consumer : graph.Consumers(value)) {
-    if (std::find(readers.begin(), readers.end(), consumer) == readers.end()) return nullptr;
-  }
-  return producer;
-}
-
-// value = input * c or input / c with c a nonzero scalar constant, the producer read by `readers`
-// only: the producer, with `scale` multiplied by the factor and `input` set.
-const Node* MatchScalarFactor(const Graph& graph, const std::string& value,
-                              const std::vector<const Node*>& readers, float& scale,
-                              std::string& input) {
-  for (const char* op : {"Div", "Mul"}) {
-    const Node* node = ProducerReadOnlyBy(graph, value, op, readers);
-    if (node == nullptr || node->inputs().size() != 2) continue;
-    const bool divide = std::string_view(op) == "Div";
-    for (size_t i = divide ? 1 : 0; i < 2; ++i) {
-      const auto constant = ScalarFloatConstant(graph, node->inputs()[i]);
-      if (!constant || *constant == 0.0f || !std::isfinite(*constant)) continue;
-      scale *= divide ? 1.0f / *constant : *constant;
-      input = node->inputs()[1 - i];
-      return node;
-    }
-  }
-  return nullptr;
-}
-
-// Follows `value` up through scalar factors read once, appending them to `nodes`.
-std::string SkipScalarFactors(const Graph& graph, std::string value, float& scale,
-                              std::vector<const Node*>& nodes) {
-  for (int i = 0; i < 4; ++i) {
-    const Node* reader = OnlyConsumer(graph, value);
-    std::string input;
-    const Node* factor =
-        reader == nullptr ? nullptr : MatchScalarFactor(graph, value, {reader}, scale, input);
-    if (factor == nullptr) break;
-    nodes.push_back(factor);
-    value = input;
-  }
-  return value;
-}
 
 // The sizes of a Split's parts along its axis (attribute before opset 13, input from 13, equal
 // parts of `length` when neither gives them); nullopt when they are not constant.
@@ -146,32 +91,12 @@ bool MatchSplitPart(const Graph& graph, const std::string& value, int64_t hidden
 
 std::optional<Projection> MatchProjection(const Graph& graph, const std::string& value,
                                           std::initializer_list<int64_t> perm) {
+  auto heads = MatchHeadSplit(graph, value, perm);
+  if (!heads) return std::nullopt;
   Projection projection;
-  std::string current = SkipScalarFactors(graph, value, projection.scale, projection.nodes);
-  const Node* transpose = IntermediateProducer(graph, current, "Transpose");
-  if (transpose == nullptr || !HasPerm(*transpose, perm)) return std::nullopt;
-  projection.nodes.push_back(transpose);
-  current = SkipScalarFactors(graph, transpose->inputs()[0], projection.scale, projection.nodes);
-  const Node* reshape = IntermediateProducer(graph, current, "Reshape");
-  if (reshape == nullptr || !reshape->HasInput(1)) return std::nullopt;
-  projection.nodes.push_back(reshape);
-  projection.batch_sequence_values.push_back(current);
-  const auto target = AnalyzeShapeValue(graph, reshape->inputs()[1]);
-  if (!target || target->scalar || target->elements.size() != 4) return std::nullopt;
-  const ShapeElement& heads = target->elements[2];
-  const ShapeElement& head_size = target->elements[3];
-  if (heads.kind != ShapeElement::Kind::kValue || head_size.kind != ShapeElement::Kind::kValue ||
-      heads.value <= 0 || head_size.value <= 0) {
-    return std::nullopt;
-  }
-  const Attribute* allowzero = reshape->FindAttribute("allowzero");
-  if (allowzero != nullptr && allowzero->i != 0) return std::nullopt;
-  projection.heads = heads.value;
-  projection.head_size = head_size.value;
-  projection.leading = {target->elements[0], target->elements[1]};
+  static_cast<HeadSplit&>(projection) = std::move(*heads);
   const int64_t hidden = projection.heads * projection.head_size;
-
-  current = SkipScalarFactors(graph, reshape->inputs()[0], projection.scale, projection.nodes);
+  std::string current = projection.projected;
   int64_t columns = hidden;
   if (!MatchSplitPart(graph, current, hidden, projection, columns)) return std::nullopt;
   if (projection.split != nullptr) current = projection.split->inputs()[0];
@@ -202,28 +127,6 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
   projection.batch_sequence_values.insert(projection.batch_sequence_values.end(),
                                           {matmul->outputs()[0], projection.x});
   return projection;
-}
-
-// True when the first two elements of a Reshape target keep [B,S], the first two dimensions of
-// the values in `same` and of x: each is 0, x's static dimension, or the dimension read through
-// Shape; one of them may be -1 when the other is kept and the last elements are fixed.
-bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
-                           const std::vector<std::string>& same, const std::string& x) {
-  const auto static_shape = StaticShapeOf(graph, x);
-  const auto kept = [&](size_t i) {
-    const ShapeElement& element = leading[i];
-    if (element.kind == ShapeElement::Kind::kDim) {
-      return element.axis == static_cast<int64_t>(i) &&
-             std::find(same.begin(), same.end(), element.tensor) != same.end();
-    }
-    if (element.kind != ShapeElement::Kind::kValue) return false;
-    return element.value == 0 ||
-           (static_shape && static_shape->rank() == 3 && (*static_shape)[i] == element.value);
-  };
-  const auto inferred = [&](size_t i) {
-    return leading[i].kind == ShapeElement::Kind::kValue && leading[i].value == -1;
-  };
-  return (kept(0) && kept(1)) || (kept(0) && inferred(1)) || (inferred(0) && kept(1));
 }
 
 std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& softmax) {
@@ -263,13 +166,8 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   }
   auto v = MatchProjection(graph, pv->inputs()[1], {0, 2, 1, 3});
   if (!v || v->scale != 1.0f) return std::nullopt;
-  const Node* transpose = OnlyConsumer(graph, pv->outputs()[0]);
-  if (!IsOnnxOp(transpose, "Transpose") || !HasPerm(*transpose, {0, 2, 1, 3})) return std::nullopt;
-  const Node* reshape = OnlyConsumer(graph, transpose->outputs()[0]);
-  if (!IsOnnxOp(reshape, "Reshape") || reshape->inputs().size() != 2 ||
-      reshape->inputs()[0] != transpose->outputs()[0]) {
-    return std::nullopt;
-  }
+  const auto merge = MatchHeadMerge(graph, *pv);
+  if (!merge) return std::nullopt;
 
   const int64_t heads = q->heads, head_size = q->head_size;
   const int64_t hidden = heads * head_size;
@@ -292,31 +190,19 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   }
   const auto x_rank = RankOf(graph, q->x);
   if (x_rank && *x_rank != 3) return std::nullopt;
-  std::vector<std::string> same = {transpose->outputs()[0]};
+  std::vector<std::string> same = merge->batch_sequence_values;
   for (const Projection* p : {&*q, &*k, &*v}) {
     same.insert(same.end(), p->batch_sequence_values.begin(), p->batch_sequence_values.end());
   }
   for (const Projection* p : {&*q, &*k, &*v}) {
     if (!KeepsBatchAndSequence(graph, p->leading, same, q->x)) return std::nullopt;
   }
-  const auto out_shape = AnalyzeShapeValue(graph, reshape->inputs()[1]);
-  const Attribute* allowzero = reshape->FindAttribute("allowzero");
-  if (!out_shape || out_shape->scalar || out_shape->elements.size() != 3 ||
-      (allowzero != nullptr && allowzero->i != 0)) {
-    return std::nullopt;
-  }
-  const ShapeElement& last = out_shape->elements[2];
-  const bool last_is_hidden =
-      last.kind == ShapeElement::Kind::kValue && (last.value == hidden || last.value == -1);
-  const std::vector<ShapeElement> out_leading{out_shape->elements[0], out_shape->elements[1]};
-  if (!last_is_hidden || !KeepsBatchAndSequence(graph, out_leading, same, q->x) ||
-      (last.value == -1 && (out_leading[0].value == -1 || out_leading[1].value == -1))) {
-    return std::nullopt;
-  }
+  if (!merge->Keeps(graph, hidden, same, q->x)) return std::nullopt;
 
-  match.output = reshape->outputs()[0];
+  match.output = merge->output;
   match.scale *= q->scale * k->scale;
-  match.nodes.insert(match.nodes.end(), {qk, &softmax, pv, transpose, reshape});
+  match.nodes.insert(match.nodes.end(), {qk, &softmax, pv});
+  match.nodes.insert(match.nodes.end(), merge->nodes.begin(), merge->nodes.end());
   for (const Projection* p : {&*q, &*k, &*v}) {
     match.nodes.insert(match.nodes.end(), p->nodes.begin(), p->nodes.end());
   }

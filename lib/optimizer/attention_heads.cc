@@ -1,0 +1,151 @@
+#include "lib/optimizer/attention_heads.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lib/optimizer/attention_patterns.h"
+#include "lib/optimizer/fusion_patterns.h"
+#include "lib/optimizer/pattern_utils.h"
+
+namespace ort {
+
+const Node* ProducerReadOnlyBy(const Graph& graph, const std::string& value,
+                               std::string_view op_type, const std::vector<const Node*>& readers) {
+  const Node* producer = graph.Producer(value);
+  if (!IsOnnxOp(producer, op_type) || producer->outputs()[0] != value ||
+      graph.IsGraphOutput(value)) {
+    return nullptr;
+  }
+  for (const Node* consumer : graph.Consumers(value)) {
+    if (std::find(readers.begin(), readers.end(), consumer) == readers.end()) return nullptr;
+  }
+  return producer;
+}
+
+const Node* MatchScalarFactor(const Graph& graph, const std::string& value,
+                              const std::vector<const Node*>& readers, float& scale,
+                              std::string& input) {
+  for (const char* op : {"Div", "Mul"}) {
+    const Node* node = ProducerReadOnlyBy(graph, value, op, readers);
+    if (node == nullptr || node->inputs().size() != 2) continue;
+    const bool divide = std::string_view(op) == "Div";
+    for (size_t i = divide ? 1 : 0; i < 2; ++i) {
+      const auto constant = ScalarFloatConstant(graph, node->inputs()[i]);
+      if (!constant || *constant == 0.0f || !std::isfinite(*constant)) continue;
+      scale *= divide ? 1.0f / *constant : *constant;
+      input = node->inputs()[1 - i];
+      return node;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+// Follows `value` up through scalar factors read once, appending them to `nodes`.
+std::string SkipScalarFactors(const Graph& graph, std::string value, float& scale,
+                              std::vector<const Node*>& nodes) {
+  for (int i = 0; i < 4; ++i) {
+    const Node* reader = OnlyConsumer(graph, value);
+    std::string input;
+    const Node* factor =
+        reader == nullptr ? nullptr : MatchScalarFactor(graph, value, {reader}, scale, input);
+    if (factor == nullptr) break;
+    nodes.push_back(factor);
+    value = input;
+  }
+  return value;
+}
+
+// The Reshape target's elements when it is 4-D [.., .., N, h] with N and h known and positive.
+std::optional<ShapeElements> HeadTarget(const Graph& graph, const Node& reshape) {
+  const Attribute* allowzero = reshape.FindAttribute("allowzero");
+  if (!reshape.HasInput(1) || (allowzero != nullptr && allowzero->i != 0)) return std::nullopt;
+  auto target = AnalyzeShapeValue(graph, reshape.inputs()[1]);
+  if (!target || target->scalar || target->elements.size() != 4) return std::nullopt;
+  for (size_t i = 2; i < 4; ++i) {
+    const ShapeElement& element = target->elements[i];
+    if (element.kind != ShapeElement::Kind::kValue || element.value <= 0) return std::nullopt;
+  }
+  return target;
+}
+
+}  // namespace
+
+std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& value,
+                                        std::initializer_list<int64_t> perm) {
+  HeadSplit split;
+  std::string current = SkipScalarFactors(graph, value, split.scale, split.nodes);
+  const Node* transpose = IntermediateProducer(graph, current, "Transpose");
+  if (transpose == nullptr || !HasPerm(*transpose, perm)) return std::nullopt;
+  split.nodes.push_back(transpose);
+  current = SkipScalarFactors(graph, transpose->inputs()[0], split.scale, split.nodes);
+  const Node* reshape = IntermediateProducer(graph, current, "Reshape");
+  if (reshape == nullptr) return std::nullopt;
+  const auto target = HeadTarget(graph, *reshape);
+  if (!target) return std::nullopt;
+  split.nodes.push_back(reshape);
+  split.batch_sequence_values.push_back(current);
+  split.heads = target->elements[2].value;
+  split.head_size = target->elements[3].value;
+  split.leading = {target->elements[0], target->elements[1]};
+  split.projected = SkipScalarFactors(graph, reshape->inputs()[0], split.scale, split.nodes);
+  split.batch_sequence_values.push_back(split.projected);
+  return split;
+}
+
+bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
+                           const std::vector<std::string>& same, const std::string& x) {
+  const auto static_shape = StaticShapeOf(graph, x);
+  const auto kept = [&](size_t i) {
+    const ShapeElement& element = leading[i];
+    if (element.kind == ShapeElement::Kind::kDim) {
+      return element.axis == static_cast<int64_t>(i) &&
+             std::find(same.begin(), same.end(), element.tensor) != same.end();
+    }
+    if (element.kind != ShapeElement::Kind::kValue) return false;
+    return element.value == 0 ||
+           (static_shape && static_shape->rank() == 3 && (*static_shape)[i] == element.value);
+  };
+  const auto inferred = [&](size_t i) {
+    return leading[i].kind == ShapeElement::Kind::kValue && leading[i].value == -1;
+  };
+  return (kept(0) && kept(1)) || (kept(0) && inferred(1)) || (inferred(0) && kept(1));
+}
+
+bool HeadMerge::Keeps(const Graph& graph, int64_t hidden, const std::vector<std::string>& same,
+                      const std::string& x) const {
+  const ShapeElement& last = target[2];
+  const bool last_is_hidden =
+      last.kind == ShapeElement::Kind::kValue && (last.value == hidden || last.value == -1);
+  const std::vector<ShapeElement> leading{target[0], target[1]};
+  const auto inferred = [](const ShapeElement& e) {
+    return e.kind == ShapeElement::Kind::kValue && e.value == -1;
+  };
+  return last_is_hidden && KeepsBatchAndSequence(graph, leading, same, x) &&
+         !(inferred(last) && (inferred(target[0]) || inferred(target[1])));
+}
+
+std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv) {
+  const Node* transpose = OnlyConsumer(graph, pv.outputs()[0]);
+  if (!IsOnnxOp(transpose, "Transpose") || !HasPerm(*transpose, {0, 2, 1, 3})) return std::nullopt;
+  const Node* reshape = OnlyConsumer(graph, transpose->outputs()[0]);
+  if (!IsOnnxOp(reshape, "Reshape") || reshape->inputs().size() != 2 ||
+      reshape->inputs()[0] != transpose->outputs()[0]) {
+    return std::nullopt;
+  }
+  const auto target = AnalyzeShapeValue(graph, reshape->inputs()[1]);
+  const Attribute* allowzero = reshape->FindAttribute("allowzero");
+  if (!target || target->scalar || target->elements.size() != 3 ||
+      (allowzero != nullptr && allowzero->i != 0)) {
+    return std::nullopt;
+  }
+  HeadMerge merge;
+  merge.output = reshape->outputs()[0];
+  merge.nodes = {transpose, reshape};
+  merge.target = target->elements;
+  merge.batch_sequence_values = {transpose->outputs()[0]};
+  return merge;
+}
+
+}  // namespace ort

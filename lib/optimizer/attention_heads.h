@@ -1,0 +1,69 @@
+// The head layout of the attention blocks exporters write, shared by the attention fusions:
+// a projected [B,L,N*h] tensor viewed as N heads (Reshape to [B,L,N,h], Transpose), the heads
+// merged back (Transpose, Reshape to [B,S,N*h]), and the scalar factors scaling the scores.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lib/ir/graph.h"
+#include "lib/optimizer/shape_elements.h"
+
+namespace ort {
+
+/// The producer of `value` when it is the ai.onnx op `op_type` writing it as output 0, `value` is
+/// no graph output, and `readers` are all the nodes reading it.
+const Node* ProducerReadOnlyBy(const Graph& graph, const std::string& value,
+                               std::string_view op_type, const std::vector<const Node*>& readers);
+
+/// value = input * c or input / c with c a finite nonzero scalar constant, the producer read by
+/// `readers` only: the producer, with `scale` multiplied by the factor and `input` set.
+const Node* MatchScalarFactor(const Graph& graph, const std::string& value,
+                              const std::vector<const Node*>& readers, float& scale,
+                              std::string& input);
+
+/// `value` = Transpose(perm)(Reshape(projected, [B,L,N,h])), scalar factors allowed before and
+/// after each step (each read once).
+struct HeadSplit {
+  /// The 3-D [B,L,N*h] tensor split into heads.
+  std::string projected;
+  int64_t heads = 0, head_size = 0;
+  float scale = 1;
+  /// The first two elements of the Reshape target, and the values whose first two dimensions
+  /// are projected's [B,L] (which those elements may read through Shape).
+  std::vector<ShapeElement> leading;
+  std::vector<std::string> batch_sequence_values;
+  /// The Transpose, the Reshape and the factors.
+  std::vector<const Node*> nodes;
+};
+
+std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& value,
+                                        std::initializer_list<int64_t> perm);
+
+/// True when the first two elements of a Reshape target keep [B,S], the first two dimensions of
+/// `x` and of the values in `same`: each is 0, x's static dimension, or the dimension read
+/// through Shape; one of them may be -1 when the other is kept.
+bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
+                           const std::vector<std::string>& same, const std::string& x);
+
+/// MatMul(probs, v) [B,N,S,h] -> Transpose(0,2,1,3) -> Reshape [B,S,N*h]: the heads merged back.
+struct HeadMerge {
+  std::string output;
+  std::vector<const Node*> nodes;  // the Transpose and the Reshape
+  std::vector<ShapeElement> target;
+  /// The Transpose's output, whose first two dimensions are [B,S].
+  std::vector<std::string> batch_sequence_values;
+
+  /// True when the Reshape target is [B,S,hidden] with [B,S] kept (KeepsBatchAndSequence) and
+  /// the last element `hidden` or -1.
+  bool Keeps(const Graph& graph, int64_t hidden, const std::vector<std::string>& same,
+             const std::string& x) const;
+};
+
+/// The merge reading `pv`'s output, each step read once; nullopt for anything else.
+std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv);
+
+}  // namespace ort
