@@ -73,24 +73,46 @@ std::optional<ShapeElements> HeadTarget(const Graph& graph, const Node& reshape)
 }  // namespace
 
 std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& value,
-                                        std::initializer_list<int64_t> perm) {
+                                        std::initializer_list<int64_t> perm, bool shared) {
   HeadSplit split;
-  std::string current = SkipScalarFactors(graph, value, split.scale, split.nodes);
-  const Node* transpose = IntermediateProducer(graph, current, "Transpose");
-  if (transpose == nullptr || !HasPerm(*transpose, perm)) return std::nullopt;
-  split.nodes.push_back(transpose);
-  current = SkipScalarFactors(graph, transpose->inputs()[0], split.scale, split.nodes);
-  const Node* reshape = IntermediateProducer(graph, current, "Reshape");
-  if (reshape == nullptr) return std::nullopt;
+  if (!shared) {
+    std::string current = SkipScalarFactors(graph, value, split.scale, split.nodes);
+    const Node* transpose = IntermediateProducer(graph, current, "Transpose");
+    if (transpose == nullptr || !HasPerm(*transpose, perm)) return std::nullopt;
+    split.nodes.push_back(transpose);
+    current = SkipScalarFactors(graph, transpose->inputs()[0], split.scale, split.nodes);
+    const Node* reshape = IntermediateProducer(graph, current, "Reshape");
+    const auto target = reshape == nullptr ? std::nullopt : HeadTarget(graph, *reshape);
+    if (!target) return std::nullopt;
+    split.nodes.push_back(reshape);
+    split.batch_sequence_values.push_back(current);
+    split.heads = target->elements[2].value;
+    split.head_size = target->elements[3].value;
+    split.leading = {target->elements[0], target->elements[1]};
+    split.projected = SkipScalarFactors(graph, reshape->inputs()[0], split.scale, split.nodes);
+    split.batch_sequence_values.push_back(split.projected);
+    return split;
+  }
+  // Steps read elsewhere stay for their other readers, and so do the steps before them.
+  const Node* transpose = graph.Producer(value);
+  if (!IsOnnxOp(transpose, "Transpose") || transpose->outputs()[0] != value ||
+      !HasPerm(*transpose, perm)) {
+    return std::nullopt;
+  }
+  const std::string& reshaped = transpose->inputs()[0];
+  const Node* reshape = graph.Producer(reshaped);
+  if (!IsOnnxOp(reshape, "Reshape") || reshape->outputs()[0] != reshaped) return std::nullopt;
   const auto target = HeadTarget(graph, *reshape);
   if (!target) return std::nullopt;
-  split.nodes.push_back(reshape);
-  split.batch_sequence_values.push_back(current);
+  const bool transpose_shared = OnlyConsumer(graph, value) == nullptr;
+  const bool reshape_shared = transpose_shared || OnlyConsumer(graph, reshaped) == nullptr;
+  (transpose_shared ? split.kept : split.nodes).push_back(transpose);
+  (reshape_shared ? split.kept : split.nodes).push_back(reshape);
+  split.batch_sequence_values = {reshaped, reshape->inputs()[0]};
   split.heads = target->elements[2].value;
   split.head_size = target->elements[3].value;
   split.leading = {target->elements[0], target->elements[1]};
-  split.projected = SkipScalarFactors(graph, reshape->inputs()[0], split.scale, split.nodes);
-  split.batch_sequence_values.push_back(split.projected);
+  split.projected = reshape->inputs()[0];
   return split;
 }
 

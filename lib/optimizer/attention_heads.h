@@ -38,10 +38,16 @@ struct HeadSplit {
   std::vector<std::string> batch_sequence_values;
   /// The Transpose, the Reshape and the factors.
   std::vector<const Node*> nodes;
+  /// Steps that others read too (only when matched `shared`): the fused node leaves them, and
+  /// they go once nothing reads them (RemoveIfUnused, in this order).
+  std::vector<const Node*> kept;
 };
 
+/// With `shared`, the Transpose's and the Reshape's outputs may have other readers (a causal
+/// mask's sequence length, a transpose merged into a copy) and no factor is taken: the steps
+/// read elsewhere go to `kept` instead of `nodes`.
 std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& value,
-                                        std::initializer_list<int64_t> perm);
+                                        std::initializer_list<int64_t> perm, bool shared = false);
 
 /// True when the first two elements of a Reshape target keep [B,S], the first two dimensions of
 /// `x` and of the values in `same`: each is 0, x's static dimension, or the dimension read

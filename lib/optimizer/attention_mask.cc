@@ -267,4 +267,194 @@ std::optional<KeyPaddingMask> MatchKeyPaddingMask(const Graph& graph, const std:
   return std::nullopt;
 }
 
+namespace {
+
+// The value of dimension `dim` when the type of its tensor knows it.
+std::optional<int64_t> StaticDimension(const Graph& graph, const DimensionOf& dim) {
+  const ValueType* type = graph.FindTypeInScope(dim.tensor);
+  if (type == nullptr || !type->IsTensor() || !type->shape || dim.axis < 0 ||
+      dim.axis >= static_cast<int64_t>(type->shape->size())) {
+    return std::nullopt;
+  }
+  const Dimension& d = (*type->shape)[static_cast<size_t>(dim.axis)];
+  return d.IsKnown() ? std::optional<int64_t>(d.value) : std::nullopt;
+}
+
+// True when `element` is one of `dims`: read through Shape, or their static value.
+bool IsOneOf(const Graph& graph, const ShapeElement& element,
+             const std::vector<DimensionOf>& dims) {
+  return std::any_of(dims.begin(), dims.end(), [&](const DimensionOf& dim) {
+    if (element.kind == ShapeElement::Kind::kDim) {
+      return element.tensor == dim.tensor && element.axis == dim.axis;
+    }
+    return element.kind == ShapeElement::Kind::kValue &&
+           StaticDimension(graph, dim) == element.value;
+  });
+}
+
+std::optional<int64_t> FirstStatic(const Graph& graph, const std::vector<DimensionOf>& dims) {
+  for (const DimensionOf& dim : dims) {
+    if (auto value = StaticDimension(graph, dim)) return value;
+  }
+  return std::nullopt;
+}
+
+// The single element of a scalar or one-element shape value.
+std::optional<ShapeElement> SingleElement(const Graph& graph, const std::string& value) {
+  const auto elements = AnalyzeShapeValue(graph, value);
+  if (!elements || elements->elements.size() != 1 ||
+      elements->elements[0].kind == ShapeElement::Kind::kUnknown) {
+    return std::nullopt;
+  }
+  return elements->elements[0];
+}
+
+// One axis of a Slice of the causal buffer: the bounds as written; a start may be a - b.
+struct SliceAxis {
+  int64_t axis = 0;
+  ShapeElement start, start_subtrahend, end;
+  bool start_is_difference = false;
+};
+
+std::optional<SliceAxis> ReadSliceAxis(const Graph& graph, const Node& slice, size_t rank) {
+  if (graph.OpsetVersion("") < 10 || slice.inputs().size() < 4) return std::nullopt;
+  const auto axes = ConstantInts(graph, slice, 3);
+  if (!axes || axes->size() != 1) return std::nullopt;
+  if (slice.HasInput(4) && ConstantInts(graph, slice, 4) != std::vector<int64_t>{1}) {
+    return std::nullopt;
+  }
+  SliceAxis result;
+  result.axis = (*axes)[0] < 0 ? (*axes)[0] + static_cast<int64_t>(rank) : (*axes)[0];
+  const auto end = SingleElement(graph, slice.inputs()[2]);
+  if (!end) return std::nullopt;
+  result.end = *end;
+  std::string start = slice.inputs()[1];
+  if (const Node* unsqueeze = graph.Producer(start); IsOnnxOp(unsqueeze, "Unsqueeze")) {
+    start = unsqueeze->inputs()[0];
+  }
+  const Node* sub = graph.Producer(start);
+  if (IsOnnxOp(sub, "Sub") && sub->inputs().size() == 2) {
+    const auto minuend = SingleElement(graph, sub->inputs()[0]);
+    const auto subtrahend = SingleElement(graph, sub->inputs()[1]);
+    if (!minuend || !subtrahend) return std::nullopt;
+    result.start = *minuend;
+    result.start_subtrahend = *subtrahend;
+    result.start_is_difference = true;
+    return result;
+  }
+  const auto first = SingleElement(graph, slice.inputs()[1]);
+  if (!first) return std::nullopt;
+  result.start = *first;
+  return result;
+}
+
+// True when `buffer` is [M,M] (or [1,1,M,M]) with nonzero elements exactly on and below the
+// diagonal.
+bool IsLowerTriangular(const Tensor& buffer) {
+  const auto& dims = buffer.shape().dims();
+  const size_t rank = dims.size();
+  if ((rank != 2 && rank != 4) || (rank == 4 && (dims[0] != 1 || dims[1] != 1)) ||
+      dims[rank - 1] != dims[rank - 2]) {
+    return false;
+  }
+  const int64_t m = dims[rank - 1];
+  const auto nonzero = [&](int64_t i) -> std::optional<bool> {
+    switch (buffer.dtype()) {
+      case DataType::kBool:
+        return buffer.Data<bool>()[i];
+      case DataType::kUint8:
+        return buffer.Data<uint8_t>()[i] != 0;
+      case DataType::kInt32:
+        return buffer.Data<int32_t>()[i] != 0;
+      case DataType::kInt64:
+        return buffer.Data<int64_t>()[i] != 0;
+      case DataType::kFloat:
+        return buffer.Data<float>()[i] != 0.0f;
+      default:
+        return std::nullopt;
+    }
+  };
+  for (int64_t r = 0; r < m; ++r) {
+    for (int64_t c = 0; c < m; ++c) {
+      const auto value = nonzero(r * m + c);
+      if (!value || *value != (c <= r)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CausalMask::Proves(const Graph& graph, const std::vector<DimensionOf>& key_lengths,
+                        const std::vector<DimensionOf>& query_lengths) const {
+  if (!IsOneOf(graph, query_end, key_lengths) || !IsOneOf(graph, key_end, key_lengths)) {
+    return false;
+  }
+  if (!start) {
+    return IsOneOf(graph, start_key, key_lengths) && IsOneOf(graph, start_query, query_lengths);
+  }
+  const auto keys = FirstStatic(graph, key_lengths);
+  const auto queries = FirstStatic(graph, query_lengths);
+  return keys && queries && *start == *keys - *queries;
+}
+
+std::optional<CausalMask> MatchCausalMask(const Graph& graph, const std::string& value) {
+  const Node* where = graph.Producer(value);
+  if (!IsOnnxOp(where, "Where") || where->inputs().size() != 3 || where->outputs()[0] != value) {
+    return std::nullopt;
+  }
+  CausalMask mask;
+  const auto filter = ScalarFloatConstant(graph, where->inputs()[2]);
+  if (!filter) return std::nullopt;
+  mask.filter = *filter;
+  mask.scores = where->inputs()[1];
+  mask.applied = {where};
+  std::string condition = where->inputs()[0];
+  if (const Node* cast = graph.Producer(condition); IsOnnxOp(cast, "Cast")) {
+    const Attribute* to = cast->FindAttribute("to");
+    if (to == nullptr || to->i != static_cast<int64_t>(DataType::kBool)) return std::nullopt;
+    mask.chain.push_back(cast);
+    condition = cast->inputs()[0];
+  }
+  std::vector<const Node*> slices;
+  const Tensor* buffer = nullptr;
+  while (buffer == nullptr && slices.size() <= 2) {
+    buffer = graph.GetConstantInitializer(condition, true);
+    if (buffer != nullptr) break;
+    const Node* slice = graph.Producer(condition);
+    if (!IsOnnxOp(slice, "Slice")) return std::nullopt;
+    slices.push_back(slice);
+    condition = slice->inputs()[0];
+  }
+  if (buffer == nullptr || slices.size() != 2 || !IsLowerTriangular(*buffer)) return std::nullopt;
+  const size_t rank = buffer->shape().rank();
+  std::optional<SliceAxis> query_axis, key_axis;
+  for (const Node* slice : slices) {
+    auto axis = ReadSliceAxis(graph, *slice, rank);
+    if (!axis) return std::nullopt;
+    if (axis->axis == static_cast<int64_t>(rank) - 2 && !query_axis) {
+      query_axis = axis;
+    } else if (axis->axis == static_cast<int64_t>(rank) - 1 && !key_axis) {
+      key_axis = axis;
+    } else {
+      return std::nullopt;
+    }
+    mask.chain.push_back(slice);
+  }
+  const bool key_from_zero = key_axis->start.kind == ShapeElement::Kind::kValue &&
+                             key_axis->start.value == 0 && !key_axis->start_is_difference;
+  if (!key_from_zero) return std::nullopt;
+  mask.key_end = key_axis->end;
+  mask.query_end = query_axis->end;
+  if (query_axis->start_is_difference) {
+    mask.start_key = query_axis->start;
+    mask.start_query = query_axis->start_subtrahend;
+  } else if (query_axis->start.kind == ShapeElement::Kind::kValue) {
+    mask.start = query_axis->start.value;
+  } else {
+    return std::nullopt;
+  }
+  return mask;
+}
+
 }  // namespace ort

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lib/ir/graph.h"
+#include "lib/optimizer/shape_elements.h"
 
 namespace ort {
 
@@ -34,5 +35,35 @@ struct KeyPaddingMask {
 /// the scores plus filter instead of filter alone, as onnxruntime's fusion does; with any
 /// unmasked key in the row the softmax is the same.
 std::optional<KeyPaddingMask> MatchKeyPaddingMask(const Graph& graph, const std::string& value);
+
+/// A dimension of a tensor: the sequence lengths a causal mask is checked against.
+struct DimensionOf {
+  std::string tensor;
+  int64_t axis = 0;
+};
+
+/// A causal mask applied to [B,N,S,T] scores as GPT-2 writes it:
+///   Where(tril[.., T - S : T, : T], scores, filter)
+/// with tril a constant lower-triangular [M,M] (or [1,1,M,M]) buffer, sliced one axis per Slice:
+/// key j is hidden from query i exactly when j > T - S + i, i.e. when it is after the query's
+/// position behind a past of T - S keys (com.microsoft unidirectional attention).
+struct CausalMask {
+  std::string scores;
+  float filter = 0;
+  std::vector<const Node*> applied;  // the Where
+  std::vector<const Node*> chain;    // the Slices and a Cast, removed once unused
+  /// The slice bounds as written: the query axis from `start_key - start_query` (or the
+  /// constant `start`) to `query_end`, the key axis from 0 to `key_end`.
+  ShapeElement start_key, start_query, query_end, key_end;
+  std::optional<int64_t> start;
+
+  /// True when the bounds are T - S, T and T for T a dimension in `key_lengths` and S one in
+  /// `query_lengths` (or, as constants, for the static lengths given).
+  bool Proves(const Graph& graph, const std::vector<DimensionOf>& key_lengths,
+              const std::vector<DimensionOf>& query_lengths) const;
+};
+
+/// Matches `value`, read only by the next step of the scores, as a CausalMask.
+std::optional<CausalMask> MatchCausalMask(const Graph& graph, const std::string& value);
 
 }  // namespace ort
