@@ -122,8 +122,10 @@ bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& 
   const auto kept = [&](size_t i) {
     const ShapeElement& element = leading[i];
     if (element.kind == ShapeElement::Kind::kDim) {
-      return element.axis == static_cast<int64_t>(i) &&
-             std::find(same.begin(), same.end(), element.tensor) != same.end();
+      const auto axis = static_cast<int64_t>(i);
+      return (element.axis == axis &&
+              std::find(same.begin(), same.end(), element.tensor) != same.end()) ||
+             ProvablySameDimension(graph, element.tensor, element.axis, x, axis);
     }
     if (element.kind != ShapeElement::Kind::kValue) return false;
     return element.value == 0 ||

@@ -51,7 +51,8 @@ std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& v
 
 /// True when the first two elements of a Reshape target keep [B,S], the first two dimensions of
 /// `x` and of the values in `same`: each is 0, x's static dimension, or the dimension read
-/// through Shape; one of them may be -1 when the other is kept.
+/// through Shape (of those values, or of a tensor whose dimension the types prove equal); one
+/// of them may be -1 when the other is kept.
 bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
                            const std::vector<std::string>& same, const std::string& x);
 

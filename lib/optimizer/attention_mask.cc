@@ -17,12 +17,15 @@ bool IsMaskType(const Graph& graph, const std::string& value) {
 }
 
 // True when `element` of a Reshape target is dimension `axis` of one of `tensors` (each of m's
-// shape), by name or by the static size.
+// shape): read through Shape of one of them, of a tensor whose dimension the types prove equal,
+// or the static size.
 bool IsDimensionOf(const Graph& graph, const ShapeElement& element,
                    const std::vector<std::string>& tensors, int64_t axis) {
   if (element.kind == ShapeElement::Kind::kDim) {
-    return element.axis == axis &&
-           std::find(tensors.begin(), tensors.end(), element.tensor) != tensors.end();
+    return std::any_of(tensors.begin(), tensors.end(), [&](const std::string& tensor) {
+      return (element.axis == axis && element.tensor == tensor) ||
+             ProvablySameDimension(graph, element.tensor, element.axis, tensor, axis);
+    });
   }
   if (element.kind != ShapeElement::Kind::kValue) return false;
   return std::any_of(tensors.begin(), tensors.end(), [&](const std::string& tensor) {

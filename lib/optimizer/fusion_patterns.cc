@@ -105,22 +105,40 @@ std::optional<int64_t> LastDimension(const Graph& graph, std::string_view value)
   return weight->shape().dims().back();
 }
 
+namespace {
+
+bool SameDimension(const Dimension& a, const Dimension& b) {
+  if (a.IsKnown() || b.IsKnown()) return a.value == b.value;
+  return !a.param.empty() && a.param == b.param;
+}
+
+const SymbolicShape* TensorShapeOf(const Graph& graph, std::string_view value) {
+  const ValueType* type = graph.FindTypeInScope(value);
+  return type != nullptr && type->IsTensor() && type->shape ? &*type->shape : nullptr;
+}
+
+}  // namespace
+
 bool ProvablySameShape(const Graph& graph, std::string_view a, std::string_view b) {
-  const ValueType* type_a = graph.FindTypeInScope(a);
-  const ValueType* type_b = graph.FindTypeInScope(b);
-  if (type_a == nullptr || type_b == nullptr || !type_a->IsTensor() || !type_b->IsTensor() ||
-      !type_a->shape || !type_b->shape || type_a->shape->size() != type_b->shape->size()) {
-    return false;
-  }
-  for (size_t i = 0; i < type_a->shape->size(); ++i) {
-    const Dimension& dim_a = (*type_a->shape)[i];
-    const Dimension& dim_b = (*type_b->shape)[i];
-    const bool same = dim_a.IsKnown() || dim_b.IsKnown()
-                          ? dim_a.value == dim_b.value
-                          : !dim_a.param.empty() && dim_a.param == dim_b.param;
-    if (!same) return false;
+  const SymbolicShape* shape_a = TensorShapeOf(graph, a);
+  const SymbolicShape* shape_b = TensorShapeOf(graph, b);
+  if (shape_a == nullptr || shape_b == nullptr || shape_a->size() != shape_b->size()) return false;
+  for (size_t i = 0; i < shape_a->size(); ++i) {
+    if (!SameDimension((*shape_a)[i], (*shape_b)[i])) return false;
   }
   return true;
+}
+
+bool ProvablySameDimension(const Graph& graph, std::string_view a, int64_t axis_a,
+                           std::string_view b, int64_t axis_b) {
+  const SymbolicShape* shape_a = TensorShapeOf(graph, a);
+  const SymbolicShape* shape_b = TensorShapeOf(graph, b);
+  const auto in_range = [](const SymbolicShape* shape, int64_t axis) {
+    return shape != nullptr && axis >= 0 && axis < static_cast<int64_t>(shape->size());
+  };
+  return in_range(shape_a, axis_a) && in_range(shape_b, axis_b) &&
+         SameDimension((*shape_a)[static_cast<size_t>(axis_a)],
+                       (*shape_b)[static_cast<size_t>(axis_b)]);
 }
 
 const Node* MatchHalfXTimes(const Graph& graph, const Node& one_plus, std::string_view x,

@@ -45,6 +45,10 @@ std::optional<size_t> RankOf(const Graph& graph, std::string_view value);
 /// True when the inferred types prove `a` and `b` tensors of one shape: equal ranks, and each
 /// dimension known and equal or named by the same symbol.
 bool ProvablySameShape(const Graph& graph, std::string_view a, std::string_view b);
+/// True when the inferred types prove dimension `axis_a` of `a` equal to `axis_b` of `b`: both
+/// known and equal, or named by the same symbol.
+bool ProvablySameDimension(const Graph& graph, std::string_view a, int64_t axis_a,
+                           std::string_view b, int64_t axis_b);
 /// The size of the last axis of `value` when it is known: from its type, or, where shape inference
 /// gave up (dynamic sequence lengths), from the constant weight of the MatMul producing it.
 std::optional<int64_t> LastDimension(const Graph& graph, std::string_view value);
