@@ -312,18 +312,33 @@ TEST_CASE("fuse_attention leaves masks and shapes it cannot prove", "[optimizer]
 
 TEST_CASE("fuse_attention leaves blocks with shared intermediates or fed weights",
           "[optimizer][bert]") {
-  Model shared = AttentionModel({.query_also_output = true});
-  OptimizeExtended(shared);
-  CHECK(CountOps(shared.graph(), "Attention") == 0);
-  CHECK(CountOps(shared.graph(), "Softmax") == 1);
+  // The projections cannot go into Attention's one GEMM; MultiHeadAttention takes the block
+  // over the projected values instead.
+  std::mt19937 rng(17);
+  const Tensor x = RandomFloats({kBatch, kSequence, kHidden}, rng);
+  const Tensor mask = Tensor::FromVector<int64_t>({kBatch, kSequence}, {1, 1, 0, 1, 0, 1});
+  const Tensor wq = RandomFloats({kHidden, kHidden}, rng);
+  for (const AttentionOptions& options :
+       {AttentionOptions{.query_also_output = true}, AttentionOptions{.weights_fed = true}}) {
+    Model model = AttentionModel(options);
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "Attention") == 0);
+    CHECK(CountOps(model.graph(), "MultiHeadAttention") == 1);
+    CHECK(CountOps(model.graph(), "Softmax") == 0);
+    std::vector<NamedValue> feeds{{"x", Value(x)}, {"mask", Value(mask)}};
+    if (options.weights_fed) feeds.push_back({"Wq", Value(wq)});
+    const auto [plain, plain_ops] =
+        RunOnCpu(AttentionModel(options), OptimizationLevel::kDisable, feeds);
+    const auto [fused, fused_ops] =
+        RunOnCpu(AttentionModel(options), OptimizationLevel::kExtended, feeds);
+    CHECK(std::count(fused_ops.begin(), fused_ops.end(), "MultiHeadAttention") == 1);
+    CheckClose(fused, plain, 1e-5, 1e-4);
+  }
 
   Model read_twice = AttentionModel({.scores_read_twice = true});
   OptimizeExtended(read_twice);
   CHECK(CountOps(read_twice.graph(), "Attention") == 0);
-
-  Model fed = AttentionModel({.weights_fed = true});
-  OptimizeExtended(fed);
-  CHECK(CountOps(fed.graph(), "Attention") == 0);
+  CHECK(CountOps(read_twice.graph(), "MultiHeadAttention") == 0);
 
   Model disabled = AttentionModel();
   OptimizeExtended(disabled, {"fuse_attention"});
