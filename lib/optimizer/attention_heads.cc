@@ -118,7 +118,6 @@ std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& v
 
 bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
                            const std::vector<std::string>& same, const std::string& x) {
-  const auto static_shape = StaticShapeOf(graph, x);
   const auto kept = [&](size_t i) {
     const ShapeElement& element = leading[i];
     if (element.kind == ShapeElement::Kind::kDim) {
@@ -129,7 +128,8 @@ bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& 
     }
     if (element.kind != ShapeElement::Kind::kValue) return false;
     return element.value == 0 ||
-           (static_shape && static_shape->rank() == 3 && (*static_shape)[i] == element.value);
+           (RankOf(graph, x) == size_t{3} &&
+            KnownDimension(graph, x, static_cast<int64_t>(i)) == element.value);
   };
   const auto inferred = [&](size_t i) {
     return leading[i].kind == ShapeElement::Kind::kValue && leading[i].value == -1;

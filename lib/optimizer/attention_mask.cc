@@ -29,8 +29,8 @@ bool IsDimensionOf(const Graph& graph, const ShapeElement& element,
   }
   if (element.kind != ShapeElement::Kind::kValue) return false;
   return std::any_of(tensors.begin(), tensors.end(), [&](const std::string& tensor) {
-    const auto shape = StaticShapeOf(graph, tensor);
-    return shape && shape->rank() == 2 && (*shape)[static_cast<size_t>(axis)] == element.value;
+    return RankOf(graph, tensor) == size_t{2} &&
+           KnownDimension(graph, tensor, axis) == element.value;
   });
 }
 
@@ -272,17 +272,6 @@ std::optional<KeyPaddingMask> MatchKeyPaddingMask(const Graph& graph, const std:
 
 namespace {
 
-// The value of dimension `dim` when the type of its tensor knows it.
-std::optional<int64_t> StaticDimension(const Graph& graph, const DimensionOf& dim) {
-  const ValueType* type = graph.FindTypeInScope(dim.tensor);
-  if (type == nullptr || !type->IsTensor() || !type->shape || dim.axis < 0 ||
-      dim.axis >= static_cast<int64_t>(type->shape->size())) {
-    return std::nullopt;
-  }
-  const Dimension& d = (*type->shape)[static_cast<size_t>(dim.axis)];
-  return d.IsKnown() ? std::optional<int64_t>(d.value) : std::nullopt;
-}
-
 // True when `element` is one of `dims`: read through Shape, or their static value.
 bool IsOneOf(const Graph& graph, const ShapeElement& element,
              const std::vector<DimensionOf>& dims) {
@@ -291,13 +280,13 @@ bool IsOneOf(const Graph& graph, const ShapeElement& element,
       return element.tensor == dim.tensor && element.axis == dim.axis;
     }
     return element.kind == ShapeElement::Kind::kValue &&
-           StaticDimension(graph, dim) == element.value;
+           KnownDimension(graph, dim.tensor, dim.axis) == element.value;
   });
 }
 
 std::optional<int64_t> FirstStatic(const Graph& graph, const std::vector<DimensionOf>& dims) {
   for (const DimensionOf& dim : dims) {
-    if (auto value = StaticDimension(graph, dim)) return value;
+    if (auto value = KnownDimension(graph, dim.tensor, dim.axis)) return value;
   }
   return std::nullopt;
 }

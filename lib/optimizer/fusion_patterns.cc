@@ -129,6 +129,15 @@ bool ProvablySameShape(const Graph& graph, std::string_view a, std::string_view 
   return true;
 }
 
+std::optional<int64_t> KnownDimension(const Graph& graph, std::string_view value, int64_t axis) {
+  const SymbolicShape* shape = TensorShapeOf(graph, value);
+  if (shape == nullptr || axis < 0 || axis >= static_cast<int64_t>(shape->size())) {
+    return std::nullopt;
+  }
+  const Dimension& dim = (*shape)[static_cast<size_t>(axis)];
+  return dim.IsKnown() ? std::optional<int64_t>(dim.value) : std::nullopt;
+}
+
 bool ProvablySameDimension(const Graph& graph, std::string_view a, int64_t axis_a,
                            std::string_view b, int64_t axis_b) {
   const SymbolicShape* shape_a = TensorShapeOf(graph, a);

@@ -45,6 +45,9 @@ std::optional<size_t> RankOf(const Graph& graph, std::string_view value);
 /// True when the inferred types prove `a` and `b` tensors of one shape: equal ranks, and each
 /// dimension known and equal or named by the same symbol.
 bool ProvablySameShape(const Graph& graph, std::string_view a, std::string_view b);
+/// Dimension `axis` of `value` when its inferred type knows it (the other dimensions may be
+/// symbolic).
+std::optional<int64_t> KnownDimension(const Graph& graph, std::string_view value, int64_t axis);
 /// True when the inferred types prove dimension `axis_a` of `a` equal to `axis_b` of `b`: both
 /// known and equal, or named by the same symbol.
 bool ProvablySameDimension(const Graph& graph, std::string_view a, int64_t axis_a,

@@ -49,6 +49,9 @@ struct AttentionOptions {
   // One MatMul [+ Add] with [D, 3D] weights split into the parts in this order (GPT-2's c_attn);
   // empty for three projections.
   std::string packed_order = {};
+  // Constant targets [-1, S, N, h] and [-1, S, N*h] with x [batch, S, D] (an export at a fixed
+  // sequence length with a dynamic batch).
+  bool fixed_sequence_targets = false;
 };
 
 // Concat(Unsqueeze(Shape(source)[0]), Unsqueeze(Shape(source)[1]), tail): a Reshape target
@@ -106,7 +109,12 @@ Model AttentionModel(const AttentionOptions& options = {}) {
   Graph& graph = model.graph();
   std::mt19937 rng(3);
   std::vector<std::string> inputs{"x"};
-  if (options.shape_read_targets) {
+  if (options.fixed_sequence_targets) {
+    graph.SetValueType(
+        "x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch"),
+                                                               Dimension::Known(kSequence),
+                                                               Dimension::Known(kHidden)}));
+  } else if (options.shape_read_targets) {
     graph.SetValueType(
         "x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch"),
                                                                Dimension::Symbol("sequence"),
@@ -170,8 +178,11 @@ Model AttentionModel(const AttentionOptions& options = {}) {
     graph.AddNode({p + "_transpose", "Transpose", "", {p + "_4d"}, {p + "_t"}, {}})
         .SetAttribute(Attribute::Ints("perm", perm));
   }
-  graph.AddInitializer("heads_shape", Tensor::FromVector<int64_t>({4}, {0, 0, kHeads, 2}));
-  graph.AddInitializer("out_shape", Tensor::FromVector<int64_t>({3}, {0, 0, kHidden}));
+  const int64_t leading = options.fixed_sequence_targets ? -1 : 0;
+  const int64_t sequence = options.fixed_sequence_targets ? kSequence : 0;
+  graph.AddInitializer("heads_shape",
+                       Tensor::FromVector<int64_t>({4}, {leading, sequence, kHeads, 2}));
+  graph.AddInitializer("out_shape", Tensor::FromVector<int64_t>({3}, {leading, sequence, kHidden}));
   graph.AddInitializer("divisor", Tensor::FromVector<float>({}, {1.4142135f}));
   std::string query = "q_t";
   if (options.scale_on_query) {
@@ -269,6 +280,7 @@ TEST_CASE("fuse_attention takes the mask, scale, bias and shape forms exporters 
       {"q scaled before MatMul(q, k)", {.scale_on_query = true}},
       {"projections without bias", {.mask = MaskForm::kNone, .with_bias = false}},
       {"targets read from x's shape", {.shape_read_targets = true}},
+      {"targets [-1, S, ..] fixed at x's static sequence", {.fixed_sequence_targets = true}},
       {"packed [Wq|Wk|Wv] split after the MatMul", {.packed_order = "qkv"}},
       {"packed [Wk|Wv|Wq] without bias",
        {.mask = MaskForm::kNone, .with_bias = false, .packed_order = "kvq"}},
