@@ -13,6 +13,9 @@ void AddModelOptions(CLI::App& command, SessionArgs& args) {
   command.add_option("--free-dim", args.free_dims, "fix a symbolic dimension: NAME=N (repeatable)");
   command.add_option("--disable-pass", args.disabled_passes,
                      "skip an optimizer pass or rewrite rule by name (repeatable)");
+  command.add_flag("--strict-optimizer", args.strict_optimizer,
+                   "fail when an optimizer pass breaks the graph, instead of rolling it back "
+                   "with a warning");
   command.add_option("--log-level", args.log_level,
                      "log severity: verbose, info, warning, error, fatal");
 }
@@ -101,6 +104,7 @@ Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args) {
   options.allow_spinning = !args.no_spinning;
   options.enable_mem_pattern = !args.no_mem_pattern;
   options.disabled_optimizers.insert(args.disabled_passes.begin(), args.disabled_passes.end());
+  options.strict_optimizer = args.strict_optimizer;
   for (const auto& entry : args.free_dims) {
     ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--free-dim"));
     int64_t value = -1;

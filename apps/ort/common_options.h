@@ -25,6 +25,7 @@ struct SessionArgs {
   bool no_spinning = false;            // idle intra-op workers sleep at once
   std::vector<std::string> free_dims;  // NAME=N
   std::vector<std::string> disabled_passes;
+  bool strict_optimizer = false;  // a pass that breaks the graph fails instead of rolling back
   bool no_arena = false;
   bool no_mem_pattern = false;
   std::string arena_extend_strategy = "next-power-of-two";
@@ -36,7 +37,8 @@ struct SessionArgs {
 };
 
 /// Adds the options that decide how the model is rewritten (model, providers, free
-/// dimensions, disabled passes, log level) to `command`; the optimization level is left to it.
+/// dimensions, disabled passes, strict optimizer, log level) to `command`; the optimization
+/// level is left to it.
 void AddModelOptions(CLI::App& command, SessionArgs& args);
 
 /// Adds the shared options (AddModelOptions, the level and the execution settings) to `command`.

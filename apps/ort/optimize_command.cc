@@ -112,6 +112,7 @@ Status Execute(const OptimizeArgs& args) {
   report.optimize_ms = MillisecondsSince(start);
   report.levels = stats.levels();
   report.passes = stats.passes();
+  report.rollbacks = stats.rollbacks();
   const auto after = CountOpTypes(model.graph());
   report.op_types = CompareOpCounts(before, after);
   for (const OpCount& op : report.op_types) {

@@ -43,6 +43,10 @@ void OptimizerStatsCollector::Record(const OptimizerStep& step) {
     levels_.push_back({level, step.iteration, step.changed, Milliseconds(step)});
     return;
   }
+  if (step.kind == OptimizerStep::Kind::kRollback) {
+    rollbacks_.push_back(*step.rollback);
+    return;
+  }
   auto it = std::find_if(passes_.begin(), passes_.end(),
                          [&step](const PassStats& pass) { return pass.name == step.name; });
   if (it == passes_.end()) {
@@ -119,6 +123,10 @@ std::string FormatOptimizeReport(const OptimizeReport& report) {
     text += fmt::format("level {}: {} iteration(s), {:.3f} ms\n", level.name, level.iterations,
                         level.time_ms);
   }
+  text += fmt::format("optimizer rollbacks: {}\n", report.rollbacks.size());
+  for (const OptimizerRollback& rollback : report.rollbacks) {
+    text += fmt::format("  {}\n", DescribeRollback(rollback));
+  }
   if (report.placement.size() > 1) {
     text += "\nplacement (nodes per provider; copies between devices are not counted as nodes)\n";
     for (const ProviderPlacement& placed : report.placement) {
@@ -171,6 +179,13 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
                       {"changed", level.changed},
                       {"time_ms", level.time_ms}});
   }
+  Json rollbacks = Json::array();
+  for (const OptimizerRollback& rollback : report.rollbacks) {
+    rollbacks.push_back({{"pass", rollback.pass},
+                         {"rule", rollback.rule},
+                         {"node", rollback.node},
+                         {"reason", rollback.reason}});
+  }
   Json placement = Json::array();
   for (const ProviderPlacement& placed : report.placement) {
     placement.push_back(
@@ -188,6 +203,8 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
       {"op_types", op_types},
       {"levels", levels},
       {"passes", passes},
+      {"optimizer_rollbacks", report.rollbacks.size()},
+      {"rollbacks", rollbacks},
       {"placement", placement},
       {"copies",
        {{"to_device", report.copies_to_device},

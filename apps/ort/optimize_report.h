@@ -60,6 +60,8 @@ struct OptimizeReport {
   std::vector<OpCount> op_types;  // sorted by op type
   std::vector<LevelStats> levels;
   std::vector<PassStats> passes;  // in first-applied order
+  /// Passes (or rules) that broke the graph and were rolled back, in order.
+  std::vector<OptimizerRollback> rollbacks;
   /// Where a session with these providers would run the optimized nodes (priority order), and
   /// the copies between devices it would make.
   std::vector<ProviderPlacement> placement;
@@ -76,18 +78,20 @@ struct OptimizeReport {
   double save_ms = 0;
 };
 
-/// Collects OptimizerSteps into PassStats and LevelStats (an OptimizerObserver).
+/// Collects OptimizerSteps into PassStats, LevelStats and rollbacks (an OptimizerObserver).
 class OptimizerStatsCollector {
  public:
   OptimizerStatsCollector();
   void Record(const OptimizerStep& step);
   std::vector<LevelStats> levels() const { return levels_; }
   std::vector<PassStats> passes() const { return passes_; }
+  std::vector<OptimizerRollback> rollbacks() const { return rollbacks_; }
 
  private:
   std::map<std::string, std::vector<std::string>> rules_of_pass_;
   std::vector<LevelStats> levels_;
   std::vector<PassStats> passes_;
+  std::vector<OptimizerRollback> rollbacks_;
 };
 
 /// Counts the nodes of `graph` and its subgraphs per op type ("domain:op" outside ai.onnx).

@@ -257,12 +257,14 @@ Result<int> Execute(const PerfArgs& args) {
   const auto create_start = Clock::now();
   ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, CreateSession(args.session));
   report.session_init_ms = Milliseconds(Clock::now() - create_start);
+  report.optimizer_rollbacks = static_cast<int64_t>(session->optimizer_rollbacks().size());
   ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(*session, args.feeds));
   std::vector<NamedValue> named;
   for (const auto& feed : feeds) named.push_back(feed.value);
   report.settings = CollectSettings(*session, feeds);
   PrintHeader(*session, args, report, feeds);
   std::cout << fmt::format("session creation: {:.3f} ms\n", report.session_init_ms);
+  std::cout << fmt::format("optimizer rollbacks: {}\n", report.optimizer_rollbacks);
 
   std::vector<Value> outputs;
   for (int i = 0; i < args.warmup; ++i) {

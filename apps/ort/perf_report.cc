@@ -65,6 +65,7 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
       {"warmup_runs", report.warmup_runs},
       {"runs", report.runs},
       {"session_init_ms", report.session_init_ms},
+      {"optimizer_rollbacks", report.optimizer_rollbacks},
       {"first_run_ms", report.first_run_ms},
       {"latency_ms",
        {{"min", l.min},

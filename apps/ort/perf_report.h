@@ -48,6 +48,8 @@ struct PerfReport {
   int concurrency = 1;
   int warmup_runs = 0;
   double session_init_ms = 0;
+  /// Optimizer passes rolled back during session creation (InferenceSession::optimizer_rollbacks).
+  int64_t optimizer_rollbacks = 0;
   double first_run_ms = 0;
   LatencyStats latency_ms;
   double throughput_per_s = 0;

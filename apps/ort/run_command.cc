@@ -131,7 +131,8 @@ Result<int> Execute(const RunArgs& args) {
   const Model& model = session->model();
   std::cout << "model: " << args.session.model << " (ai.onnx opset "
             << model.graph().OpsetVersion("") << ", " << session->ExecutionOrder().size()
-            << " nodes after optimization level " << args.session.opt_level << ")\n";
+            << " nodes after optimization level " << args.session.opt_level
+            << ", optimizer rollbacks: " << session->optimizer_rollbacks().size() << ")\n";
   if (args.verbose) PrintAssignments(*session);
   std::cout << "inputs:\n";
   std::vector<NamedValue> named;

@@ -37,6 +37,11 @@ const std::string& Status::message() const {
   return state_ ? state_->message : kEmpty;
 }
 
+const std::string& Status::node() const {
+  static const std::string kNone;
+  return state_ ? state_->node : kNone;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "OK";
   return fmt::format("{}: {}", StatusCodeName(state_->code), state_->message);

@@ -53,6 +53,8 @@ class [[nodiscard]] Status {
   Status WithNode(std::string_view node_description) const;
   /// True when the message names the node where the error arose (see WithNode).
   bool names_node() const { return state_ != nullptr && !state_->node.empty(); }
+  /// The description of the node the message names (see WithNode); "" when none.
+  const std::string& node() const;
 
   /// Explicitly discards a status whose failure does not matter to the caller.
   void IgnoreError() const {}

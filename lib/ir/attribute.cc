@@ -45,6 +45,26 @@ Attribute::~Attribute() = default;
 Attribute::Attribute(Attribute&&) noexcept = default;
 Attribute& Attribute::operator=(Attribute&&) noexcept = default;
 
+Attribute Attribute::Clone() const {
+  Attribute copy;
+  copy.name = name;
+  copy.type = type;
+  copy.f = f;
+  copy.i = i;
+  copy.s = s;
+  copy.t = t;
+  if (g) copy.g = g->Clone();
+  copy.floats = floats;
+  copy.ints = ints;
+  copy.strings = strings;
+  copy.tensors = tensors;
+  for (const auto& subgraph : graphs) copy.graphs.push_back(subgraph->Clone());
+  copy.type_protos = type_protos;
+  copy.ref_attr_name = ref_attr_name;
+  copy.doc_string = doc_string;
+  return copy;
+}
+
 Attribute Attribute::Float(std::string name, float value) {
   Attribute a;
   a.name = std::move(name);

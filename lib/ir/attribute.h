@@ -57,6 +57,9 @@ struct Attribute {
   ~Attribute();
   Attribute(Attribute&&) noexcept;
   Attribute& operator=(Attribute&&) noexcept;
+  /// A deep copy (subgraphs cloned with Graph::Clone, not yet adopted by a node); tensors share
+  /// their buffers.
+  Attribute Clone() const;
 
   static Attribute Float(std::string name, float value);
   static Attribute Int(std::string name, int64_t value);

@@ -232,8 +232,8 @@ Result<std::vector<NodeIndex>> Graph::TopologicalOrder() const {
       if (next < preds.size()) {
         const NodeIndex pred = preds[next++];
         if (marks[pred] == Mark::kVisiting) {
-          return ORT_ERROR(kInvalidModel, "the graph has a cycle through {}",
-                           nodes_[pred]->Describe());
+          return ORT_ERROR(kInvalidModel, "the graph has a cycle through this node")
+              .WithNode(nodes_[pred]->Describe());
         }
         if (marks[pred] == Mark::kNone) {
           marks[pred] = Mark::kVisiting;

@@ -112,6 +112,18 @@ class Graph {
   const std::string& doc_string() const { return doc_string_; }
   void set_doc_string(std::string doc) { doc_string_ = std::move(doc); }
 
+  // ---- snapshots (graph_clone.cc) -----------------------------------------------------------
+  /// A deep copy: nodes at the same indices (removed ones stay removed), attributes and
+  /// subgraphs, value infos, inputs, outputs, the name counter. Initializers and tensor
+  /// attributes share their buffers with this graph's (Tensor copies are shallow), so copying a
+  /// model with large weights costs no weight memory. The copy shares this graph's opsets and
+  /// has no parent.
+  std::unique_ptr<Graph> Clone() const;
+  /// Replaces everything Clone() copies with `snapshot`'s (a Clone() of this graph taken
+  /// earlier), keeping this graph's identity, parent and opsets: references to the graph stay
+  /// valid, pointers to its nodes and subgraphs do not.
+  void RestoreFrom(std::unique_ptr<Graph> snapshot);
+
   // ---- opsets -------------------------------------------------------------------------------
   const OpsetMap& opsets() const { return *opsets_; }
   OpsetMap& mutable_opsets() { return *opsets_; }

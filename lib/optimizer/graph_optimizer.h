@@ -1,5 +1,7 @@
 // The optimizer driver: runs the passes of each level up to the session's level, in level order,
-// repeating a level until nothing changes (bounded), validating the graph after every pass.
+// repeating a level until nothing changes (bounded), validating the graph after every pass. A
+// pass that fails or leaves an invalid graph is rolled back and skipped from then on (an error
+// in strict mode).
 #pragma once
 
 #include <chrono>
@@ -24,11 +26,34 @@ std::vector<std::string> DisablePassNames();
 
 struct OptimizerOptions {
   OptimizationLevel level = OptimizationLevel::kAll;
-  /// Passes and rules to skip, by name (DisablePassNames); an unknown name is an error.
-  std::set<std::string> disabled_passes;
+  /// Passes and rules to skip, by name (DisablePassNames or a custom pass's); an unknown name is
+  /// an error.
+  std::set<std::string> disabled_passes = {};
   /// Levels up to this one were applied before (a model saved by `ort optimize`): skipped.
   OptimizationLevel applied_level = OptimizationLevel::kDisable;
+  /// A pass that fails or leaves an invalid graph is an error naming it, instead of being rolled
+  /// back with a warning (tests, the model zoo sweep, `--strict-optimizer`).
+  bool strict = false;
+  /// The caller's own passes (ONNX Runtime's custom graph transformers): each runs after the
+  /// built-in passes of its level, in this order, and may be disabled by name like them.
+  std::vector<std::shared_ptr<const GraphTransformer>> custom_passes = {};
 };
+
+/// A pass application the driver undid: the pass failed, or the graph it left failed validation
+/// (ValidateGraph, or its interface changed: CheckInterface).
+struct OptimizerRollback {
+  std::string pass;
+  /// The rewrite rule that broke the graph, for a rule-based pass; "" for a global pass (or when
+  /// no single rewrite could be blamed: then the whole pass is skipped).
+  std::string rule;
+  /// The node the failing rewrite was rooted at, or the node the error names; "" when none.
+  std::string node;
+  /// The pass's error, or what validation found.
+  std::string reason;
+};
+
+/// "pass 'p', rule 'r', at node 'n' (Op): reason" (the parts that are known).
+std::string DescribeRollback(const OptimizerRollback& rollback);
 
 /// How often one rewrite rule fired during one pass application.
 struct RuleFireCount {
@@ -36,9 +61,10 @@ struct RuleFireCount {
   int count = 0;
 };
 
-/// One timed step of the driver: a whole level, or one application of one pass.
+/// One timed step of the driver: a whole level, one application of one pass, or the rollback of
+/// one (after which the driver runs the level again from its start, without the culprit).
 struct OptimizerStep {
-  enum class Kind { kLevel, kPass };
+  enum class Kind { kLevel, kPass, kRollback };
   Kind kind = Kind::kPass;
   /// The pass's name, or the level's name ("basic", "extended", "all").
   std::string_view name;
@@ -51,6 +77,9 @@ struct OptimizerStep {
   /// Passes made of rewrite rules: the rules that fired in this application (valid only during
   /// the observer call).
   std::span<const RuleFireCount> rule_fires;
+  /// Rollbacks: what was undone (valid only during the observer call); `start` and `end` span
+  /// the restore.
+  const OptimizerRollback* rollback = nullptr;
 };
 
 /// Told about every pass application and every level after it succeeds, so the session can
@@ -58,9 +87,14 @@ struct OptimizerStep {
 using OptimizerObserver = std::function<void(const OptimizerStep&)>;
 
 /// Optimizes `model` in place up to `options.level`, with the passes that serve one of
-/// `providers`; errors name the failing pass. `observer`, when set, is called after each pass
-/// application and each level (the clock is read and rule fires are counted only then). Domains
-/// that fused nodes use are added to the model's opset imports, so the model can be saved.
+/// `providers`. A pass whose Apply fails or whose result fails validation is rolled back: the
+/// graph goes back to its state before the pass, one warning names the pass (and rule), the node
+/// and the reason, the pass (or only the rule that broke the graph) is skipped for the rest of
+/// this optimization, and optimization goes on; with `options.strict` it is an error naming the
+/// pass instead. The graph must be valid on entry. `observer`, when set, is called after each
+/// pass application, each rollback and each level (the clock is read and rule fires are counted
+/// only then). Domains that fused nodes use are added to the model's opset imports, so the model
+/// can be saved.
 Status OptimizeGraph(Model& model, const OptimizerOptions& options,
                      std::span<IExecutionProvider* const> providers,
                      const OptimizerObserver& observer = {});

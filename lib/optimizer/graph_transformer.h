@@ -3,6 +3,7 @@
 // rewrite rules instead (rewrite_rule.h) and grouped in a rule-based transformer.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <span>
@@ -25,6 +26,12 @@ struct OptimizerContext {
   /// When set (only while the driver is observed), rule-based passes count each rule's fires
   /// here by rule name.
   std::map<std::string, int>* rule_fires = nullptr;
+  /// When set, rule-based passes pass the status of every rewrite through it, with the rule and
+  /// the node the rewrite was rooted at (described before the rewrite), and stop with what it
+  /// returns when that is an error: the driver learns which rewrite failed, and validates the
+  /// graph after each rewrite while it looks for the rule that broke it.
+  std::function<Status(const std::string& rule, const std::string& node, Status rewrite)>
+      check_rewrite;
 
   bool IsDisabled(const std::string& name) const {
     return disabled != nullptr && disabled->count(name) > 0;

@@ -58,6 +58,7 @@ Status RuleBasedTransformer::Apply(Graph& graph, const OptimizerContext& context
         const std::string described = node->Describe();
         bool removed = false;
         Status status = rule->Rewrite(graph, *node, removed);
+        if (context.check_rewrite) status = context.check_rewrite(rule->name(), described, status);
         if (!status.ok()) return status.WithContext("rule '" + rule->name() + "' on " + described);
         fired = true;
         if (context.rule_fires != nullptr) ++(*context.rule_fires)[rule->name()];

@@ -24,11 +24,24 @@ int DefaultThreadCount() {
 
 std::string ShapeText(const TensorShape& shape) { return shape.ToString(); }
 
-// `observer`, plus an event in `profiler` (when given) for every optimizer step.
-OptimizerObserver TracingObserver(Profiler* profiler, const OptimizerObserver& observer) {
-  if (profiler == nullptr) return observer;
-  return [profiler, observer](const OptimizerStep& step) {
+// `observer`, plus an event in `profiler` (when given) for every optimizer step; rollbacks are
+// also kept in `rollbacks`.
+OptimizerObserver TracingObserver(Profiler* profiler, const OptimizerObserver& observer,
+                                  std::vector<OptimizerRollback>& rollbacks) {
+  return [profiler, observer, &rollbacks](const OptimizerStep& step) {
     if (observer) observer(step);
+    if (step.kind == OptimizerStep::Kind::kRollback) rollbacks.push_back(*step.rollback);
+    if (profiler == nullptr) return;
+    if (step.kind == OptimizerStep::Kind::kRollback) {
+      profiler->Record(ProfileCategory::kSession, "optimizer_rollback_" + std::string(step.name),
+                       step.start, step.end,
+                       {{"level", OptimizationLevelName(step.level)},
+                        {"iteration", step.iteration},
+                        {"rule", step.rollback->rule},
+                        {"node", step.rollback->node},
+                        {"reason", step.rollback->reason}});
+      return;
+    }
     const bool pass = step.kind == OptimizerStep::Kind::kPass;
     ProfileArgs args = {{"level", OptimizationLevelName(step.level)},
                         {pass ? "iteration" : "iterations", step.iteration},
@@ -65,6 +78,22 @@ Status InferenceSession::RegisterProvider(std::unique_ptr<IExecutionProvider> pr
   }
   provider_list_.push_back(provider.get());
   providers_.push_back(std::move(provider));
+  return Status::OK();
+}
+
+Status InferenceSession::RegisterGraphTransformer(std::unique_ptr<GraphTransformer> pass) {
+  if (initialized_ || rewritten_) {
+    return ORT_ERROR(kInvalidArgument, "optimizer passes must be registered before Initialize");
+  }
+  std::vector<std::string> taken = DisablePassNames();
+  for (const auto& custom : custom_passes_) taken.push_back(custom->name());
+  if (std::find(taken.begin(), taken.end(), pass->name()) != taken.end()) {
+    return ORT_ERROR(kInvalidArgument,
+                     "optimizer pass name '{}' is taken by a built-in pass or rule or an earlier "
+                     "registration",
+                     pass->name());
+  }
+  custom_passes_.push_back(std::move(pass));
   return Status::OK();
 }
 
@@ -198,10 +227,15 @@ Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& o
   const ResumePoint resume = FindResume(record);
   event.AddArg("already_applied", OptimizationLevelName(resume.applied_level));
   ORT_RETURN_IF_ERROR(CheckNchwcBlockSize(*model_, NchwcBlockSize()));
-  const OptimizerOptions optimizer_options{options_.optimization_level,
-                                           options_.disabled_optimizers, resume.applied_level};
+  OptimizerOptions optimizer_options;
+  optimizer_options.level = options_.optimization_level;
+  optimizer_options.disabled_passes = options_.disabled_optimizers;
+  optimizer_options.applied_level = resume.applied_level;
+  optimizer_options.strict = options_.strict_optimizer;
+  optimizer_options.custom_passes = custom_passes_;
   ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, optimizer_options, provider_list_,
-                                    TracingObserver(profiler, observer)));
+                                    TracingObserver(profiler, observer, rollbacks_)));
+  event.AddArg("rollbacks", rollbacks_.size());
   RecordNchwcBlockSize(*model_, NchwcBlockSize());
   if (static_cast<int>(options_.optimization_level) > static_cast<int>(resume.applied_level)) {
     WriteOptimizationRecord(UpdatedRecord(record, resume, options_.optimization_level,

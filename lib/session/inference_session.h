@@ -32,6 +32,9 @@ class InferenceSession {
   /// Adds a provider; earlier registrations take nodes first. A fallback provider
   /// (IExecutionProvider::IsFallback: the CPU provider) must be registered.
   Status RegisterProvider(std::unique_ptr<IExecutionProvider> provider);
+  /// Adds the caller's own optimizer pass (OptimizerOptions::custom_passes); it runs after the
+  /// built-in passes of its level. Its name must not be taken by another pass.
+  Status RegisterGraphTransformer(std::unique_ptr<GraphTransformer> pass);
 
   Status Load(const std::string& path);
   Status LoadFromBytes(const void* data, size_t size);
@@ -60,6 +63,9 @@ class InferenceSession {
   Model& mutable_model() { return *model_; }
   const SessionOptions& options() const { return options_; }
   const std::vector<std::unique_ptr<IExecutionProvider>>& providers() const { return providers_; }
+  /// The optimizer passes (or rules) that broke the graph and were rolled back while this
+  /// session rewrote its model, in order (empty in strict mode, and normally).
+  const std::vector<OptimizerRollback>& optimizer_rollbacks() const { return rollbacks_; }
   /// Bytes the providers' arena allocators hold for live tensors (0 without arenas).
   size_t ArenaBytesInUse() const;
   /// The main graph's nodes in execution order (after Initialize).
@@ -104,6 +110,8 @@ class InferenceSession {
   SessionOptions options_;
   std::vector<std::unique_ptr<IExecutionProvider>> providers_;
   std::vector<IExecutionProvider*> provider_list_;  // providers_, in priority order
+  std::vector<std::shared_ptr<const GraphTransformer>> custom_passes_;
+  std::vector<OptimizerRollback> rollbacks_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<SessionState> state_;
   std::unique_ptr<ThreadPool> intra_op_pool_;

@@ -26,6 +26,9 @@ struct SessionOptions {
   OptimizationLevel optimization_level = OptimizationLevel::kAll;
   /// Optimizer passes and rewrite rules to skip, by name.
   std::set<std::string> disabled_optimizers;
+  /// An optimizer pass that fails or leaves an invalid graph fails Initialize, instead of being
+  /// rolled back with a warning (OptimizerOptions::strict).
+  bool strict_optimizer = false;
   /// Lay out each run's intermediate tensors in one block computed from an earlier run with the
   /// same input shapes (ONNX Runtime's enable_mem_pattern). Sequential mode only.
   bool enable_mem_pattern = true;

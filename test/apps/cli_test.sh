@@ -162,12 +162,13 @@ num='[0-9]+\.[0-9]{3}'
 tiny=$data/demo/tiny_resnet.onnx
 "$ort" perf "$add" -r 7 --warmup 2 --json "$work/perf.json" > "$work/perf.txt" 2>&1
 matches "perf prints its statistics" "$work/perf.txt" \
-  "^model: .*add\.onnx" "warmup 2, repeat 7$" "^session creation: $num ms$" "^first run: $num ms$" \
+  "^model: .*add\.onnx" "warmup 2, repeat 7$" "^session creation: $num ms$" \
+  "^optimizer rollbacks: 0$" "^first run: $num ms$" \
   "^latency \(ms\): min $num  mean $num  p50 $num  p90 $num  p95 $num  p99 $num  max $num$" \
   "^throughput: [0-9]+\.[0-9]{2} inferences/s \(7 runs in $num s, concurrency 1\)$" "^runs: 7$" \
   "^peak resident memory: [1-9][0-9]* bytes"
 valid_report "perf --json follows the schema" "$work/perf.json" runs=7 warmup_runs=2 \
-  concurrency=1 arena_bytes_in_use=0 'settings.providers=["cpu"]' 'settings.input_shapes.a=[2,3]'
+  optimizer_rollbacks=0 concurrency=1 arena_bytes_in_use=0 'settings.providers=["cpu"]' 'settings.input_shapes.a=[2,3]'
 "$ort" perf "$add" -t 0.2 --warmup 0 --json "$work/duration.json" > "$work/duration.txt" 2>&1
 matches "perf -t measures for a duration" "$work/duration.txt" "duration 0.2 s$" "^runs: [1-9][0-9]*$"
 valid_report "duration report" "$work/duration.json" warmup_runs=0
@@ -229,14 +230,15 @@ one_line "perf: unwritable report" "$ort" perf "$add" -r 1 --json "$work/none/re
 opt=$work/opt
 mkdir -p "$opt"
 image=$data/demo/image.npy
-"$ort" optimize "$tiny" -o "$opt/tiny.onnx" --external-data-min-bytes 100 \
+"$ort" optimize "$tiny" -o "$opt/tiny.onnx" --external-data-min-bytes 100 --strict-optimizer \
   --report "$opt/report.json" > "$opt/report.txt" 2>&1
 matches "optimize prints its tables" "$opt/report.txt" "^model: .*tiny_resnet\.onnx \(14 nodes\) -> " \
   "^op type +before +after$" "^Conv +4 +[0-9]+" "^pass / rule +level +runs +changed +time ms$" \
-  "^basic_rewrites +basic +[1-9]" "^  eliminate_identity +fired 0$" \
+  "^basic_rewrites +basic +[1-9]" "^  eliminate_identity +fired 0$" "^optimizer rollbacks: 0$" \
   "^external data: tiny\.onnx\.data \([1-9][0-9]* initializers"
 valid_optimize_report "optimize --report follows the schema" "$opt/report.json" level=all \
   input_level=disable nodes_before=14 'providers=["cpu"]' 'disabled_passes=[]' \
+  optimizer_rollbacks=0 'rollbacks=[]' \
   external_data.file=tiny.onnx.data external_data.min_bytes=100
 passes "optimize writes external data" test -s "$opt/tiny.onnx.data"
 expect "optimized model matches ORT" 0 "OK" "$ort" run "$opt/tiny.onnx" --input "image=$image" \

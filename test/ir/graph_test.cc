@@ -145,4 +145,135 @@ TEST_CASE("Unique names avoid existing values and nodes", "[ir][Graph]") {
   CHECK(graph.UniqueNodeName("n") != "n_0");
 }
 
+TEST_CASE("ValidateGraph finds values defined twice", "[ir][Graph]") {
+  Model model;
+  Graph& graph = model.graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  graph.AddInitializer("w", Tensor::Scalar<float>(1.0f));
+  Node& first = Add(graph, "first", "Neg", {"x"}, {"y"});
+  REQUIRE(ValidateGraph(graph).ok());
+
+  SECTION("by two nodes") {
+    Add(graph, "second", "Abs", {"x"}, {"y"});
+    const Status status = ValidateGraph(graph);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.node() == "node 'first' (Neg)");
+    CHECK(status.message().find("also defined by node 'second' (Abs)") != std::string::npos);
+  }
+  SECTION("by a node and a graph input") {
+    graph.SetNodeOutput(first, 0, "x");
+    graph.set_outputs({"x"});
+    const Status status = ValidateGraph(graph);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.message().find("output 'x' in graph '' is also defined by a graph input") !=
+          std::string::npos);
+  }
+  SECTION("by a node and an initializer") {
+    graph.SetNodeOutput(first, 0, "w");
+    graph.set_outputs({"w"});
+    const Status status = ValidateGraph(graph);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.message().find("also defined by an initializer") != std::string::npos);
+  }
+}
+
+TEST_CASE("ValidateGraph checks initializers against their recorded types", "[ir][Graph]") {
+  Model model;
+  Graph& graph = model.graph();
+  graph.AddInitializer("w", Tensor::FromVector<float>({2}, {1.0f, 2.0f}));
+  graph.set_outputs({"w"});
+  REQUIRE(ValidateGraph(graph).ok());
+  // A symbolic dimension does not contradict the data; a known one must match it.
+  graph.SetValueType("w", ValueType::Tensor(DataType::kFloat, {{Dimension::Symbol("n")}}));
+  CHECK(ValidateGraph(graph).ok());
+  graph.SetValueType("w", ValueType::Tensor(DataType::kFloat, {{Dimension::Known(3)}}));
+  CHECK(ValidateGraph(graph).message().find("initializer 'w' holds float[2]") != std::string::npos);
+  graph.SetValueType("w", ValueType::Tensor(DataType::kInt64, {{Dimension::Known(2)}}));
+  CHECK_FALSE(ValidateGraph(graph).ok());
+}
+
+TEST_CASE("CheckInterface accepts refined types and rejects changed ones", "[ir][Graph]") {
+  Model model;
+  Graph& graph = model.graph();
+  graph.set_inputs({"x", "bias"});
+  graph.AddInitializer("bias", Tensor::Scalar<float>(0.0f));
+  graph.set_outputs({"y"});
+  const SymbolicShape dynamic = {Dimension::Symbol("batch"), Dimension::Known(4)};
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, dynamic));
+  graph.SetValueType("y", ValueType::Tensor(DataType::kFloat, dynamic));
+  Add(graph, "neg", "Neg", {"x"}, {"y"});
+  const GraphInterface before = CaptureInterface(graph);
+  // The input with an initializer is a default, not part of what callers must feed.
+  REQUIRE(before.inputs.size() == 1);
+
+  graph.SetValueType(
+      "y", ValueType::Tensor(DataType::kFloat, {{Dimension::Known(8), Dimension::Known(4)}}));
+  CHECK(CheckInterface(graph, before).ok());
+
+  graph.SetValueType("y", ValueType::Tensor(DataType::kFloat,
+                                            {{Dimension::Symbol("batch"), Dimension::Known(5)}}));
+  Status status = CheckInterface(graph, before);
+  CHECK(status.message() ==
+        "node 'neg' (Neg): output 'y' of graph '': its dimension 1 changed: "
+        "tensor(float)[batch,4] before, tensor(float)[batch,5] now");
+  CHECK(status.node() == "node 'neg' (Neg)");
+
+  graph.SetValueType("y", ValueType::Tensor(DataType::kFloat));
+  CHECK(CheckInterface(graph, before).message().find("its rank changed") != std::string::npos);
+  graph.SetValueType("y", ValueType::Tensor(DataType::kFloat, dynamic));
+  graph.set_inputs({"x"});
+  CHECK(CheckInterface(graph, before).ok());
+  graph.set_outputs({"x"});
+  CHECK(CheckInterface(graph, before).message() ==
+        "the outputs of graph '' changed from [y] to [x]");
+}
+
+TEST_CASE("A clone shares weights and restores the graph in place", "[ir][Graph]") {
+  Model model;
+  Graph& graph = model.graph();
+  graph.set_inputs({"cond", "x"});
+  graph.set_outputs({"out"});
+  graph.AddInitializer("w", Tensor::FromVector<float>({2}, {1.0f, 2.0f}));
+  Add(graph, "gone", "Neg", {"x"}, {"unused"});
+  Add(graph, "mul", "Mul", {"x", "w"}, {"scaled"});
+  auto body = std::make_unique<Graph>(nullptr);
+  body->set_outputs({"branch_out"});
+  body->AddNode({"inner", "Identity", "", {"scaled"}, {"branch_out"}, {}});
+  NodeSpec spec{"if", "If", "", {"cond"}, {"out"}, {}};
+  spec.attributes.push_back(Attribute::GraphValue("then_branch", std::move(body)));
+  graph.AddNode(std::move(spec));
+  graph.RemoveNode(0);
+  graph.ResolveOuterScope();
+
+  std::unique_ptr<Graph> snapshot = graph.Clone();
+  CHECK(snapshot->GetNode(0) == nullptr);
+  CHECK(snapshot->GetNode(1)->name() == "mul");
+  CHECK(&snapshot->GetNode(1)->graph() == snapshot.get());
+  CHECK(snapshot->GetInitializer("w")->SharesBufferWith(*graph.GetInitializer("w")));
+  CHECK(snapshot->Producer("scaled") == snapshot->GetNode(1));
+  const Graph& cloned_body = *snapshot->GetNode(2)->FindAttribute("then_branch")->g;
+  CHECK(cloned_body.parent_graph() == snapshot.get());
+  CHECK(cloned_body.parent_node() == snapshot->GetNode(2));
+  CHECK(&cloned_body != graph.GetNode(2)->FindAttribute("then_branch")->g.get());
+
+  // Edit the graph, then go back.
+  graph.RemoveNode(1);
+  graph.GetNode(2)->FindAttribute("then_branch")->g->set_outputs({});
+  graph.AddNode({"extra", "Abs", "", {"x"}, {"scaled"}, {}});
+  graph.RemoveInitializer("w");
+  graph.RestoreFrom(std::move(snapshot));
+  CHECK(graph.NodeCount() == 2);
+  CHECK(graph.MaxNodeIndex() == 3);
+  CHECK(graph.GetNode(1)->name() == "mul");
+  CHECK(&graph.GetNode(1)->graph() == &graph);
+  CHECK(graph.Producer("scaled") == graph.GetNode(1));
+  CHECK(Names(graph.Consumers("scaled")) == std::vector<std::string>{"if"});
+  CHECK(graph.GetInitializer("w") != nullptr);
+  const Graph& restored_body = *graph.GetNode(2)->FindAttribute("then_branch")->g;
+  CHECK(restored_body.parent_graph() == &graph);
+  CHECK(restored_body.outputs() == std::vector<std::string>{"branch_out"});
+  CHECK(ValidateGraph(graph).ok());
+}
+
 }  // namespace ort

@@ -18,7 +18,7 @@ TEST_CASE("Identity and inference Dropout nodes are removed", "[optimizer]") {
   graph.AddNode({"output_id", "Identity", "", {"mask"}, {"kept"}, {}});
   graph.ResolveOuterScope();
 
-  REQUIRE(OptimizeGraph(model, {OptimizationLevel::kBasic, {}}, {}).ok());
+  REQUIRE(OptimizeGraph(model, {.level = OptimizationLevel::kBasic, .strict = true}, {}).ok());
   std::vector<std::string> ops;
   for (const Node* node : graph.Nodes()) ops.push_back(node->name());
   // The Dropout whose mask is used and the Identity defining a graph output stay.

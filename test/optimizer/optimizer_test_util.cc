@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "lib/common/logging.h"
 #include "providers/cpu/cpu_provider.h"
 
 namespace ort::test {
@@ -11,7 +12,11 @@ namespace {
 void Optimize(Model& model, OptimizationLevel level, std::set<std::string> disabled,
               std::span<IExecutionProvider* const> providers) {
   model.graph().ResolveOuterScope();
-  const Status status = OptimizeGraph(model, {level, std::move(disabled)}, providers);
+  OptimizerOptions options;
+  options.level = level;
+  options.disabled_passes = std::move(disabled);
+  options.strict = true;
+  const Status status = OptimizeGraph(model, options, providers);
   INFO(status.ToString());
   REQUIRE(status.ok());
 }
@@ -62,7 +67,8 @@ size_t CountOps(const Graph& graph, std::string_view op_type) {
 }
 
 std::unique_ptr<InferenceSession> MakeCpuSession(std::unique_ptr<Model> model,
-                                                 const SessionOptions& options) {
+                                                 SessionOptions options) {
+  options.strict_optimizer = true;
   auto session = std::make_unique<InferenceSession>(options);
   REQUIRE(session->RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
   REQUIRE(session->Load(std::move(model)).ok());
@@ -104,6 +110,29 @@ void CheckSameOutputs(const std::function<Model()>& build, const std::vector<Nam
   CHECK(fused.executed.size() == fused_nodes);
   CHECK(plain.executed.size() > fused.executed.size());
   CheckClose(fused.output, plain.output, tolerance, tolerance);
+}
+
+WarningCapture::WarningCapture()
+    : sink_(std::make_shared<spdlog::sinks::ostream_sink_st>(stream_)) {
+  sink_->set_level(spdlog::level::warn);
+  // One line per message; messages hold no newline.
+  sink_->set_pattern("%l %v");
+  Logger().sinks().push_back(sink_);
+}
+
+WarningCapture::~WarningCapture() {
+  auto& sinks = Logger().sinks();
+  sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
+}
+
+std::vector<std::string> WarningCapture::warnings() const {
+  std::vector<std::string> messages;
+  std::istringstream lines(stream_.str());
+  const std::string prefix = "warning ";
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with(prefix)) messages.push_back(line.substr(prefix.size()));
+  }
+  return messages;
 }
 
 std::filesystem::path TempDirectory(const std::string& name) {

@@ -5,10 +5,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <spdlog/sinks/ostream_sink.h>
+
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +34,9 @@ Model MakeModel(int64_t opset = 14);
 /// with `seed`.
 Tensor RandomTensor(std::vector<int64_t> dims, uint32_t seed, float low = -2.0f, float high = 2.0f);
 
-/// Runs the basic level with only `disabled` turned off and no provider registered.
+/// Runs the basic level with only `disabled` turned off and no provider registered. Like every
+/// helper here, it runs the optimizer in strict mode: a pass that breaks the graph fails the test
+/// instead of being rolled back.
 void OptimizeBasic(Model& model, std::set<std::string> disabled = {});
 
 /// Runs every level up to `level` for a CPU session with `disabled` turned off (the extended
@@ -52,9 +57,10 @@ Ops OpTypes(const Graph& graph);
 /// How many nodes of `op_type` the graph holds.
 size_t CountOps(const Graph& graph, std::string_view op_type);
 
-/// A session with the CPU provider registered that has loaded and initialized `model`.
+/// A session with the CPU provider registered that has loaded and initialized `model` (with
+/// SessionOptions::strict_optimizer set).
 std::unique_ptr<InferenceSession> MakeCpuSession(std::unique_ptr<Model> model,
-                                                 const SessionOptions& options = {});
+                                                 SessionOptions options = {});
 
 /// What a CPU session made of a model: output 0 and the op types of the nodes it executed.
 struct CpuRun {
@@ -77,5 +83,21 @@ void CheckSameOutputs(const std::function<Model()>& build, const std::vector<Nam
 
 /// An empty directory `name` under the system's temporary directory (emptied if it existed).
 std::filesystem::path TempDirectory(const std::string& name);
+
+/// Collects the warnings the engine's logger prints while it lives (they still go to stderr).
+class WarningCapture {
+ public:
+  WarningCapture();
+  ~WarningCapture();
+  WarningCapture(const WarningCapture&) = delete;
+  WarningCapture& operator=(const WarningCapture&) = delete;
+
+  /// The warnings so far, one message each.
+  std::vector<std::string> warnings() const;
+
+ private:
+  std::ostringstream stream_;
+  std::shared_ptr<spdlog::sinks::ostream_sink_st> sink_;
+};
 
 }  // namespace ort::test

@@ -30,7 +30,8 @@ TEST_CASE("constant_folding folds the known pieces of a partly symbolic shape", 
   graph.ResolveOuterScope();
   CpuExecutionProvider cpu;
   IExecutionProvider* providers[] = {&cpu};
-  const Status status = OptimizeGraph(model, {OptimizationLevel::kBasic, {}}, providers);
+  const Status status =
+      OptimizeGraph(model, {.level = OptimizationLevel::kBasic, .strict = true}, providers);
   INFO(status.ToString());
   REQUIRE(status.ok());
 

@@ -79,8 +79,9 @@ TEST_CASE("Fusions into ops the CUDA provider runs serve it; CPU-only ones do no
   graph.AddNode({"relu2", "Relu", "", {"g"}, {"y"}, {}});
   graph.ResolveOuterScope();
   CudaWithCpuFallback providers;
-  REQUIRE(OptimizeGraph(model, {OptimizationLevel::kAll, {}}, providers.providers()).ToString() ==
-          "OK");
+  REQUIRE(OptimizeGraph(model, {.level = OptimizationLevel::kAll, .strict = true},
+                        providers.providers())
+              .ToString() == "OK");
   std::vector<std::string> ops;
   for (const Node* node : graph.Nodes()) ops.push_back(node->op_type());
   std::sort(ops.begin(), ops.end());
