@@ -292,11 +292,16 @@ class Rewriter {
     return name;
   }
 
-  // The nchwc Conv this run made that alone computes `value` (read only by `reader`) and has
-  // neither a Sum nor an activation yet; else null.
+  // The nchwc Conv this run made that alone computes `value` and has neither a Sum nor an
+  // activation yet, when the node about to fuse into it reads `value` alone; else null. Readers
+  // already moved into the region read the twin: fusing would change what they see, and a Sum
+  // computed from them would feed the Conv its own output (a cycle).
   Node* FusableConv(const std::string& value) {
     const auto twin = twins_.find(value);
-    if (twin == twins_.end() || !HasSingleReader(value)) return nullptr;
+    if (twin == twins_.end() || !HasSingleReader(value) ||
+        !graph_.Consumers(twin->second.name).empty()) {
+      return nullptr;
+    }
     const auto conv = convs_.find(twin->second.name);
     if (conv == convs_.end() || conv->second.fused) return nullptr;
     return graph_.GetNode(conv->second.node);

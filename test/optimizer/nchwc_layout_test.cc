@@ -1,6 +1,7 @@
 // The level-all pass nchwc_layout: CNN graphs built here are rewritten into com.microsoft.nchwc
 // ops (node counts checked) and compute what the unoptimized graph computes; convolutions it must
 // not touch stay as they are.
+#include "lib/ir/graph_validation.h"
 #include "lib/onnx/model_loader.h"
 #include "providers/cpu/cpu_provider.h"
 #include "test/optimizer/optimizer_test_util.h"
@@ -107,6 +108,67 @@ Model UpsampleModel() {
   graph.AddNode({"shift", "Add", "", {"u", "three"}, {"s"}, {}});
   graph.AddNode({"scale", "Div", "", {"s", "six"}, {"d"}, {}});
   AddConv(graph, "c2", "d", 16, 8, 1, 1, 1, "y", 33);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A ConvNeXt block as torch exports it with a dynamic batch: the stem's output feeds both the
+// depthwise Conv and, across a channels-last MLP (Transpose, LayerNorm, MatMul, erf GELU, MatMul,
+// scale, Transpose back), the residual Add. The depthwise Conv reads the stem's blocked twin, so
+// the Add must not become the stem's Sum: that Sum would be computed from the stem's own output.
+Model ConvNextBlockModel() {
+  Model model = MakeModel(17);
+  Graph& graph = model.graph();
+  const int64_t c = 32;
+  SymbolicShape x_shape{Dimension::Symbol("N"), Dimension::Known(c), Dimension::Known(6),
+                        Dimension::Known(6)};
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, x_shape));
+  AddConv(graph, "stem", "x", c, c, 1, 1, 1, "s", 41);
+  AddConv(graph, "dw", "s", c, c, 3, 1, c, "d", 43);
+  graph.AddNode({"to_last", "Transpose", "", {"d"}, {"t"}, {}})
+      .SetAttribute(Attribute::Ints("perm", {0, 2, 3, 1}));
+  graph.AddInitializer("ln_scale", RandomTensor({c}, 45, 0.5f, 1.5f));
+  graph.AddInitializer("ln_bias", RandomTensor({c}, 46));
+  graph.AddNode({"ln", "LayerNormalization", "", {"t", "ln_scale", "ln_bias"}, {"n"}, {}})
+      .SetAttribute(Attribute::Int("axis", -1));
+  graph.AddInitializer("w1", RandomTensor({c, 4 * c}, 47, -0.3f, 0.3f));
+  graph.AddInitializer("b1", RandomTensor({4 * c}, 48));
+  graph.AddNode({"fc1", "MatMul", "", {"n", "w1"}, {"h0"}, {}});
+  graph.AddNode({"fc1_bias", "Add", "", {"h0", "b1"}, {"h"}, {}});
+  graph.AddInitializer("sqrt2", Tensor::Scalar<float>(1.41421356f));
+  graph.AddInitializer("one", Tensor::Scalar<float>(1.0f));
+  graph.AddInitializer("half", Tensor::Scalar<float>(0.5f));
+  graph.AddNode({"gelu_div", "Div", "", {"h", "sqrt2"}, {"g0"}, {}});
+  graph.AddNode({"gelu_erf", "Erf", "", {"g0"}, {"g1"}, {}});
+  graph.AddNode({"gelu_add", "Add", "", {"g1", "one"}, {"g2"}, {}});
+  graph.AddNode({"gelu_mul", "Mul", "", {"h", "g2"}, {"g3"}, {}});
+  graph.AddNode({"gelu_half", "Mul", "", {"g3", "half"}, {"g"}, {}});
+  graph.AddInitializer("w2", RandomTensor({4 * c, c}, 49, -0.2f, 0.2f));
+  graph.AddInitializer("b2", RandomTensor({c}, 50));
+  graph.AddNode({"fc2", "MatMul", "", {"g", "w2"}, {"f0"}, {}});
+  graph.AddNode({"fc2_bias", "Add", "", {"f0", "b2"}, {"f"}, {}});
+  graph.AddInitializer("gamma", RandomTensor({c}, 51, 0.1f, 1.0f));
+  graph.AddNode({"layer_scale", "Mul", "", {"gamma", "f"}, {"m"}, {}});
+  graph.AddNode({"to_first", "Transpose", "", {"m"}, {"b"}, {}})
+      .SetAttribute(Attribute::Ints("perm", {0, 3, 1, 2}));
+  graph.AddNode({"residual", "Add", "", {"s", "b"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A Conv whose output a second Conv reads (visited first) and Relu reads: the Relu must not
+// become the first Conv's activation, or the second Conv would read rectified values.
+Model SharedConvOutputModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 16, 5, 5}));
+  AddConv(graph, "c1", "x", 16, 16, 3, 1, 1, "a", 61);
+  AddConv(graph, "c2", "a", 16, 16, 1, 1, 1, "b", 63);
+  graph.AddNode({"relu", "Relu", "", {"a"}, {"r"}, {}});
+  graph.AddNode({"cat", "Concat", "", {"b", "r"}, {"y"}, {}})
+      .SetAttribute(Attribute::Int("axis", 1));
   graph.set_inputs({"x"});
   graph.set_outputs({"y"});
   return model;
@@ -229,6 +291,40 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
     InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
   }
+}
+
+TEST_CASE("nchwc_layout keeps a ConvNeXt block acyclic", "[optimizer][nchwc]") {
+  Model model = ConvNextBlockModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  INFO(ValidateGraph(graph).ToString());
+  REQUIRE(ValidateGraph(graph).ok());
+  // Both convolutions stay blocked and the residual Add adds blocked data; the stem has no Sum.
+  CHECK(CountNchwc(graph, "Conv") == 2);
+  CHECK(CountOps(graph, "Conv") == 2);
+  const Node& residual = *graph.Producer(graph.Producer("y")->inputs()[0]);
+  CHECK(residual.op_type() == "Add");
+  CHECK(graph.Producer(residual.inputs()[0])->domain() == kNchwc);
+  for (const Node* node : graph.Nodes()) {
+    if (node->domain() == kNchwc && node->op_type() == "Conv") CHECK(node->inputs().size() == 3);
+  }
+  // x and the MLP's result enter the region, d and y leave it.
+  CHECK(CountNchwc(graph, "ReorderInput") == 2);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 2);
+  CheckSameOutputsAtAll(ConvNextBlockModel, {2, 32, 6, 6});
+}
+
+TEST_CASE("nchwc_layout fuses into a Conv only what alone reads its output", "[optimizer][nchwc]") {
+  Model model = SharedConvOutputModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  REQUIRE(ValidateGraph(graph).ok());
+  CHECK(CountNchwc(graph, "Conv") == 2);
+  CHECK(CountOps(graph, "Relu") == 1);
+  for (const Node* node : graph.Nodes()) {
+    if (node->op_type() == "Conv") CHECK(node->FindAttribute("activation") == nullptr);
+  }
+  CheckSameOutputsAtAll(SharedConvOutputModel, {1, 16, 5, 5});
 }
 
 }  // namespace
