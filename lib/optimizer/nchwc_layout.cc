@@ -1,11 +1,13 @@
-// Pass nchwc_layout: float 2-D Conv/FusedConv with constant weights, the pools, Adds, activations
-// and Concats around them become ONNX Runtime's com.microsoft.nchwc blocked-layout ops.
+// Pass nchwc_layout: float 2-D Conv/FusedConv with constant weights, the pools, BatchNorms, Adds,
+// activations and Concats around them become ONNX Runtime's com.microsoft.nchwc blocked ops.
 //
 // Values of the blocked region get twins named "<value>_nchwc" holding [N, C / B, H, W, B] data
 // (declared [N, C padded, H, W]); ReorderInput makes a twin where the region reads a plain value
 // and ReorderOutput restores a plain value that something outside the region still reads. Filters
-// are rewritten in ORT's layouts so that ORT can run a saved model: OIHWBiBo for blocked input,
-// OIHWBo for a plain input of fewer than B channels and for depthwise convolutions.
+// are rewritten in ORT's layouts so that ORT can run a saved model: OIHWBiBo for blocked input
+// (each group's filters one after the other), OIHWBo for a plain input of fewer than B channels
+// and for depthwise convolutions.
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -130,6 +132,8 @@ class Rewriter {
         TransformConcat(*node);
       } else if (IsOnnxOp(node, "Resize") || IsOnnxOp(node, "Upsample")) {
         TransformResize(*node);
+      } else if (IsOnnxOp(node, "BatchNormalization")) {
+        TransformBatchNorm(*node);
       }
     }
     if (converted_.empty()) return Status::OK();
@@ -214,31 +218,36 @@ class Rewriter {
     const TensorShape& ws = weight->shape();
     const int64_t filters = ws[0];
     const int64_t channels = (*x_shape)[1].value;
-    if (filters % 4 != 0 || (*y_shape)[1].value != filters) return;
-    const bool depthwise = group > 1;
-    if (depthwise && !(group == channels && filters == channels && ws[1] == 1)) return;
-    if (!depthwise && (group != 1 || ws[1] != channels)) return;
+    if ((*y_shape)[1].value != filters) return;
+    const bool depthwise = group > 1 && ws[1] == 1;
+    if (depthwise && !(group == channels && filters == channels)) return;
+    // Grouped convolutions block when each group's input and output channels fill whole blocks
+    // (RegNet's group width 16 at B = 16): every group is then a convolution of its own blocks.
+    if (!depthwise && (ws[1] * group != channels ||
+                       (group > 1 && (ws[1] % block_ != 0 || filters % (group * block_) != 0)))) {
+      return;
+    }
     const bool nchw_input = !depthwise && channels < block_ && twins_.count(x) == 0;
     if (!nchw_input && twins_.count(x) == 0 && channels % 4 != 0) return;
     const bool has_sum = conv.HasInput(3);
-    if (has_sum && !FloatShape4(graph_, conv.inputs()[3])) return;
+    if (has_sum && twins_.count(conv.inputs()[3]) == 0) {
+      const auto sum_shape = FloatShape4(graph_, conv.inputs()[3]);
+      if (!sum_shape || (*sum_shape)[1].value % 4 != 0) return;
+    }
 
     std::string input = x;
     if (!nchw_input) input = *BlockedInput(x);
     const int64_t padded_filters = RoundUp(filters, block_);
     std::vector<std::string> inputs{input, PackWeight(conv, *weight, depthwise, nchw_input)};
     inputs.push_back(PackBias(conv, padded_filters));
-    if (has_sum) {
-      const auto sum = BlockedInput(conv.inputs()[3]);
-      if (!sum) return;
-      inputs.push_back(*sum);
-    }
+    if (has_sum) inputs.push_back(*BlockedInput(conv.inputs()[3]));
     std::vector<Attribute> attributes;
     for (const auto& [name, attribute] : conv.attributes()) {
       if (name == "group") continue;
       attributes.push_back(CopyPlainAttribute(attribute, name));
     }
-    if (depthwise) attributes.push_back(Attribute::Int("group", padded_filters));
+    if (group > 1)
+      attributes.push_back(Attribute::Int("group", depthwise ? padded_filters : group));
     const bool activated = conv.FindAttribute("activation") != nullptr;
     const std::string output = ConvertOutput(conv, *y_shape, filters);
     const std::string name = conv.name();
@@ -290,6 +299,61 @@ class Rewriter {
     graph_.AddInitializer(
         name, Tensor::FromVector<float>(TensorShape({padded}), std::span<const float>(values)));
     return name;
+  }
+
+  // Inference BatchNormalization of blocked data is a per-channel affine map, so a 1x1 depthwise
+  // Conv (filters gamma / sqrt(var + eps), bias beta - mean * that) that a following activation
+  // fuses into; pre-activation networks (DenseNet) would otherwise leave the region at every one.
+  void TransformBatchNorm(Node& node) {
+    const std::string x = node.inputs()[0];
+    const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
+    if (twins_.count(x) == 0 || !y_shape) return;
+    for (size_t i = 1; i < node.outputs().size(); ++i) {
+      if (node.HasOutput(i)) return;
+    }
+    const Attribute* training = node.FindAttribute("training_mode");
+    const Attribute* spatial = node.FindAttribute("spatial");
+    if ((training != nullptr && training->i != 0) || (spatial != nullptr && spatial->i != 1)) {
+      return;
+    }
+    const Twin twin = twins_.at(x);
+    const float* parameters[4];
+    for (size_t i = 1; i <= 4; ++i) {
+      const Tensor* parameter = ConstantInput(graph_, node, i);
+      if (parameter == nullptr || parameter->dtype() != DataType::kFloat ||
+          parameter->NumElements() != twin.channels) {
+        return;
+      }
+      parameters[i - 1] = parameter->Data<float>();
+    }
+    const float epsilon = FloatAttribute(node, "epsilon", 1e-5f);
+    const int64_t padded = RoundUp(twin.channels, block_);
+    // Padding channels get zero filters and bias, so they stay zero.
+    std::vector<float> scale(static_cast<size_t>(padded), 0.0f), shift(scale);
+    for (size_t c = 0; c < static_cast<size_t>(twin.channels); ++c) {
+      scale[c] = parameters[0][c] / std::sqrt(parameters[3][c] + epsilon);
+      shift[c] = parameters[1][c] - parameters[2][c] * scale[c];
+    }
+    const std::string base = node.outputs()[0];
+    const std::string weight = graph_.UniqueValueName(base + "_scale_nchwc");
+    const std::string bias = graph_.UniqueValueName(base + "_shift_nchwc");
+    graph_.AddInitializer(weight, Tensor::FromVector<float>(TensorShape({padded, 1, 1, 1}),
+                                                            std::span<const float>(scale)));
+    graph_.AddInitializer(
+        bias, Tensor::FromVector<float>(TensorShape({padded}), std::span<const float>(shift)));
+    std::vector<Attribute> attributes;
+    attributes.push_back(Attribute::Ints("kernel_shape", {1, 1}));
+    attributes.push_back(Attribute::Int("group", padded));
+    const std::string output = ConvertOutput(node, *y_shape, twin.channels);
+    const std::string name = node.name();
+    graph_.RemoveNode(node.index());
+    Node& conv = graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "BatchNormalization" : name),
+                                 "Conv",
+                                 std::string(kNchwcDomain),
+                                 {twin.name, weight, bias},
+                                 {output},
+                                 std::move(attributes)});
+    convs_[output] = {conv.index(), false};
   }
 
   // The nchwc Conv this run made that alone computes `value` and has neither a Sum nor an

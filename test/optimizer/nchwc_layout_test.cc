@@ -3,6 +3,7 @@
 // not touch stay as they are.
 #include "lib/ir/graph_validation.h"
 #include "lib/onnx/model_loader.h"
+#include "lib/optimizer/pattern_utils.h"
 #include "providers/cpu/cpu_provider.h"
 #include "test/optimizer/optimizer_test_util.h"
 
@@ -174,6 +175,79 @@ Model SharedConvOutputModel() {
   return model;
 }
 
+void AddBatchNorm(Graph& graph, const std::string& name, const std::string& x, int64_t channels,
+                  const std::string& y, uint32_t seed) {
+  graph.AddInitializer(name + "_scale", RandomTensor({channels}, seed, 0.5f, 1.5f));
+  graph.AddInitializer(name + "_bias", RandomTensor({channels}, seed + 1));
+  graph.AddInitializer(name + "_mean", RandomTensor({channels}, seed + 2));
+  graph.AddInitializer(name + "_var", RandomTensor({channels}, seed + 3, 0.25f, 2.0f));
+  graph
+      .AddNode({name,
+                "BatchNormalization",
+                "",
+                {x, name + "_scale", name + "_bias", name + "_mean", name + "_var"},
+                {y},
+                {}})
+      .SetAttribute(Attribute::Float("epsilon", 1e-3f));
+}
+
+// A DenseNet block: normalization and activation come before each convolution, so the
+// BatchNormalizations (after a Conv whose output is also concatenated, and after the Concat)
+// cannot fold into a Conv's weights.
+Model DenseBlockModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 32, 6, 7}));
+  AddConv(graph, "stem", "x", 32, 32, 3, 1, 1, "s", 71);
+  AddBatchNorm(graph, "bn0", "s", 32, "n0", 73);
+  graph.AddNode({"relu0", "Relu", "", {"n0"}, {"r0"}, {}});
+  AddConv(graph, "bottleneck", "r0", 32, 16, 1, 1, 1, "a", 77);
+  graph.AddNode({"relu1", "Relu", "", {"a"}, {"r1"}, {}});
+  AddConv(graph, "growth", "r1", 16, 16, 3, 1, 1, "b", 79);
+  graph.AddNode({"cat", "Concat", "", {"s", "b"}, {"c"}, {}})
+      .SetAttribute(Attribute::Int("axis", 1));
+  AddBatchNorm(graph, "bn1", "c", 48, "n1", 81);
+  graph.AddNode({"relu2", "Relu", "", {"n1"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A RegNet stage: grouped 3x3 convolutions whose groups hold 16 channels (whole blocks at every
+// block size), with a dynamic batch.
+Model GroupedConvModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  SymbolicShape x_shape{Dimension::Symbol("N"), Dimension::Known(32), Dimension::Known(7),
+                        Dimension::Known(7)};
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, x_shape));
+  AddConv(graph, "reduce", "x", 32, 32, 1, 1, 1, "a", 91);
+  graph.AddNode({"relu0", "Relu", "", {"a"}, {"r0"}, {}});
+  AddConv(graph, "grouped", "r0", 32, 32, 3, 1, 2, "b", 93);
+  graph.AddNode({"relu1", "Relu", "", {"b"}, {"r1"}, {}});
+  AddConv(graph, "down", "r1", 32, 64, 3, 2, 2, "y", 95);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A squeeze-and-excitation branch whose squeeze has 6 channels, no multiple of 4: the blocked
+// Conv pads its filters, and the expanding Conv reads the padded twin.
+Model SqueezeModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 16, 5, 5}));
+  AddConv(graph, "conv", "x", 16, 16, 3, 1, 1, "a", 101);
+  graph.AddNode({"gap", "GlobalAveragePool", "", {"a"}, {"g"}, {}});
+  AddConv(graph, "squeeze", "g", 16, 6, 1, 1, 1, "q", 103);
+  graph.AddNode({"relu", "Relu", "", {"q"}, {"r"}, {}});
+  AddConv(graph, "expand", "r", 6, 16, 1, 1, 1, "e", 105);
+  graph.AddNode({"sigmoid", "Sigmoid", "", {"e"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 void CheckSameOutputsAtAll(const std::function<Model()>& build, std::vector<int64_t> dims) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor(std::move(dims), 21))}};
   const CpuRun plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
@@ -266,16 +340,15 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
     InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
   }
-  SECTION("output channels no multiple of 4") {
+  SECTION("groups of channels that fill no whole block") {
     Model model = MakeModel(14);
     Graph& graph = model.graph();
-    graph.SetValueType("x", FloatTensor({1, 8, 6, 6}));
-    AddConv(graph, "conv", "x", 8, 6, 3, 1, 1, "y", 1);
+    graph.SetValueType("x", FloatTensor({1, 12, 6, 6}));
+    AddConv(graph, "conv", "x", 12, 12, 3, 1, 2, "y", 1);
     graph.set_inputs({"x"});
     graph.set_outputs({"y"});
     InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
-    CHECK(OpTypes(model.graph()) == Ops{"Conv"});
   }
   SECTION("double tensors") {
     Model model = MakeModel(14);
@@ -325,6 +398,54 @@ TEST_CASE("nchwc_layout fuses into a Conv only what alone reads its output", "[o
     if (node->op_type() == "Conv") CHECK(node->FindAttribute("activation") == nullptr);
   }
   CheckSameOutputsAtAll(SharedConvOutputModel, {1, 16, 5, 5});
+}
+
+TEST_CASE("nchwc_layout turns BatchNormalization of blocked data into a depthwise Conv",
+          "[optimizer][nchwc]") {
+  Model model = DenseBlockModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "BatchNormalization") == 0);
+  CHECK(CountOps(graph, "Relu") == 0);
+  CHECK(CountNchwc(graph, "Conv") == 5);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  const Node& last = *graph.Producer(graph.Producer("y")->inputs()[0]);
+  REQUIRE(last.domain() == kNchwc);
+  CHECK(last.FindAttribute("activation")->s == "Relu");
+  CHECK(last.FindAttribute("group")->i == ConstantInput(graph, last, 1)->shape()[0]);
+  CheckSameOutputsAtAll(DenseBlockModel, {1, 32, 6, 7});
+}
+
+TEST_CASE("nchwc_layout blocks grouped convolutions whose groups fill whole blocks",
+          "[optimizer][nchwc]") {
+  Model model = GroupedConvModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  size_t grouped = 0;
+  for (const Node* node : graph.Nodes()) {
+    const Attribute* group = node->FindAttribute("group");
+    grouped += node->op_type() == "Conv" && group != nullptr && group->i == 2 ? 1 : 0;
+  }
+  CHECK(grouped == 2);
+  CheckSameOutputsAtAll(GroupedConvModel, {2, 32, 7, 7});
+}
+
+TEST_CASE("nchwc_layout pads the filters of a Conv whose channels are no multiple of 4",
+          "[optimizer][nchwc]") {
+  Model model = SqueezeModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountNchwc(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "GlobalAveragePool") == 1);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  CHECK(CountOps(graph, "Relu") == 0);
+  CheckSameOutputsAtAll(SqueezeModel, {1, 16, 5, 5});
 }
 
 }  // namespace
