@@ -95,9 +95,13 @@ std::optional<std::vector<Attribute>> ActivationAttributes(const Graph& graph, c
 // stays finite, and the next Conv multiplies those channels by zero filters.
 bool IsUnaryPassThrough(const Node& node) {
   static const std::unordered_set<std::string> kOps{
-      "Relu", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "Clip",
-      "Elu",  "Abs",     "Neg",  "Erf",       "Softplus",    "HardSwish"};
-  return node.domain().empty() && kOps.count(node.op_type()) > 0 && node.outputs().size() == 1;
+      "Relu", "Sigmoid", "Tanh",     "LeakyRelu", "HardSigmoid", "Clip", "Elu",  "Abs",
+      "Neg",  "Erf",     "Softplus", "HardSwish", "Gelu",        "Mish", "Selu", "Celu"};
+  static const std::unordered_set<std::string> kMsOps{"Gelu", "QuickGelu"};
+  if (node.outputs().size() != 1) return false;
+  if (node.domain().empty()) return kOps.count(node.op_type()) > 0;
+  return node.domain() == kMsDomain && kMsOps.count(node.op_type()) > 0 &&
+         node.inputs().size() == 1;
 }
 
 // Div passes through only with a constant divisor (TransformBinary): the zero padding channels
@@ -207,9 +211,14 @@ class Rewriter {
     }
     const std::string x = conv.inputs()[0];
     const auto x_shape = FloatShape4(graph_, x);
-    const auto y_shape = FloatShape4(graph_, conv.outputs()[0]);
     const Tensor* weight = ConstantInput(graph_, conv, 1);
-    if (!x_shape || !y_shape || weight->shape().rank() != 4) return;
+    if (!x_shape || weight->shape().rank() != 4) return;
+    // Inference may stop short of the output (after contrib ops of an optimized model): its
+    // channels are the filters all the same.
+    const SymbolicShape y_shape =
+        FloatShape4(graph_, conv.outputs()[0])
+            .value_or(SymbolicShape{(*x_shape)[0], Dimension::Known(weight->shape()[0]),
+                                    Dimension{}, Dimension{}});
     if (weight->shape()[2] > kNchwcMaxKernelRows) return;
     const Attribute* kernel_shape = conv.FindAttribute("kernel_shape");
     if (kernel_shape != nullptr && kernel_shape->ints.size() != 2) return;
@@ -218,7 +227,7 @@ class Rewriter {
     const TensorShape& ws = weight->shape();
     const int64_t filters = ws[0];
     const int64_t channels = (*x_shape)[1].value;
-    if ((*y_shape)[1].value != filters) return;
+    if (y_shape[1].value != filters) return;
     const bool depthwise = group > 1 && ws[1] == 1;
     if (depthwise && !(group == channels && filters == channels)) return;
     // Grouped convolutions block when each group's input and output channels fill whole blocks
@@ -249,7 +258,7 @@ class Rewriter {
     if (group > 1)
       attributes.push_back(Attribute::Int("group", depthwise ? padded_filters : group));
     const bool activated = conv.FindAttribute("activation") != nullptr;
-    const std::string output = ConvertOutput(conv, *y_shape, filters);
+    const std::string output = ConvertOutput(conv, y_shape, filters);
     const std::string name = conv.name();
     graph_.RemoveNode(conv.index());
     Node& nchwc = graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "NchwcConv" : name),
@@ -389,6 +398,10 @@ class Rewriter {
   void TransformUnary(Node& node) {
     const std::string value = node.inputs()[0];
     if (region_.count(value) == 0) return;
+    // The output is shaped like the input, also where inference knows no type for it (contrib
+    // ops made by earlier fusions), so that what reads it can join the region too.
+    const std::string& output = node.outputs()[0];
+    if (!FloatShape4(graph_, output)) graph_.SetValueType(output, *graph_.FindTypeInScope(value));
     if (Node* conv = FusableConv(value)) {
       if (auto attributes = ActivationAttributes(graph_, node)) {
         for (Attribute& attribute : *attributes) conv->SetAttribute(std::move(attribute));
@@ -422,7 +435,11 @@ class Rewriter {
       graph_.SetNodeOutput(node, 0, ConvertOutput(node, *y_shape, twin.channels));
       return;
     }
-    if (!SameShape(graph_, a, b) || node.op_type() == "Div") return;
+    if (node.op_type() == "Div") return;
+    if (!SameShape(graph_, a, b)) {
+      TransformChannelBroadcast(node, *y_shape);
+      return;
+    }
     if (node.op_type() == "Add") {
       for (const std::string& value : {a, b}) {
         Node* conv = FusableConv(value);
@@ -440,6 +457,80 @@ class Rewriter {
     graph_.SetNodeInput(node, 0, *blocked_a);
     graph_.SetNodeInput(node, 1, *blocked_b);
     graph_.SetNodeOutput(node, 0, ConvertOutput(node, *y_shape, (*y_shape)[1].value));
+  }
+
+  // A blocked [N, C, H, W] operand and an [N, C, 1, 1] one (squeeze-and-excitation gates, which
+  // would otherwise take the large operand out of the region and back): both are viewed as
+  // [N, C / B, pixels, B], where the small one broadcasts over the pixels, then the result is
+  // viewed back. Reshapes of blocked data are views, so this costs no copy.
+  void TransformChannelBroadcast(Node& node, const SymbolicShape& y_shape) {
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string big = node.inputs()[i], small = node.inputs()[1 - i];
+      const auto big_shape = FloatShape4(graph_, big);
+      const auto small_shape = FloatShape4(graph_, small);
+      // The output is then shaped like the large operand.
+      if (region_.count(big) == 0 || !big_shape || !small_shape ||
+          (*small_shape)[1] != (*big_shape)[1] || (*small_shape)[2].value != 1 ||
+          (*small_shape)[3].value != 1 ||
+          !((*small_shape)[0].value == 1 ||
+            ((*small_shape)[0] == (*big_shape)[0] &&
+             ((*big_shape)[0].IsKnown() || !(*big_shape)[0].param.empty())))) {
+        continue;
+      }
+      const auto blocked_small = BlockedInput(small);
+      if (!blocked_small) return;
+      const SymbolicShape& shape = *big_shape;
+      const int64_t channels = shape[1].value;
+      const int64_t blocks = RoundUp(channels, block_) / block_;
+      const bool spatial_known = shape[2].IsKnown() && shape[3].IsKnown();
+      const Dimension pixels =
+          spatial_known ? Dimension::Known(shape[2].value * shape[3].value) : Dimension{};
+      const std::string big_twin = twins_.at(big).name;
+      const std::string big_view = View(big_twin, {0, blocks, -1, block_}, shape[0], pixels);
+      const std::string small_view =
+          View(*blocked_small, {0, blocks, 1, block_}, (*small_shape)[0], Dimension::Known(1));
+      const std::string output = ConvertOutput(node, y_shape, channels);
+      const std::string product = graph_.UniqueValueName(output + "_view");
+      graph_.SetValueType(product, *graph_.FindTypeInScope(big_view));
+      graph_.SetNodeInput(node, i, big_view);
+      graph_.SetNodeInput(node, 1 - i, small_view);
+      graph_.SetNodeOutput(node, 0, product);
+      std::string target;
+      if (spatial_known) {
+        target =
+            ShapeConstant(output, {0, RoundUp(channels, block_), shape[2].value, shape[3].value});
+      } else {
+        target = graph_.UniqueValueName(output + "_shape");
+        graph_.AddNode({graph_.UniqueNodeName("Shape"), "Shape", "", {big_twin}, {target}, {}});
+      }
+      AddReshape(product, target, output);
+      return;
+    }
+  }
+
+  // A constant 1-D int64 tensor holding `dims`, named after `base`.
+  std::string ShapeConstant(const std::string& base, const std::vector<int64_t>& dims) {
+    const std::string name = graph_.UniqueValueName(base + "_dims");
+    graph_.AddInitializer(
+        name, Tensor::FromVector<int64_t>(TensorShape({static_cast<int64_t>(dims.size())}),
+                                          std::span<const int64_t>(dims)));
+    return name;
+  }
+
+  void AddReshape(const std::string& x, const std::string& shape, const std::string& y) {
+    graph_.AddNode({graph_.UniqueNodeName("Reshape"), "Reshape", "", {x, shape}, {y}, {}});
+  }
+
+  // Blocked `value` reshaped to `dims` ([0, C / B, rows, B]; 0 copies the batch) as a new value
+  // typed [batch, C / B, rows, B].
+  std::string View(const std::string& value, const std::vector<int64_t>& dims,
+                   const Dimension& batch, const Dimension& rows) {
+    const std::string name = graph_.UniqueValueName(value + "_view");
+    graph_.SetValueType(
+        name, ValueType::Tensor(DataType::kFloat, SymbolicShape{batch, Dimension::Known(dims[1]),
+                                                                rows, Dimension::Known(dims[3])}));
+    AddReshape(value, ShapeConstant(value, dims), name);
+    return name;
   }
 
   // Concat along channels of blocked parts without padding is the concatenation of their blocks.

@@ -248,6 +248,34 @@ Model SqueezeModel() {
   return model;
 }
 
+// A MobileNet/EfficientNet block with a dynamic batch: a SiLU, a squeeze-and-excitation gate
+// [N, C, 1, 1] multiplying the [N, C, H, W] activations, and a GELU (com.microsoft, as the
+// extended level fuses it) before the projecting Conv.
+Model ExcitationModel(bool static_spatial) {
+  Model model = MakeModel(14);
+  model.opsets()[std::string(kMsDomain)] = 1;
+  Graph& graph = model.graph();
+  const Dimension h = static_spatial ? Dimension::Known(6) : Dimension::Symbol("H");
+  const Dimension w = static_spatial ? Dimension::Known(5) : Dimension::Symbol("W");
+  graph.SetValueType(
+      "x", ValueType::Tensor(DataType::kFloat,
+                             SymbolicShape{Dimension::Symbol("N"), Dimension::Known(32), h, w}));
+  AddConv(graph, "conv", "x", 32, 32, 3, 1, 1, "a", 111);
+  graph.AddNode({"sigmoid", "Sigmoid", "", {"a"}, {"s"}, {}});
+  graph.AddNode({"silu", "Mul", "", {"a", "s"}, {"m"}, {}});
+  graph.AddNode({"gap", "GlobalAveragePool", "", {"m"}, {"g"}, {}});
+  AddConv(graph, "squeeze", "g", 32, 8, 1, 1, 1, "q", 113);
+  graph.AddNode({"relu", "Relu", "", {"q"}, {"r"}, {}});
+  AddConv(graph, "expand", "r", 8, 32, 1, 1, 1, "e", 115);
+  graph.AddNode({"gate", "HardSigmoid", "", {"e"}, {"k"}, {}});
+  graph.AddNode({"excite", "Mul", "", {"k", "m"}, {"z"}, {}});
+  graph.AddNode({"gelu", "Gelu", std::string(kMsDomain), {"z"}, {"u"}, {}});
+  AddConv(graph, "project", "u", 32, 16, 1, 1, 1, "y", 117);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 void CheckSameOutputsAtAll(const std::function<Model()>& build, std::vector<int64_t> dims) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor(std::move(dims), 21))}};
   const CpuRun plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
@@ -446,6 +474,24 @@ TEST_CASE("nchwc_layout pads the filters of a Conv whose channels are no multipl
   CHECK(CountNchwc(graph, "ReorderOutput") == 1);
   CHECK(CountOps(graph, "Relu") == 0);
   CheckSameOutputsAtAll(SqueezeModel, {1, 16, 5, 5});
+}
+
+TEST_CASE("nchwc_layout applies excitation gates and GELU to blocked data", "[optimizer][nchwc]") {
+  for (const bool static_spatial : {true, false}) {
+    INFO("static spatial dims: " << static_spatial);
+    Model model = ExcitationModel(static_spatial);
+    InferAndOptimizeAll(model);
+    const Graph& graph = model.graph();
+    CHECK(CountNchwc(graph, "Conv") == 4);
+    CHECK(CountNchwc(graph, "ReorderInput") == 1);
+    CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+    CHECK(CountOps(graph, "Gelu") == 1);
+    // The gate and the activations are viewed [N, C / B, pixels, B] and the product back.
+    CHECK(CountOps(graph, "Reshape") == 3);
+    CHECK(CountOps(graph, "Shape") == (static_spatial ? 0 : 1));
+    const auto build = [static_spatial] { return ExcitationModel(static_spatial); };
+    CheckSameOutputsAtAll(build, {2, 32, 6, 5});
+  }
 }
 
 }  // namespace
