@@ -56,6 +56,20 @@ bool SameShape(const Graph& graph, std::string_view a, std::string_view b) {
   return true;
 }
 
+bool IsTransposeWithPerm(const Node& node, const std::vector<int64_t>& perm) {
+  const Attribute* attribute = node.FindAttribute("perm");
+  return IsOnnxOp(&node, "Transpose") && attribute != nullptr && attribute->ints == perm;
+}
+
+// The values of a float constant broadcasting per channel over 4-D tensors of `channels`
+// channels ([C, 1, 1], [1, C, 1, 1]); else nullopt. Single values are left to the scalar rule.
+std::optional<std::vector<float>> ChannelConstant(const Graph& graph, std::string_view value,
+                                                  int64_t channels) {
+  const Tensor* tensor = graph.GetConstantInitializer(value, true);
+  if (tensor == nullptr || tensor->NumElements() == 1) return std::nullopt;
+  return PerChannelValues(*tensor, channels, 4);
+}
+
 float FloatAttribute(const Node& node, std::string_view name, float fallback) {
   const Attribute* attribute = node.FindAttribute(name);
   return attribute != nullptr ? attribute->f : fallback;
@@ -143,14 +157,16 @@ class Rewriter {
     if (converted_.empty()) return Status::OK();
     graph_.mutable_opsets().try_emplace(std::string(kNchwcDomain), 1);
     for (const std::string& value : converted_) {
-      if (graph_.Consumers(value).empty() && !graph_.IsGraphOutput(value)) continue;
       const Twin& twin = twins_.at(value);
-      graph_.AddNode({graph_.UniqueNodeName("ReorderOutput"),
-                      "ReorderOutput",
-                      std::string(kNchwcDomain),
-                      {twin.name},
-                      {value},
-                      IntAttribute("channels", twin.channels)});
+      // A Transpose to NHWC (ConvNeXt's channels-last blocks) becomes a ReorderOutput writing NHWC.
+      for (const Node* reader : graph_.Consumers(value)) {
+        if (!IsTransposeWithPerm(*reader, {0, 2, 3, 1})) continue;
+        const std::string nhwc = reader->outputs()[0];
+        graph_.RemoveNode(reader->index());
+        AddReorderOutput(twin, nhwc, true);
+      }
+      if (graph_.Consumers(value).empty() && !graph_.IsGraphOutput(value)) continue;
+      AddReorderOutput(twin, value, false);
     }
     changed = true;
     return Status::OK();
@@ -170,18 +186,45 @@ class Rewriter {
 
   // The twin of `value`, inserting a ReorderInput when it has none; nullopt when `value` is not a
   // float 4-D tensor whose channel count is a multiple of 4 (ORT's ReorderInput rejects others).
+  // A Transpose from NHWC is read through: the ReorderInput reads NHWC itself.
   std::optional<std::string> BlockedInput(const std::string& value) {
     if (auto it = twins_.find(value); it != twins_.end()) return it->second.name;
     const auto shape = FloatShape4(graph_, value);
     if (!shape || (*shape)[1].value % 4 != 0) return std::nullopt;
     const std::string name = NewTwin(value, *shape, (*shape)[1].value);
+    const Node* nhwc = NhwcSource(value);
+    const std::string source = nhwc != nullptr ? nhwc->inputs()[0] : value;
     graph_.AddNode({graph_.UniqueNodeName("ReorderInput"),
                     "ReorderInput",
                     std::string(kNchwcDomain),
-                    {value},
+                    {source},
                     {name},
-                    IntAttribute("channels_last", 0)});
+                    IntAttribute("channels_last", nhwc != nullptr ? 1 : 0)});
     return name;
+  }
+
+  // The Transpose that makes `value` from an NHWC tensor; else null.
+  const Node* NhwcSource(const std::string& value) const {
+    const Node* producer = graph_.Producer(value);
+    return producer != nullptr && IsTransposeWithPerm(*producer, {0, 3, 1, 2}) ? producer : nullptr;
+  }
+
+  // True when `value` is blocked already, or its twin costs no more than the Transpose making it.
+  bool CheaplyBlocked(const std::string& value) const {
+    if (twins_.count(value) > 0) return true;
+    const auto shape = FloatShape4(graph_, value);
+    return shape && (*shape)[1].value % 4 == 0 && NhwcSource(value) != nullptr;
+  }
+
+  void AddReorderOutput(const Twin& twin, const std::string& output, bool channels_last) {
+    std::vector<Attribute> attributes = IntAttribute("channels", twin.channels);
+    if (channels_last) attributes.push_back(Attribute::Int("channels_last", 1));
+    graph_.AddNode({graph_.UniqueNodeName("ReorderOutput"),
+                    "ReorderOutput",
+                    std::string(kNchwcDomain),
+                    {twin.name},
+                    {output},
+                    std::move(attributes)});
   }
 
   // Names and types the twin of `value` of `channels` channels shaped like `shape` otherwise.
@@ -310,13 +353,13 @@ class Rewriter {
     return name;
   }
 
-  // Inference BatchNormalization of blocked data is a per-channel affine map, so a 1x1 depthwise
-  // Conv (filters gamma / sqrt(var + eps), bias beta - mean * that) that a following activation
-  // fuses into; pre-activation networks (DenseNet) would otherwise leave the region at every one.
+  // Inference BatchNormalization of blocked data is a per-channel affine map: gamma / sqrt(var +
+  // eps) and beta - mean * that. Pre-activation networks (DenseNet) would otherwise leave the
+  // region at every one.
   void TransformBatchNorm(Node& node) {
     const std::string x = node.inputs()[0];
     const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
-    if (twins_.count(x) == 0 || !y_shape) return;
+    if (!CheaplyBlocked(x) || !y_shape) return;
     for (size_t i = 1; i < node.outputs().size(); ++i) {
       if (node.HasOutput(i)) return;
     }
@@ -325,24 +368,62 @@ class Rewriter {
     if ((training != nullptr && training->i != 0) || (spatial != nullptr && spatial->i != 1)) {
       return;
     }
-    const Twin twin = twins_.at(x);
+    const int64_t channels = (*y_shape)[1].value;
     const float* parameters[4];
     for (size_t i = 1; i <= 4; ++i) {
       const Tensor* parameter = ConstantInput(graph_, node, i);
       if (parameter == nullptr || parameter->dtype() != DataType::kFloat ||
-          parameter->NumElements() != twin.channels) {
+          parameter->NumElements() != channels) {
         return;
       }
       parameters[i - 1] = parameter->Data<float>();
     }
     const float epsilon = FloatAttribute(node, "epsilon", 1e-5f);
-    const int64_t padded = RoundUp(twin.channels, block_);
-    // Padding channels get zero filters and bias, so they stay zero.
-    std::vector<float> scale(static_cast<size_t>(padded), 0.0f), shift(scale);
-    for (size_t c = 0; c < static_cast<size_t>(twin.channels); ++c) {
+    std::vector<float> scale(static_cast<size_t>(channels)), shift(scale);
+    for (size_t c = 0; c < scale.size(); ++c) {
       scale[c] = parameters[0][c] / std::sqrt(parameters[3][c] + epsilon);
       shift[c] = parameters[1][c] - parameters[2][c] * scale[c];
     }
+    AddChannelAffine(node, *BlockedInput(x), scale, shift, *y_shape);
+  }
+
+  // Add, Sub, Mul or Div of blocked data and a constant per channel ([C, 1, 1]: ConvNeXt's layer
+  // scale) is an affine map per channel too.
+  bool TransformChannelConstant(Node& node, const SymbolicShape& y_shape) {
+    const std::string& op = node.op_type();
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string& value = node.inputs()[i];
+      const auto shape = FloatShape4(graph_, value);
+      if (!shape || *shape != y_shape || !CheaplyBlocked(value) || (op == "Div" && i == 1)) {
+        continue;
+      }
+      const auto constant = ChannelConstant(graph_, node.inputs()[1 - i], y_shape[1].value);
+      if (!constant) continue;
+      std::vector<float> scale(constant->size(), 1.0f), shift(constant->size(), 0.0f);
+      for (size_t c = 0; c < constant->size(); ++c) {
+        const float k = (*constant)[c];
+        if (op == "Mul") scale[c] = k;
+        if (op == "Div") scale[c] = 1.0f / k;
+        if (op == "Add") shift[c] = k;
+        if (op == "Sub") {
+          scale[c] = i == 0 ? 1.0f : -1.0f;
+          shift[c] = i == 0 ? -k : k;
+        }
+      }
+      AddChannelAffine(node, *BlockedInput(value), scale, shift, y_shape);
+      return true;
+    }
+    return false;
+  }
+
+  // Replaces `node` by a 1x1 depthwise nchwc Conv of `input` (the twin of its input) computing
+  // scale * x + shift per channel; padding channels get zero filters and bias and stay zero.
+  void AddChannelAffine(Node& node, const std::string& input, std::vector<float> scale,
+                        std::vector<float> shift, const SymbolicShape& y_shape) {
+    const auto channels = static_cast<int64_t>(scale.size());
+    const int64_t padded = RoundUp(channels, block_);
+    scale.resize(static_cast<size_t>(padded), 0.0f);
+    shift.resize(static_cast<size_t>(padded), 0.0f);
     const std::string base = node.outputs()[0];
     const std::string weight = graph_.UniqueValueName(base + "_scale_nchwc");
     const std::string bias = graph_.UniqueValueName(base + "_shift_nchwc");
@@ -353,13 +434,13 @@ class Rewriter {
     std::vector<Attribute> attributes;
     attributes.push_back(Attribute::Ints("kernel_shape", {1, 1}));
     attributes.push_back(Attribute::Int("group", padded));
-    const std::string output = ConvertOutput(node, *y_shape, twin.channels);
+    const std::string output = ConvertOutput(node, y_shape, channels);
     const std::string name = node.name();
     graph_.RemoveNode(node.index());
-    Node& conv = graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "BatchNormalization" : name),
+    Node& conv = graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "ChannelAffine" : name),
                                  "Conv",
                                  std::string(kNchwcDomain),
-                                 {twin.name, weight, bias},
+                                 {input, weight, bias},
                                  {output},
                                  std::move(attributes)});
     convs_[output] = {conv.index(), false};
@@ -419,7 +500,12 @@ class Rewriter {
   void TransformBinary(Node& node) {
     const std::string a = node.inputs()[0], b = node.inputs()[1];
     const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
-    if (!y_shape || a == b || (region_.count(a) == 0 && region_.count(b) == 0)) return;
+    if (!y_shape || a == b) return;
+    if (node.op_type() != "Max" && node.op_type() != "Min" &&
+        TransformChannelConstant(node, *y_shape)) {
+      return;
+    }
+    if (region_.count(a) == 0 && region_.count(b) == 0) return;
     // A scalar constant applies to every element alike, padding included; Div only by a
     // nonzero divisor so that the padding stays zero.
     for (size_t i = 0; i < 2; ++i) {

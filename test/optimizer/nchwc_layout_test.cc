@@ -118,7 +118,8 @@ Model UpsampleModel() {
 // depthwise Conv and, across a channels-last MLP (Transpose, LayerNorm, MatMul, erf GELU, MatMul,
 // scale, Transpose back), the residual Add. The depthwise Conv reads the stem's blocked twin, so
 // the Add must not become the stem's Sum: that Sum would be computed from the stem's own output.
-Model ConvNextBlockModel() {
+// torchvision scales after the Transpose back, by a [C, 1, 1] constant (`scale_last`).
+Model ConvNextBlockModel(bool scale_last) {
   Model model = MakeModel(17);
   Graph& graph = model.graph();
   const int64_t c = 32;
@@ -149,10 +150,17 @@ Model ConvNextBlockModel() {
   graph.AddInitializer("b2", RandomTensor({c}, 50));
   graph.AddNode({"fc2", "MatMul", "", {"g", "w2"}, {"f0"}, {}});
   graph.AddNode({"fc2_bias", "Add", "", {"f0", "b2"}, {"f"}, {}});
-  graph.AddInitializer("gamma", RandomTensor({c}, 51, 0.1f, 1.0f));
-  graph.AddNode({"layer_scale", "Mul", "", {"gamma", "f"}, {"m"}, {}});
-  graph.AddNode({"to_first", "Transpose", "", {"m"}, {"b"}, {}})
-      .SetAttribute(Attribute::Ints("perm", {0, 3, 1, 2}));
+  if (scale_last) {
+    graph.AddInitializer("gamma", RandomTensor({c, 1, 1}, 51, 0.1f, 1.0f));
+    graph.AddNode({"to_first", "Transpose", "", {"f"}, {"m"}, {}})
+        .SetAttribute(Attribute::Ints("perm", {0, 3, 1, 2}));
+    graph.AddNode({"layer_scale", "Mul", "", {"gamma", "m"}, {"b"}, {}});
+  } else {
+    graph.AddInitializer("gamma", RandomTensor({c}, 51, 0.1f, 1.0f));
+    graph.AddNode({"layer_scale", "Mul", "", {"gamma", "f"}, {"m"}, {}});
+    graph.AddNode({"to_first", "Transpose", "", {"m"}, {"b"}, {}})
+        .SetAttribute(Attribute::Ints("perm", {0, 3, 1, 2}));
+  }
   graph.AddNode({"residual", "Add", "", {"s", "b"}, {"y"}, {}});
   graph.set_inputs({"x"});
   graph.set_outputs({"y"});
@@ -276,6 +284,25 @@ Model ExcitationModel(bool static_spatial) {
   return model;
 }
 
+// Arithmetic with per-channel constants ([C, 1, 1]) between two convolutions, in every operand
+// order the affine rewrite distinguishes.
+Model ChannelConstantModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 16, 4, 5}));
+  AddConv(graph, "c1", "x", 16, 16, 3, 1, 1, "a", 121);
+  graph.AddInitializer("k1", RandomTensor({16, 1, 1}, 123));
+  graph.AddInitializer("k2", RandomTensor({1, 16, 1, 1}, 125, 0.5f, 2.0f));
+  graph.AddInitializer("k3", RandomTensor({16, 1, 1}, 127));
+  graph.AddNode({"flip", "Sub", "", {"k1", "a"}, {"b"}, {}});
+  graph.AddNode({"divide", "Div", "", {"b", "k2"}, {"c"}, {}});
+  graph.AddNode({"shift", "Sub", "", {"c", "k3"}, {"d"}, {}});
+  AddConv(graph, "c2", "d", 16, 16, 1, 1, 1, "y", 129);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 void CheckSameOutputsAtAll(const std::function<Model()>& build, std::vector<int64_t> dims) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor(std::move(dims), 21))}};
   const CpuRun plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
@@ -394,25 +421,48 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
   }
 }
 
-TEST_CASE("nchwc_layout keeps a ConvNeXt block acyclic", "[optimizer][nchwc]") {
-  Model model = ConvNextBlockModel();
-  InferAndOptimizeAll(model);
-  const Graph& graph = model.graph();
-  INFO(ValidateGraph(graph).ToString());
-  REQUIRE(ValidateGraph(graph).ok());
-  // Both convolutions stay blocked and the residual Add adds blocked data; the stem has no Sum.
-  CHECK(CountNchwc(graph, "Conv") == 2);
-  CHECK(CountOps(graph, "Conv") == 2);
-  const Node& residual = *graph.Producer(graph.Producer("y")->inputs()[0]);
-  CHECK(residual.op_type() == "Add");
-  CHECK(graph.Producer(residual.inputs()[0])->domain() == kNchwc);
+size_t CountChannelsLast(const Graph& graph, std::string_view op_type) {
+  size_t count = 0;
   for (const Node* node : graph.Nodes()) {
-    if (node->domain() == kNchwc && node->op_type() == "Conv") CHECK(node->inputs().size() == 3);
+    const Attribute* channels_last = node->FindAttribute("channels_last");
+    count += node->op_type() == op_type && channels_last != nullptr && channels_last->i == 1;
   }
-  // x and the MLP's result enter the region, d and y leave it.
-  CHECK(CountNchwc(graph, "ReorderInput") == 2);
-  CHECK(CountNchwc(graph, "ReorderOutput") == 2);
-  CheckSameOutputsAtAll(ConvNextBlockModel, {2, 32, 6, 6});
+  return count;
+}
+
+TEST_CASE("nchwc_layout keeps a ConvNeXt block acyclic and reorders its channels-last island",
+          "[optimizer][nchwc]") {
+  for (const bool scale_last : {false, true}) {
+    INFO("scale after the Transpose back: " << scale_last);
+    Model model = ConvNextBlockModel(scale_last);
+    InferAndOptimizeAll(model);
+    const Graph& graph = model.graph();
+    INFO(ValidateGraph(graph).ToString());
+    REQUIRE(ValidateGraph(graph).ok());
+    // Both convolutions stay blocked; the stem has no Sum. x enters the region and y leaves it;
+    // the MLP reads the depthwise Conv's output as NHWC and its result is blocked from NHWC, so
+    // no Transpose is left.
+    CHECK(CountOps(graph, "Conv") == (scale_last ? 3 : 2));
+    CHECK(CountNchwc(graph, "Conv") == (scale_last ? 3 : 2));
+    CHECK(CountOps(graph, "Transpose") == 0);
+    CHECK(CountNchwc(graph, "ReorderInput") == 2);
+    CHECK(CountNchwc(graph, "ReorderOutput") == 2);
+    CHECK(CountChannelsLast(graph, "ReorderInput") == 1);
+    CHECK(CountChannelsLast(graph, "ReorderOutput") == 1);
+    for (const Node* node : graph.Nodes()) {
+      if (node->name().starts_with("stem")) CHECK(node->inputs().size() == 3);
+    }
+    if (scale_last) {
+      // The layer scale is a depthwise Conv that adds the residual as its Sum.
+      const Node& scale = *graph.Producer(graph.Producer("y")->inputs()[0]);
+      CHECK(scale.name().starts_with("layer_scale"));
+      CHECK(scale.inputs().size() == 4);
+    } else {
+      CHECK(CountOps(graph, "Add") >= 1);
+    }
+    const auto build = [scale_last] { return ConvNextBlockModel(scale_last); };
+    CheckSameOutputsAtAll(build, {2, 32, 6, 6});
+  }
 }
 
 TEST_CASE("nchwc_layout fuses into a Conv only what alone reads its output", "[optimizer][nchwc]") {
@@ -492,6 +542,18 @@ TEST_CASE("nchwc_layout applies excitation gates and GELU to blocked data", "[op
     const auto build = [static_spatial] { return ExcitationModel(static_spatial); };
     CheckSameOutputsAtAll(build, {2, 32, 6, 5});
   }
+}
+
+TEST_CASE("nchwc_layout applies per-channel constants to blocked data", "[optimizer][nchwc]") {
+  Model model = ChannelConstantModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "Sub") == 0);
+  CHECK(CountOps(graph, "Div") == 0);
+  CHECK(CountNchwc(graph, "Conv") == 5);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  CheckSameOutputsAtAll(ChannelConstantModel, {1, 16, 4, 5});
 }
 
 }  // namespace
