@@ -1,130 +1,26 @@
-// Pass nchwc_layout: float 2-D Conv/FusedConv with constant weights, the pools, BatchNorms, Adds,
-// activations and Concats around them become ONNX Runtime's com.microsoft.nchwc blocked ops.
+// Pass nchwc_layout: float 2-D Conv/FusedConv with constant weights, the pools, Resizes, Concats,
+// elementwise ops and per-channel affine maps around them become com.microsoft.nchwc blocked ops.
 //
 // Values of the blocked region get twins named "<value>_nchwc" holding [N, C / B, H, W, B] data
 // (declared [N, C padded, H, W]); ReorderInput makes a twin where the region reads a plain value
-// and ReorderOutput restores a plain value that something outside the region still reads. Filters
-// are rewritten in ORT's layouts so that ORT can run a saved model: OIHWBiBo for blocked input
-// (each group's filters one after the other), OIHWBo for a plain input of fewer than B channels
-// and for depthwise convolutions.
+// (reading NHWC where that value is a Transpose from NHWC) and ReorderOutput restores a plain
+// value that something outside the region still reads (writing NHWC for a Transpose to NHWC).
+// BatchNormalization and arithmetic with per-channel constants become 1x1 depthwise Convs;
+// [N, C, 1, 1] gates multiply blocked data through [N, C / B, pixels, B] views. Filters are
+// rewritten in ORT's layouts (nchwc_patterns.h) so that ORT can run a saved model.
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
-#include <fmt/format.h>
-
 #include "lib/common/cpu_info.h"
 #include "lib/optimizer/fusion_patterns.h"
+#include "lib/optimizer/nchwc_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
 
 namespace ort {
 namespace {
-
-constexpr std::string_view kNchwcDomain = "com.microsoft.nchwc";
-
-int64_t RoundUp(int64_t value, int64_t block) { return (value + block - 1) / block * block; }
-
-// Attributes are move-only, so no initializer list can hold one.
-std::vector<Attribute> IntAttribute(std::string name, int64_t value) {
-  std::vector<Attribute> attributes;
-  attributes.push_back(Attribute::Int(std::move(name), value));
-  return attributes;
-}
-
-// The shape of a float 4-D tensor value whose channel count is known; else nullopt.
-std::optional<SymbolicShape> FloatShape4(const Graph& graph, std::string_view value) {
-  const ValueType* type = graph.FindTypeInScope(value);
-  if (type == nullptr || !type->IsTensor() || type->elem_type != DataType::kFloat || !type->shape ||
-      type->shape->size() != 4 || !(*type->shape)[1].IsKnown()) {
-    return std::nullopt;
-  }
-  return *type->shape;
-}
-
-// True when `a` and `b` are float 4-D tensors of one shape: each dimension known and equal or the
-// same named symbol (a batch size fixed only at run time).
-bool SameShape(const Graph& graph, std::string_view a, std::string_view b) {
-  const auto a_shape = FloatShape4(graph, a);
-  const auto b_shape = FloatShape4(graph, b);
-  if (!a_shape || a_shape != b_shape) return false;
-  for (const Dimension& dim : *a_shape) {
-    if (!dim.IsKnown() && dim.param.empty()) return false;
-  }
-  return true;
-}
-
-bool IsTransposeWithPerm(const Node& node, const std::vector<int64_t>& perm) {
-  const Attribute* attribute = node.FindAttribute("perm");
-  return IsOnnxOp(&node, "Transpose") && attribute != nullptr && attribute->ints == perm;
-}
-
-// The values of a float constant broadcasting per channel over 4-D tensors of `channels`
-// channels ([C, 1, 1], [1, C, 1, 1]); else nullopt. Single values are left to the scalar rule.
-std::optional<std::vector<float>> ChannelConstant(const Graph& graph, std::string_view value,
-                                                  int64_t channels) {
-  const Tensor* tensor = graph.GetConstantInitializer(value, true);
-  if (tensor == nullptr || tensor->NumElements() == 1) return std::nullopt;
-  return PerChannelValues(*tensor, channels, 4);
-}
-
-float FloatAttribute(const Node& node, std::string_view name, float fallback) {
-  const Attribute* attribute = node.FindAttribute(name);
-  return attribute != nullptr ? attribute->f : fallback;
-}
-
-// The `activation` and `activation_params` attributes of a Conv absorbing `node`, or nullopt when
-// the nchwc Conv cannot apply it.
-std::optional<std::vector<Attribute>> ActivationAttributes(const Graph& graph, const Node& node) {
-  const std::string& op = node.op_type();
-  std::vector<float> params;
-  if (op == "LeakyRelu") {
-    params = {FloatAttribute(node, "alpha", 0.01f)};
-  } else if (op == "HardSigmoid") {
-    params = {FloatAttribute(node, "alpha", 0.2f), FloatAttribute(node, "beta", 0.5f)};
-  } else if (op == "Clip") {
-    params = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
-    if (graph.OpsetVersion("") < 11) {
-      params = {FloatAttribute(node, "min", params[0]), FloatAttribute(node, "max", params[1])};
-    } else {
-      for (size_t i = 1; i <= 2; ++i) {
-        if (!node.HasInput(i)) continue;
-        const auto bound = ScalarFloatConstant(graph, node.inputs()[i]);
-        if (!bound) return std::nullopt;
-        params[i - 1] = *bound;
-      }
-    }
-  } else if (op != "Relu" && op != "Sigmoid" && op != "Tanh") {
-    return std::nullopt;
-  }
-  std::vector<Attribute> attributes;
-  attributes.push_back(Attribute::String("activation", op));
-  if (!params.empty()) attributes.push_back(Attribute::Floats("activation_params", params));
-  return attributes;
-}
-
-// Elementwise ops that run unchanged on blocked data: whatever they make of the padding channels
-// stays finite, and the next Conv multiplies those channels by zero filters.
-bool IsUnaryPassThrough(const Node& node) {
-  static const std::unordered_set<std::string> kOps{
-      "Relu", "Sigmoid", "Tanh",     "LeakyRelu", "HardSigmoid", "Clip", "Elu",  "Abs",
-      "Neg",  "Erf",     "Softplus", "HardSwish", "Gelu",        "Mish", "Selu", "Celu"};
-  static const std::unordered_set<std::string> kMsOps{"Gelu", "QuickGelu"};
-  if (node.outputs().size() != 1) return false;
-  if (node.domain().empty()) return kOps.count(node.op_type()) > 0;
-  return node.domain() == kMsDomain && kMsOps.count(node.op_type()) > 0 &&
-         node.inputs().size() == 1;
-}
-
-// Div passes through only with a constant divisor (TransformBinary): the zero padding channels
-// of two blocked operands would become 0 / 0.
-bool IsBinaryPassThrough(const Node& node) {
-  const std::string& op = node.op_type();
-  return node.domain().empty() && node.inputs().size() == 2 && node.outputs().size() == 1 &&
-         (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Max" || op == "Min");
-}
 
 // One application of the pass to one graph.
 class Rewriter {
@@ -313,31 +209,10 @@ class Rewriter {
     convs_[output] = {nchwc.index(), has_sum || activated};
   }
 
-  // The filters in the layout the nchwc Conv reads, as a new initializer; padding is zero.
+  // The filters in the layout the nchwc Conv reads, as a new initializer.
   std::string PackWeight(const Node& conv, const Tensor& weight, bool depthwise, bool nchw_input) {
-    const TensorShape& ws = weight.shape();
-    const int64_t filters = ws[0], in = ws[1], kernel = ws[2] * ws[3];
-    const int64_t out_blocks = RoundUp(filters, block_) / block_;
-    const int64_t in_channels = depthwise || nchw_input ? in : RoundUp(in, block_);
-    Tensor packed = Tensor::Allocate(DataType::kFloat,
-                                     TensorShape({out_blocks * block_, in_channels, ws[2], ws[3]}))
-                        .value();
-    float* dst = packed.MutableData<float>();
-    std::fill(dst, dst + packed.NumElements(), 0.0f);
-    const float* src = weight.Data<float>();
-    const int64_t in_block = depthwise || nchw_input ? 1 : block_;
-    const int64_t in_blocks = in_channels / in_block;
-    for (int64_t m = 0; m < filters; ++m) {
-      const int64_t ob = m / block_, bo = m % block_;
-      for (int64_t c = 0; c < in; ++c) {
-        const int64_t ib = c / in_block, bi = c % in_block;
-        float* filter = dst + ((ob * in_blocks + ib) * kernel * in_block + bi) * block_ + bo;
-        const float* source = src + (m * in + c) * kernel;
-        for (int64_t k = 0; k < kernel; ++k) filter[k * in_block * block_] = source[k];
-      }
-    }
     const std::string name = graph_.UniqueValueName(conv.inputs()[1] + "_nchwc");
-    graph_.AddInitializer(name, std::move(packed));
+    graph_.AddInitializer(name, PackNchwcFilters(weight, block_, depthwise || nchw_input));
     return name;
   }
 
@@ -345,11 +220,8 @@ class Rewriter {
   std::string PackBias(const Node& conv, int64_t padded) {
     const Tensor* bias = ConstantInput(graph_, conv, 2);
     if (bias == nullptr) return "";
-    std::vector<float> values(static_cast<size_t>(padded), 0.0f);
-    std::copy(bias->Data<float>(), bias->Data<float>() + bias->NumElements(), values.begin());
     const std::string name = graph_.UniqueValueName(conv.inputs()[2] + "_nchwc");
-    graph_.AddInitializer(
-        name, Tensor::FromVector<float>(TensorShape({padded}), std::span<const float>(values)));
+    graph_.AddInitializer(name, PaddedVector(bias->Span<float>(), padded));
     return name;
   }
 
@@ -641,20 +513,8 @@ class Rewriter {
     const auto y_shape = FloatShape4(graph_, pool.outputs()[0]);
     if (!x_shape || !y_shape) return;
     if (twins_.count(x) == 0 && (*x_shape)[1].value % block_ != 0) return;
-    const bool global = pool.op_type().starts_with("Global");
-    const Attribute* kernel_shape = pool.FindAttribute("kernel_shape");
-    if (!global && (kernel_shape == nullptr || kernel_shape->ints.size() != 2)) return;
-    std::vector<Attribute> attributes;
-    for (const auto& [name, attribute] : pool.attributes()) {
-      if (name == "storage_order") continue;
-      if (name == "dilations" && pool.op_type() == "AveragePool") {
-        for (int64_t dilation : attribute.ints) {
-          if (dilation != 1) return;
-        }
-        continue;
-      }
-      attributes.push_back(CopyPlainAttribute(attribute, name));
-    }
+    auto attributes = NchwcPoolAttributes(pool);
+    if (!attributes) return;
     const std::string input = *BlockedInput(x);
     const std::string output = ConvertOutput(pool, *y_shape, (*y_shape)[1].value);
     const std::string name = pool.name(), op = pool.op_type();
@@ -664,52 +524,16 @@ class Rewriter {
                     std::string(kNchwcDomain),
                     {input},
                     {output},
-                    std::move(attributes)});
+                    std::move(*attributes)});
   }
 
-  // Resize / Upsample by constant integer factors on H and W, nearest (floor of asymmetric
-  // coordinates) or linear, becomes the nchwc Upsample.
+  // Resize / Upsample of blocked data by constant integer factors becomes the nchwc Upsample.
   void TransformResize(Node& node) {
     const std::string x = node.inputs()[0];
     const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
     if (region_.count(x) == 0 || !y_shape || node.outputs().size() != 1) return;
-    const bool resize = node.op_type() == "Resize";
-    const size_t scales_index = resize && graph_.OpsetVersion("") >= 11 ? 2 : 1;
-    if (node.HasInput(scales_index + 1)) return;
-    const Tensor* scales = ConstantInput(graph_, node, scales_index);
-    if (scales == nullptr || scales->dtype() != DataType::kFloat || scales->NumElements() != 4) {
-      return;
-    }
-    std::vector<int64_t> factors;
-    for (float scale : scales->Span<float>()) {
-      if (scale < 1.0f || scale != static_cast<float>(static_cast<int64_t>(scale))) return;
-      factors.push_back(static_cast<int64_t>(scale));
-    }
-    if (factors[0] != 1 || factors[1] != 1) return;
-    const auto text = [&node](std::string_view name, std::string fallback) {
-      const Attribute* attribute = node.FindAttribute(name);
-      return attribute != nullptr ? attribute->s : fallback;
-    };
-    const std::string mode = text("mode", "nearest");
-    const std::string coordinates =
-        resize ? text("coordinate_transformation_mode", "half_pixel") : "asymmetric";
-    const Attribute* antialias = node.FindAttribute("antialias");
-    if ((antialias != nullptr && antialias->i != 0) || node.FindAttribute("axes") != nullptr) {
-      return;
-    }
-    if (mode == "nearest") {
-      if (coordinates != "asymmetric" ||
-          (resize && text("nearest_mode", "round_prefer_floor") != "floor")) {
-        return;
-      }
-    } else if (mode != "linear" || (coordinates != "asymmetric" && coordinates != "half_pixel" &&
-                                    coordinates != "align_corners")) {
-      return;
-    }
-    std::vector<Attribute> attributes;
-    attributes.push_back(Attribute::Ints("scales", factors));
-    attributes.push_back(Attribute::String("mode", mode));
-    attributes.push_back(Attribute::String("coordinate_transformation_mode", coordinates));
+    auto attributes = NchwcUpsampleAttributes(graph_, node);
+    if (!attributes) return;
     const Twin twin = twins_.at(x);
     const std::string output = ConvertOutput(node, *y_shape, twin.channels);
     const std::string name = node.name();
@@ -719,7 +543,7 @@ class Rewriter {
                     std::string(kNchwcDomain),
                     {twin.name},
                     {output},
-                    std::move(attributes)});
+                    std::move(*attributes)});
   }
 
   Graph& graph_;
