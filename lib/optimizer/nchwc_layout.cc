@@ -132,9 +132,13 @@ class Rewriter {
     return name;
   }
 
-  // `node`'s output 0 is now computed blocked: gives it a twin.
+  // `node`'s output 0, shaped `shape`, is now computed blocked: gives it a twin (and the type
+  // inference could not give it, for the readers of both).
   std::string ConvertOutput(const Node& node, const SymbolicShape& shape, int64_t channels) {
     const std::string& value = node.outputs()[0];
+    if (!FloatShape4(graph_, value)) {
+      graph_.SetValueType(value, ValueType::Tensor(DataType::kFloat, shape));
+    }
     converted_.push_back(value);
     region_.insert(value);
     return NewTwin(value, shape, channels);
@@ -194,8 +198,9 @@ class Rewriter {
       if (name == "group") continue;
       attributes.push_back(CopyPlainAttribute(attribute, name));
     }
-    if (group > 1)
+    if (group > 1) {
       attributes.push_back(Attribute::Int("group", depthwise ? padded_filters : group));
+    }
     const bool activated = conv.FindAttribute("activation") != nullptr;
     const std::string output = ConvertOutput(conv, y_shape, filters);
     const std::string name = conv.name();
@@ -354,7 +359,11 @@ class Rewriter {
     // The output is shaped like the input, also where inference knows no type for it (contrib
     // ops made by earlier fusions), so that what reads it can join the region too.
     const std::string& output = node.outputs()[0];
-    if (!FloatShape4(graph_, output)) graph_.SetValueType(output, *graph_.FindTypeInScope(value));
+    const auto input_shape = FloatShape4(graph_, value);
+    if (!input_shape) return;
+    if (!FloatShape4(graph_, output)) {
+      graph_.SetValueType(output, ValueType::Tensor(DataType::kFloat, *input_shape));
+    }
     if (Node* conv = FusableConv(value)) {
       if (auto attributes = ActivationAttributes(graph_, node)) {
         for (Attribute& attribute : *attributes) conv->SetAttribute(std::move(attribute));
