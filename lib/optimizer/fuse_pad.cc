@@ -1,6 +1,8 @@
 // Rule fuse_pad: Conv or AveragePool of Pad(x) with zeros around the spatial axes only becomes
 // the Conv or AveragePool of x with the padding in its pads (AveragePool counting it).
-#include <cmath>
+#include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
