@@ -1,112 +1,26 @@
-// Pass nchwc_layout: float 2-D Conv/FusedConv with constant weights, the pools, Adds, activations
-// and Concats around them become ONNX Runtime's com.microsoft.nchwc blocked-layout ops.
+// Pass nchwc_layout: float 2-D Conv/FusedConv with constant weights, the pools, Resizes, Concats,
+// elementwise ops and per-channel affine maps around them become com.microsoft.nchwc blocked ops.
 //
 // Values of the blocked region get twins named "<value>_nchwc" holding [N, C / B, H, W, B] data
 // (declared [N, C padded, H, W]); ReorderInput makes a twin where the region reads a plain value
-// and ReorderOutput restores a plain value that something outside the region still reads. Filters
-// are rewritten in ORT's layouts so that ORT can run a saved model: OIHWBiBo for blocked input,
-// OIHWBo for a plain input of fewer than B channels and for depthwise convolutions.
-#include <limits>
+// (reading NHWC where that value is a Transpose from NHWC) and ReorderOutput restores a plain
+// value that something outside the region still reads (writing NHWC for a Transpose to NHWC).
+// BatchNormalization and arithmetic with per-channel constants become 1x1 depthwise Convs;
+// [N, C, 1, 1] gates multiply blocked data through [N, C / B, pixels, B] views. Filters are
+// rewritten in ORT's layouts (nchwc_patterns.h) so that ORT can run a saved model.
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
-#include <fmt/format.h>
-
 #include "lib/common/cpu_info.h"
 #include "lib/optimizer/fusion_patterns.h"
+#include "lib/optimizer/nchwc_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
 
 namespace ort {
 namespace {
-
-constexpr std::string_view kNchwcDomain = "com.microsoft.nchwc";
-
-int64_t RoundUp(int64_t value, int64_t block) { return (value + block - 1) / block * block; }
-
-// Attributes are move-only, so no initializer list can hold one.
-std::vector<Attribute> IntAttribute(std::string name, int64_t value) {
-  std::vector<Attribute> attributes;
-  attributes.push_back(Attribute::Int(std::move(name), value));
-  return attributes;
-}
-
-// The shape of a float 4-D tensor value whose channel count is known; else nullopt.
-std::optional<SymbolicShape> FloatShape4(const Graph& graph, std::string_view value) {
-  const ValueType* type = graph.FindTypeInScope(value);
-  if (type == nullptr || !type->IsTensor() || type->elem_type != DataType::kFloat || !type->shape ||
-      type->shape->size() != 4 || !(*type->shape)[1].IsKnown()) {
-    return std::nullopt;
-  }
-  return *type->shape;
-}
-
-// True when `a` and `b` are float 4-D tensors of one shape: each dimension known and equal or the
-// same named symbol (a batch size fixed only at run time).
-bool SameShape(const Graph& graph, std::string_view a, std::string_view b) {
-  const auto a_shape = FloatShape4(graph, a);
-  const auto b_shape = FloatShape4(graph, b);
-  if (!a_shape || a_shape != b_shape) return false;
-  for (const Dimension& dim : *a_shape) {
-    if (!dim.IsKnown() && dim.param.empty()) return false;
-  }
-  return true;
-}
-
-float FloatAttribute(const Node& node, std::string_view name, float fallback) {
-  const Attribute* attribute = node.FindAttribute(name);
-  return attribute != nullptr ? attribute->f : fallback;
-}
-
-// The `activation` and `activation_params` attributes of a Conv absorbing `node`, or nullopt when
-// the nchwc Conv cannot apply it.
-std::optional<std::vector<Attribute>> ActivationAttributes(const Graph& graph, const Node& node) {
-  const std::string& op = node.op_type();
-  std::vector<float> params;
-  if (op == "LeakyRelu") {
-    params = {FloatAttribute(node, "alpha", 0.01f)};
-  } else if (op == "HardSigmoid") {
-    params = {FloatAttribute(node, "alpha", 0.2f), FloatAttribute(node, "beta", 0.5f)};
-  } else if (op == "Clip") {
-    params = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
-    if (graph.OpsetVersion("") < 11) {
-      params = {FloatAttribute(node, "min", params[0]), FloatAttribute(node, "max", params[1])};
-    } else {
-      for (size_t i = 1; i <= 2; ++i) {
-        if (!node.HasInput(i)) continue;
-        const auto bound = ScalarFloatConstant(graph, node.inputs()[i]);
-        if (!bound) return std::nullopt;
-        params[i - 1] = *bound;
-      }
-    }
-  } else if (op != "Relu" && op != "Sigmoid" && op != "Tanh") {
-    return std::nullopt;
-  }
-  std::vector<Attribute> attributes;
-  attributes.push_back(Attribute::String("activation", op));
-  if (!params.empty()) attributes.push_back(Attribute::Floats("activation_params", params));
-  return attributes;
-}
-
-// Elementwise ops that run unchanged on blocked data: whatever they make of the padding channels
-// stays finite, and the next Conv multiplies those channels by zero filters.
-bool IsUnaryPassThrough(const Node& node) {
-  static const std::unordered_set<std::string> kOps{
-      "Relu", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "Clip",
-      "Elu",  "Abs",     "Neg",  "Erf",       "Softplus",    "HardSwish"};
-  if (node.outputs().size() != 1) return false;
-  if (node.domain() == kMsDomain) return node.op_type() == "QuickGelu";
-  return node.domain().empty() && kOps.count(node.op_type()) > 0;
-}
-
-// Div passes through only with a constant divisor (TransformBinary): the zero padding channels
-// of two blocked operands would become 0 / 0.
-bool IsBinaryPassThrough(const Node& node) {
-  const std::string& op = node.op_type();
-  return node.domain().empty() && node.inputs().size() == 2 && node.outputs().size() == 1 &&
-         (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Max" || op == "Min");
-}
 
 // One application of the pass to one graph.
 class Rewriter {
@@ -132,19 +46,23 @@ class Rewriter {
         TransformConcat(*node);
       } else if (IsOnnxOp(node, "Resize") || IsOnnxOp(node, "Upsample")) {
         TransformResize(*node);
+      } else if (IsOnnxOp(node, "BatchNormalization")) {
+        TransformBatchNorm(*node);
       }
     }
     if (converted_.empty()) return Status::OK();
     graph_.mutable_opsets().try_emplace(std::string(kNchwcDomain), 1);
     for (const std::string& value : converted_) {
-      if (graph_.Consumers(value).empty() && !graph_.IsGraphOutput(value)) continue;
       const Twin& twin = twins_.at(value);
-      graph_.AddNode({graph_.UniqueNodeName("ReorderOutput"),
-                      "ReorderOutput",
-                      std::string(kNchwcDomain),
-                      {twin.name},
-                      {value},
-                      IntAttribute("channels", twin.channels)});
+      // A Transpose to NHWC (ConvNeXt's channels-last blocks) becomes a ReorderOutput writing NHWC.
+      for (const Node* reader : graph_.Consumers(value)) {
+        if (!IsTransposeWithPerm(*reader, {0, 2, 3, 1})) continue;
+        const std::string nhwc = reader->outputs()[0];
+        graph_.RemoveNode(reader->index());
+        AddReorderOutput(twin, nhwc, true);
+      }
+      if (graph_.Consumers(value).empty() && !graph_.IsGraphOutput(value)) continue;
+      AddReorderOutput(twin, value, false);
     }
     changed = true;
     return Status::OK();
@@ -164,18 +82,45 @@ class Rewriter {
 
   // The twin of `value`, inserting a ReorderInput when it has none; nullopt when `value` is not a
   // float 4-D tensor whose channel count is a multiple of 4 (ORT's ReorderInput rejects others).
+  // A Transpose from NHWC is read through: the ReorderInput reads NHWC itself.
   std::optional<std::string> BlockedInput(const std::string& value) {
     if (auto it = twins_.find(value); it != twins_.end()) return it->second.name;
     const auto shape = FloatShape4(graph_, value);
     if (!shape || (*shape)[1].value % 4 != 0) return std::nullopt;
     const std::string name = NewTwin(value, *shape, (*shape)[1].value);
+    const Node* nhwc = NhwcSource(value);
+    const std::string source = nhwc != nullptr ? nhwc->inputs()[0] : value;
     graph_.AddNode({graph_.UniqueNodeName("ReorderInput"),
                     "ReorderInput",
                     std::string(kNchwcDomain),
-                    {value},
+                    {source},
                     {name},
-                    IntAttribute("channels_last", 0)});
+                    IntAttribute("channels_last", nhwc != nullptr ? 1 : 0)});
     return name;
+  }
+
+  // The Transpose that makes `value` from an NHWC tensor; else null.
+  const Node* NhwcSource(const std::string& value) const {
+    const Node* producer = graph_.Producer(value);
+    return producer != nullptr && IsTransposeWithPerm(*producer, {0, 3, 1, 2}) ? producer : nullptr;
+  }
+
+  // True when `value` is blocked already, or its twin costs no more than the Transpose making it.
+  bool CheaplyBlocked(const std::string& value) const {
+    if (twins_.count(value) > 0) return true;
+    const auto shape = FloatShape4(graph_, value);
+    return shape && (*shape)[1].value % 4 == 0 && NhwcSource(value) != nullptr;
+  }
+
+  void AddReorderOutput(const Twin& twin, const std::string& output, bool channels_last) {
+    std::vector<Attribute> attributes = IntAttribute("channels", twin.channels);
+    if (channels_last) attributes.push_back(Attribute::Int("channels_last", 1));
+    graph_.AddNode({graph_.UniqueNodeName("ReorderOutput"),
+                    "ReorderOutput",
+                    std::string(kNchwcDomain),
+                    {twin.name},
+                    {output},
+                    std::move(attributes)});
   }
 
   // Names and types the twin of `value` of `channels` channels shaped like `shape` otherwise.
@@ -187,9 +132,13 @@ class Rewriter {
     return name;
   }
 
-  // `node`'s output 0 is now computed blocked: gives it a twin.
+  // `node`'s output 0, shaped `shape`, is now computed blocked: gives it a twin (and the type
+  // inference could not give it, for the readers of both).
   std::string ConvertOutput(const Node& node, const SymbolicShape& shape, int64_t channels) {
     const std::string& value = node.outputs()[0];
+    if (!FloatShape4(graph_, value)) {
+      graph_.SetValueType(value, ValueType::Tensor(DataType::kFloat, shape));
+    }
     converted_.push_back(value);
     region_.insert(value);
     return NewTwin(value, shape, channels);
@@ -205,9 +154,14 @@ class Rewriter {
     }
     const std::string x = conv.inputs()[0];
     const auto x_shape = FloatShape4(graph_, x);
-    const auto y_shape = FloatShape4(graph_, conv.outputs()[0]);
     const Tensor* weight = ConstantInput(graph_, conv, 1);
-    if (!x_shape || !y_shape || weight->shape().rank() != 4) return;
+    if (!x_shape || weight->shape().rank() != 4) return;
+    // Inference may stop short of the output (after contrib ops of an optimized model): its
+    // channels are the filters all the same.
+    const SymbolicShape y_shape =
+        FloatShape4(graph_, conv.outputs()[0])
+            .value_or(SymbolicShape{(*x_shape)[0], Dimension::Known(weight->shape()[0]),
+                                    Dimension{}, Dimension{}});
     if (weight->shape()[2] > kNchwcMaxKernelRows) return;
     const Attribute* kernel_shape = conv.FindAttribute("kernel_shape");
     if (kernel_shape != nullptr && kernel_shape->ints.size() != 2) return;
@@ -216,33 +170,39 @@ class Rewriter {
     const TensorShape& ws = weight->shape();
     const int64_t filters = ws[0];
     const int64_t channels = (*x_shape)[1].value;
-    if (filters % 4 != 0 || (*y_shape)[1].value != filters) return;
-    const bool depthwise = group > 1;
-    if (depthwise && !(group == channels && filters == channels && ws[1] == 1)) return;
-    if (!depthwise && (group != 1 || ws[1] != channels)) return;
+    if (y_shape[1].value != filters) return;
+    const bool depthwise = group > 1 && ws[1] == 1;
+    if (depthwise && !(group == channels && filters == channels)) return;
+    // Grouped convolutions block when each group's input and output channels fill whole blocks
+    // (RegNet's group width 16 at B = 16): every group is then a convolution of its own blocks.
+    if (!depthwise && (ws[1] * group != channels ||
+                       (group > 1 && (ws[1] % block_ != 0 || filters % (group * block_) != 0)))) {
+      return;
+    }
     const bool nchw_input = !depthwise && channels < block_ && twins_.count(x) == 0;
     if (!nchw_input && twins_.count(x) == 0 && channels % 4 != 0) return;
     const bool has_sum = conv.HasInput(3);
-    if (has_sum && !FloatShape4(graph_, conv.inputs()[3])) return;
+    if (has_sum && twins_.count(conv.inputs()[3]) == 0) {
+      const auto sum_shape = FloatShape4(graph_, conv.inputs()[3]);
+      if (!sum_shape || (*sum_shape)[1].value % 4 != 0) return;
+    }
 
     std::string input = x;
     if (!nchw_input) input = *BlockedInput(x);
     const int64_t padded_filters = RoundUp(filters, block_);
     std::vector<std::string> inputs{input, PackWeight(conv, *weight, depthwise, nchw_input)};
     inputs.push_back(PackBias(conv, padded_filters));
-    if (has_sum) {
-      const auto sum = BlockedInput(conv.inputs()[3]);
-      if (!sum) return;
-      inputs.push_back(*sum);
-    }
+    if (has_sum) inputs.push_back(*BlockedInput(conv.inputs()[3]));
     std::vector<Attribute> attributes;
     for (const auto& [name, attribute] : conv.attributes()) {
       if (name == "group") continue;
       attributes.push_back(CopyPlainAttribute(attribute, name));
     }
-    if (depthwise) attributes.push_back(Attribute::Int("group", padded_filters));
+    if (group > 1) {
+      attributes.push_back(Attribute::Int("group", depthwise ? padded_filters : group));
+    }
     const bool activated = conv.FindAttribute("activation") != nullptr;
-    const std::string output = ConvertOutput(conv, *y_shape, filters);
+    const std::string output = ConvertOutput(conv, y_shape, filters);
     const std::string name = conv.name();
     graph_.RemoveNode(conv.index());
     Node& nchwc = graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "NchwcConv" : name),
@@ -254,31 +214,10 @@ class Rewriter {
     convs_[output] = {nchwc.index(), has_sum || activated};
   }
 
-  // The filters in the layout the nchwc Conv reads, as a new initializer; padding is zero.
+  // The filters in the layout the nchwc Conv reads, as a new initializer.
   std::string PackWeight(const Node& conv, const Tensor& weight, bool depthwise, bool nchw_input) {
-    const TensorShape& ws = weight.shape();
-    const int64_t filters = ws[0], in = ws[1], kernel = ws[2] * ws[3];
-    const int64_t out_blocks = RoundUp(filters, block_) / block_;
-    const int64_t in_channels = depthwise || nchw_input ? in : RoundUp(in, block_);
-    Tensor packed = Tensor::Allocate(DataType::kFloat,
-                                     TensorShape({out_blocks * block_, in_channels, ws[2], ws[3]}))
-                        .value();
-    float* dst = packed.MutableData<float>();
-    std::fill(dst, dst + packed.NumElements(), 0.0f);
-    const float* src = weight.Data<float>();
-    const int64_t in_block = depthwise || nchw_input ? 1 : block_;
-    const int64_t in_blocks = in_channels / in_block;
-    for (int64_t m = 0; m < filters; ++m) {
-      const int64_t ob = m / block_, bo = m % block_;
-      for (int64_t c = 0; c < in; ++c) {
-        const int64_t ib = c / in_block, bi = c % in_block;
-        float* filter = dst + ((ob * in_blocks + ib) * kernel * in_block + bi) * block_ + bo;
-        const float* source = src + (m * in + c) * kernel;
-        for (int64_t k = 0; k < kernel; ++k) filter[k * in_block * block_] = source[k];
-      }
-    }
     const std::string name = graph_.UniqueValueName(conv.inputs()[1] + "_nchwc");
-    graph_.AddInitializer(name, std::move(packed));
+    graph_.AddInitializer(name, PackNchwcFilters(weight, block_, depthwise || nchw_input));
     return name;
   }
 
@@ -286,19 +225,114 @@ class Rewriter {
   std::string PackBias(const Node& conv, int64_t padded) {
     const Tensor* bias = ConstantInput(graph_, conv, 2);
     if (bias == nullptr) return "";
-    std::vector<float> values(static_cast<size_t>(padded), 0.0f);
-    std::copy(bias->Data<float>(), bias->Data<float>() + bias->NumElements(), values.begin());
     const std::string name = graph_.UniqueValueName(conv.inputs()[2] + "_nchwc");
-    graph_.AddInitializer(
-        name, Tensor::FromVector<float>(TensorShape({padded}), std::span<const float>(values)));
+    graph_.AddInitializer(name, PaddedVector(bias->Span<float>(), padded));
     return name;
   }
 
-  // The nchwc Conv this run made that alone computes `value` (read only by `reader`) and has
-  // neither a Sum nor an activation yet; else null.
+  // Inference BatchNormalization of blocked data is a per-channel affine map: gamma / sqrt(var +
+  // eps) and beta - mean * that. Pre-activation networks (DenseNet) would otherwise leave the
+  // region at every one.
+  void TransformBatchNorm(Node& node) {
+    const std::string x = node.inputs()[0];
+    const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
+    if (!CheaplyBlocked(x) || !y_shape) return;
+    for (size_t i = 1; i < node.outputs().size(); ++i) {
+      if (node.HasOutput(i)) return;
+    }
+    const Attribute* training = node.FindAttribute("training_mode");
+    const Attribute* spatial = node.FindAttribute("spatial");
+    if ((training != nullptr && training->i != 0) || (spatial != nullptr && spatial->i != 1)) {
+      return;
+    }
+    const int64_t channels = (*y_shape)[1].value;
+    const float* parameters[4];
+    for (size_t i = 1; i <= 4; ++i) {
+      const Tensor* parameter = ConstantInput(graph_, node, i);
+      if (parameter == nullptr || parameter->dtype() != DataType::kFloat ||
+          parameter->NumElements() != channels) {
+        return;
+      }
+      parameters[i - 1] = parameter->Data<float>();
+    }
+    const float epsilon = FloatAttribute(node, "epsilon", 1e-5f);
+    std::vector<float> scale(static_cast<size_t>(channels)), shift(scale);
+    for (size_t c = 0; c < scale.size(); ++c) {
+      scale[c] = parameters[0][c] / std::sqrt(parameters[3][c] + epsilon);
+      shift[c] = parameters[1][c] - parameters[2][c] * scale[c];
+    }
+    AddChannelAffine(node, *BlockedInput(x), scale, shift, *y_shape);
+  }
+
+  // Add, Sub, Mul or Div of blocked data and a constant per channel ([C, 1, 1]: ConvNeXt's layer
+  // scale) is an affine map per channel too.
+  bool TransformChannelConstant(Node& node, const SymbolicShape& y_shape) {
+    const std::string& op = node.op_type();
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string& value = node.inputs()[i];
+      const auto shape = FloatShape4(graph_, value);
+      if (!shape || *shape != y_shape || !CheaplyBlocked(value) || (op == "Div" && i == 1)) {
+        continue;
+      }
+      const auto constant = ChannelConstant(graph_, node.inputs()[1 - i], y_shape[1].value);
+      if (!constant) continue;
+      std::vector<float> scale(constant->size(), 1.0f), shift(constant->size(), 0.0f);
+      for (size_t c = 0; c < constant->size(); ++c) {
+        const float k = (*constant)[c];
+        if (op == "Mul") scale[c] = k;
+        if (op == "Div") scale[c] = 1.0f / k;
+        if (op == "Add") shift[c] = k;
+        if (op == "Sub") {
+          scale[c] = i == 0 ? 1.0f : -1.0f;
+          shift[c] = i == 0 ? -k : k;
+        }
+      }
+      AddChannelAffine(node, *BlockedInput(value), scale, shift, y_shape);
+      return true;
+    }
+    return false;
+  }
+
+  // Replaces `node` by a 1x1 depthwise nchwc Conv of `input` (the twin of its input) computing
+  // scale * x + shift per channel; padding channels get zero filters and bias and stay zero.
+  void AddChannelAffine(Node& node, const std::string& input, std::vector<float> scale,
+                        std::vector<float> shift, const SymbolicShape& y_shape) {
+    const auto channels = static_cast<int64_t>(scale.size());
+    const int64_t padded = RoundUp(channels, block_);
+    scale.resize(static_cast<size_t>(padded), 0.0f);
+    shift.resize(static_cast<size_t>(padded), 0.0f);
+    const std::string base = node.outputs()[0];
+    const std::string weight = graph_.UniqueValueName(base + "_scale_nchwc");
+    const std::string bias = graph_.UniqueValueName(base + "_shift_nchwc");
+    graph_.AddInitializer(weight, Tensor::FromVector<float>(TensorShape({padded, 1, 1, 1}),
+                                                            std::span<const float>(scale)));
+    graph_.AddInitializer(
+        bias, Tensor::FromVector<float>(TensorShape({padded}), std::span<const float>(shift)));
+    std::vector<Attribute> attributes;
+    attributes.push_back(Attribute::Ints("kernel_shape", {1, 1}));
+    attributes.push_back(Attribute::Int("group", padded));
+    const std::string output = ConvertOutput(node, y_shape, channels);
+    const std::string name = node.name();
+    graph_.RemoveNode(node.index());
+    Node& conv = graph_.AddNode({graph_.UniqueNodeName(name.empty() ? "ChannelAffine" : name),
+                                 "Conv",
+                                 std::string(kNchwcDomain),
+                                 {input, weight, bias},
+                                 {output},
+                                 std::move(attributes)});
+    convs_[output] = {conv.index(), false};
+  }
+
+  // The nchwc Conv this run made that alone computes `value` and has neither a Sum nor an
+  // activation yet, when the node about to fuse into it reads `value` alone; else null. Readers
+  // already moved into the region read the twin: fusing would change what they see, and a Sum
+  // computed from them would feed the Conv its own output (a cycle).
   Node* FusableConv(const std::string& value) {
     const auto twin = twins_.find(value);
-    if (twin == twins_.end() || !HasSingleReader(value)) return nullptr;
+    if (twin == twins_.end() || !HasSingleReader(value) ||
+        !graph_.Consumers(twin->second.name).empty()) {
+      return nullptr;
+    }
     const auto conv = convs_.find(twin->second.name);
     if (conv == convs_.end() || conv->second.fused) return nullptr;
     return graph_.GetNode(conv->second.node);
@@ -322,6 +356,14 @@ class Rewriter {
   void TransformUnary(Node& node) {
     const std::string value = node.inputs()[0];
     if (region_.count(value) == 0) return;
+    // The output is shaped like the input, also where inference knows no type for it (contrib
+    // ops made by earlier fusions), so that what reads it can join the region too.
+    const std::string& output = node.outputs()[0];
+    const auto input_shape = FloatShape4(graph_, value);
+    if (!input_shape) return;
+    if (!FloatShape4(graph_, output)) {
+      graph_.SetValueType(output, ValueType::Tensor(DataType::kFloat, *input_shape));
+    }
     if (Node* conv = FusableConv(value)) {
       if (auto attributes = ActivationAttributes(graph_, node)) {
         for (Attribute& attribute : *attributes) conv->SetAttribute(std::move(attribute));
@@ -339,7 +381,12 @@ class Rewriter {
   void TransformBinary(Node& node) {
     const std::string a = node.inputs()[0], b = node.inputs()[1];
     const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
-    if (!y_shape || a == b || (region_.count(a) == 0 && region_.count(b) == 0)) return;
+    if (!y_shape || a == b) return;
+    if (node.op_type() != "Max" && node.op_type() != "Min" &&
+        TransformChannelConstant(node, *y_shape)) {
+      return;
+    }
+    if (region_.count(a) == 0 && region_.count(b) == 0) return;
     // A scalar constant applies to every element alike, padding included; Div only by a
     // nonzero divisor so that the padding stays zero.
     for (size_t i = 0; i < 2; ++i) {
@@ -355,7 +402,11 @@ class Rewriter {
       graph_.SetNodeOutput(node, 0, ConvertOutput(node, *y_shape, twin.channels));
       return;
     }
-    if (!SameShape(graph_, a, b) || node.op_type() == "Div") return;
+    if (node.op_type() == "Div") return;
+    if (!SameShape(graph_, a, b)) {
+      TransformChannelBroadcast(node, *y_shape);
+      return;
+    }
     if (node.op_type() == "Add") {
       for (const std::string& value : {a, b}) {
         Node* conv = FusableConv(value);
@@ -373,6 +424,80 @@ class Rewriter {
     graph_.SetNodeInput(node, 0, *blocked_a);
     graph_.SetNodeInput(node, 1, *blocked_b);
     graph_.SetNodeOutput(node, 0, ConvertOutput(node, *y_shape, (*y_shape)[1].value));
+  }
+
+  // A blocked [N, C, H, W] operand and an [N, C, 1, 1] one (squeeze-and-excitation gates, which
+  // would otherwise take the large operand out of the region and back): both are viewed as
+  // [N, C / B, pixels, B], where the small one broadcasts over the pixels, then the result is
+  // viewed back. Reshapes of blocked data are views, so this costs no copy.
+  void TransformChannelBroadcast(Node& node, const SymbolicShape& y_shape) {
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string big = node.inputs()[i], small = node.inputs()[1 - i];
+      const auto big_shape = FloatShape4(graph_, big);
+      const auto small_shape = FloatShape4(graph_, small);
+      // The output is then shaped like the large operand.
+      if (region_.count(big) == 0 || !big_shape || !small_shape ||
+          (*small_shape)[1] != (*big_shape)[1] || (*small_shape)[2].value != 1 ||
+          (*small_shape)[3].value != 1 ||
+          !((*small_shape)[0].value == 1 ||
+            ((*small_shape)[0] == (*big_shape)[0] &&
+             ((*big_shape)[0].IsKnown() || !(*big_shape)[0].param.empty())))) {
+        continue;
+      }
+      const auto blocked_small = BlockedInput(small);
+      if (!blocked_small) return;
+      const SymbolicShape& shape = *big_shape;
+      const int64_t channels = shape[1].value;
+      const int64_t blocks = RoundUp(channels, block_) / block_;
+      const bool spatial_known = shape[2].IsKnown() && shape[3].IsKnown();
+      const Dimension pixels =
+          spatial_known ? Dimension::Known(shape[2].value * shape[3].value) : Dimension{};
+      const std::string big_twin = twins_.at(big).name;
+      const std::string big_view = View(big_twin, {0, blocks, -1, block_}, shape[0], pixels);
+      const std::string small_view =
+          View(*blocked_small, {0, blocks, 1, block_}, (*small_shape)[0], Dimension::Known(1));
+      const std::string output = ConvertOutput(node, y_shape, channels);
+      const std::string product = graph_.UniqueValueName(output + "_view");
+      graph_.SetValueType(product, *graph_.FindTypeInScope(big_view));
+      graph_.SetNodeInput(node, i, big_view);
+      graph_.SetNodeInput(node, 1 - i, small_view);
+      graph_.SetNodeOutput(node, 0, product);
+      std::string target;
+      if (spatial_known) {
+        target =
+            ShapeConstant(output, {0, RoundUp(channels, block_), shape[2].value, shape[3].value});
+      } else {
+        target = graph_.UniqueValueName(output + "_shape");
+        graph_.AddNode({graph_.UniqueNodeName("Shape"), "Shape", "", {big_twin}, {target}, {}});
+      }
+      AddReshape(product, target, output);
+      return;
+    }
+  }
+
+  // A constant 1-D int64 tensor holding `dims`, named after `base`.
+  std::string ShapeConstant(const std::string& base, const std::vector<int64_t>& dims) {
+    const std::string name = graph_.UniqueValueName(base + "_dims");
+    graph_.AddInitializer(
+        name, Tensor::FromVector<int64_t>(TensorShape({static_cast<int64_t>(dims.size())}),
+                                          std::span<const int64_t>(dims)));
+    return name;
+  }
+
+  void AddReshape(const std::string& x, const std::string& shape, const std::string& y) {
+    graph_.AddNode({graph_.UniqueNodeName("Reshape"), "Reshape", "", {x, shape}, {y}, {}});
+  }
+
+  // Blocked `value` reshaped to `dims` ([0, C / B, rows, B]; 0 copies the batch) as a new value
+  // typed [batch, C / B, rows, B].
+  std::string View(const std::string& value, const std::vector<int64_t>& dims,
+                   const Dimension& batch, const Dimension& rows) {
+    const std::string name = graph_.UniqueValueName(value + "_view");
+    graph_.SetValueType(
+        name, ValueType::Tensor(DataType::kFloat, SymbolicShape{batch, Dimension::Known(dims[1]),
+                                                                rows, Dimension::Known(dims[3])}));
+    AddReshape(value, ShapeConstant(value, dims), name);
+    return name;
   }
 
   // Concat along channels of blocked parts without padding is the concatenation of their blocks.
@@ -397,20 +522,8 @@ class Rewriter {
     const auto y_shape = FloatShape4(graph_, pool.outputs()[0]);
     if (!x_shape || !y_shape) return;
     if (twins_.count(x) == 0 && (*x_shape)[1].value % block_ != 0) return;
-    const bool global = pool.op_type().starts_with("Global");
-    const Attribute* kernel_shape = pool.FindAttribute("kernel_shape");
-    if (!global && (kernel_shape == nullptr || kernel_shape->ints.size() != 2)) return;
-    std::vector<Attribute> attributes;
-    for (const auto& [name, attribute] : pool.attributes()) {
-      if (name == "storage_order") continue;
-      if (name == "dilations" && pool.op_type() == "AveragePool") {
-        for (int64_t dilation : attribute.ints) {
-          if (dilation != 1) return;
-        }
-        continue;
-      }
-      attributes.push_back(CopyPlainAttribute(attribute, name));
-    }
+    auto attributes = NchwcPoolAttributes(pool);
+    if (!attributes) return;
     const std::string input = *BlockedInput(x);
     const std::string output = ConvertOutput(pool, *y_shape, (*y_shape)[1].value);
     const std::string name = pool.name(), op = pool.op_type();
@@ -420,52 +533,16 @@ class Rewriter {
                     std::string(kNchwcDomain),
                     {input},
                     {output},
-                    std::move(attributes)});
+                    std::move(*attributes)});
   }
 
-  // Resize / Upsample by constant integer factors on H and W, nearest (floor of asymmetric
-  // coordinates) or linear, becomes the nchwc Upsample.
+  // Resize / Upsample of blocked data by constant integer factors becomes the nchwc Upsample.
   void TransformResize(Node& node) {
     const std::string x = node.inputs()[0];
     const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
     if (region_.count(x) == 0 || !y_shape || node.outputs().size() != 1) return;
-    const bool resize = node.op_type() == "Resize";
-    const size_t scales_index = resize && graph_.OpsetVersion("") >= 11 ? 2 : 1;
-    if (node.HasInput(scales_index + 1)) return;
-    const Tensor* scales = ConstantInput(graph_, node, scales_index);
-    if (scales == nullptr || scales->dtype() != DataType::kFloat || scales->NumElements() != 4) {
-      return;
-    }
-    std::vector<int64_t> factors;
-    for (float scale : scales->Span<float>()) {
-      if (scale < 1.0f || scale != static_cast<float>(static_cast<int64_t>(scale))) return;
-      factors.push_back(static_cast<int64_t>(scale));
-    }
-    if (factors[0] != 1 || factors[1] != 1) return;
-    const auto text = [&node](std::string_view name, std::string fallback) {
-      const Attribute* attribute = node.FindAttribute(name);
-      return attribute != nullptr ? attribute->s : fallback;
-    };
-    const std::string mode = text("mode", "nearest");
-    const std::string coordinates =
-        resize ? text("coordinate_transformation_mode", "half_pixel") : "asymmetric";
-    const Attribute* antialias = node.FindAttribute("antialias");
-    if ((antialias != nullptr && antialias->i != 0) || node.FindAttribute("axes") != nullptr) {
-      return;
-    }
-    if (mode == "nearest") {
-      if (coordinates != "asymmetric" ||
-          (resize && text("nearest_mode", "round_prefer_floor") != "floor")) {
-        return;
-      }
-    } else if (mode != "linear" || (coordinates != "asymmetric" && coordinates != "half_pixel" &&
-                                    coordinates != "align_corners")) {
-      return;
-    }
-    std::vector<Attribute> attributes;
-    attributes.push_back(Attribute::Ints("scales", factors));
-    attributes.push_back(Attribute::String("mode", mode));
-    attributes.push_back(Attribute::String("coordinate_transformation_mode", coordinates));
+    auto attributes = NchwcUpsampleAttributes(graph_, node);
+    if (!attributes) return;
     const Twin twin = twins_.at(x);
     const std::string output = ConvertOutput(node, *y_shape, twin.channels);
     const std::string name = node.name();
@@ -475,7 +552,7 @@ class Rewriter {
                     std::string(kNchwcDomain),
                     {twin.name},
                     {output},
-                    std::move(attributes)});
+                    std::move(*attributes)});
   }
 
   Graph& graph_;

@@ -1,7 +1,9 @@
 // The level-all pass nchwc_layout: CNN graphs built here are rewritten into com.microsoft.nchwc
 // ops (node counts checked) and compute what the unoptimized graph computes; convolutions it must
 // not touch stay as they are.
+#include "lib/ir/graph_validation.h"
 #include "lib/onnx/model_loader.h"
+#include "lib/optimizer/pattern_utils.h"
 #include "providers/cpu/cpu_provider.h"
 #include "test/optimizer/optimizer_test_util.h"
 
@@ -112,6 +114,195 @@ Model UpsampleModel() {
   return model;
 }
 
+// A ConvNeXt block as torch exports it with a dynamic batch: the stem's output feeds both the
+// depthwise Conv and, across a channels-last MLP (Transpose, LayerNorm, MatMul, erf GELU, MatMul,
+// scale, Transpose back), the residual Add. The depthwise Conv reads the stem's blocked twin, so
+// the Add must not become the stem's Sum: that Sum would be computed from the stem's own output.
+// torchvision scales after the Transpose back, by a [C, 1, 1] constant (`scale_last`).
+Model ConvNextBlockModel(bool scale_last) {
+  Model model = MakeModel(17);
+  Graph& graph = model.graph();
+  const int64_t c = 32;
+  SymbolicShape x_shape{Dimension::Symbol("N"), Dimension::Known(c), Dimension::Known(6),
+                        Dimension::Known(6)};
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, x_shape));
+  AddConv(graph, "stem", "x", c, c, 1, 1, 1, "s", 41);
+  AddConv(graph, "dw", "s", c, c, 3, 1, c, "d", 43);
+  graph.AddNode({"to_last", "Transpose", "", {"d"}, {"t"}, {}})
+      .SetAttribute(Attribute::Ints("perm", {0, 2, 3, 1}));
+  graph.AddInitializer("ln_scale", RandomTensor({c}, 45, 0.5f, 1.5f));
+  graph.AddInitializer("ln_bias", RandomTensor({c}, 46));
+  graph.AddNode({"ln", "LayerNormalization", "", {"t", "ln_scale", "ln_bias"}, {"n"}, {}})
+      .SetAttribute(Attribute::Int("axis", -1));
+  graph.AddInitializer("w1", RandomTensor({c, 4 * c}, 47, -0.3f, 0.3f));
+  graph.AddInitializer("b1", RandomTensor({4 * c}, 48));
+  graph.AddNode({"fc1", "MatMul", "", {"n", "w1"}, {"h0"}, {}});
+  graph.AddNode({"fc1_bias", "Add", "", {"h0", "b1"}, {"h"}, {}});
+  graph.AddInitializer("sqrt2", Tensor::Scalar<float>(1.41421356f));
+  graph.AddInitializer("one", Tensor::Scalar<float>(1.0f));
+  graph.AddInitializer("half", Tensor::Scalar<float>(0.5f));
+  graph.AddNode({"gelu_div", "Div", "", {"h", "sqrt2"}, {"g0"}, {}});
+  graph.AddNode({"gelu_erf", "Erf", "", {"g0"}, {"g1"}, {}});
+  graph.AddNode({"gelu_add", "Add", "", {"g1", "one"}, {"g2"}, {}});
+  graph.AddNode({"gelu_mul", "Mul", "", {"h", "g2"}, {"g3"}, {}});
+  graph.AddNode({"gelu_half", "Mul", "", {"g3", "half"}, {"g"}, {}});
+  graph.AddInitializer("w2", RandomTensor({4 * c, c}, 49, -0.2f, 0.2f));
+  graph.AddInitializer("b2", RandomTensor({c}, 50));
+  graph.AddNode({"fc2", "MatMul", "", {"g", "w2"}, {"f0"}, {}});
+  graph.AddNode({"fc2_bias", "Add", "", {"f0", "b2"}, {"f"}, {}});
+  if (scale_last) {
+    graph.AddInitializer("gamma", RandomTensor({c, 1, 1}, 51, 0.1f, 1.0f));
+    graph.AddNode({"to_first", "Transpose", "", {"f"}, {"m"}, {}})
+        .SetAttribute(Attribute::Ints("perm", {0, 3, 1, 2}));
+    graph.AddNode({"layer_scale", "Mul", "", {"gamma", "m"}, {"b"}, {}});
+  } else {
+    graph.AddInitializer("gamma", RandomTensor({c}, 51, 0.1f, 1.0f));
+    graph.AddNode({"layer_scale", "Mul", "", {"gamma", "f"}, {"m"}, {}});
+    graph.AddNode({"to_first", "Transpose", "", {"m"}, {"b"}, {}})
+        .SetAttribute(Attribute::Ints("perm", {0, 3, 1, 2}));
+  }
+  graph.AddNode({"residual", "Add", "", {"s", "b"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A Conv whose output a second Conv reads (visited first) and Relu reads: the Relu must not
+// become the first Conv's activation, or the second Conv would read rectified values.
+Model SharedConvOutputModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 16, 5, 5}));
+  AddConv(graph, "c1", "x", 16, 16, 3, 1, 1, "a", 61);
+  AddConv(graph, "c2", "a", 16, 16, 1, 1, 1, "b", 63);
+  graph.AddNode({"relu", "Relu", "", {"a"}, {"r"}, {}});
+  graph.AddNode({"cat", "Concat", "", {"b", "r"}, {"y"}, {}})
+      .SetAttribute(Attribute::Int("axis", 1));
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+void AddBatchNorm(Graph& graph, const std::string& name, const std::string& x, int64_t channels,
+                  const std::string& y, uint32_t seed) {
+  graph.AddInitializer(name + "_scale", RandomTensor({channels}, seed, 0.5f, 1.5f));
+  graph.AddInitializer(name + "_bias", RandomTensor({channels}, seed + 1));
+  graph.AddInitializer(name + "_mean", RandomTensor({channels}, seed + 2));
+  graph.AddInitializer(name + "_var", RandomTensor({channels}, seed + 3, 0.25f, 2.0f));
+  graph
+      .AddNode({name,
+                "BatchNormalization",
+                "",
+                {x, name + "_scale", name + "_bias", name + "_mean", name + "_var"},
+                {y},
+                {}})
+      .SetAttribute(Attribute::Float("epsilon", 1e-3f));
+}
+
+// A DenseNet block: normalization and activation come before each convolution, so the
+// BatchNormalizations (after a Conv whose output is also concatenated, and after the Concat)
+// cannot fold into a Conv's weights.
+Model DenseBlockModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 32, 6, 7}));
+  AddConv(graph, "stem", "x", 32, 32, 3, 1, 1, "s", 71);
+  AddBatchNorm(graph, "bn0", "s", 32, "n0", 73);
+  graph.AddNode({"relu0", "Relu", "", {"n0"}, {"r0"}, {}});
+  AddConv(graph, "bottleneck", "r0", 32, 16, 1, 1, 1, "a", 77);
+  graph.AddNode({"relu1", "Relu", "", {"a"}, {"r1"}, {}});
+  AddConv(graph, "growth", "r1", 16, 16, 3, 1, 1, "b", 79);
+  graph.AddNode({"cat", "Concat", "", {"s", "b"}, {"c"}, {}})
+      .SetAttribute(Attribute::Int("axis", 1));
+  AddBatchNorm(graph, "bn1", "c", 48, "n1", 81);
+  graph.AddNode({"relu2", "Relu", "", {"n1"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A RegNet stage: grouped 3x3 convolutions whose groups hold 16 channels (whole blocks at every
+// block size), with a dynamic batch.
+Model GroupedConvModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  SymbolicShape x_shape{Dimension::Symbol("N"), Dimension::Known(32), Dimension::Known(7),
+                        Dimension::Known(7)};
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, x_shape));
+  AddConv(graph, "reduce", "x", 32, 32, 1, 1, 1, "a", 91);
+  graph.AddNode({"relu0", "Relu", "", {"a"}, {"r0"}, {}});
+  AddConv(graph, "grouped", "r0", 32, 32, 3, 1, 2, "b", 93);
+  graph.AddNode({"relu1", "Relu", "", {"b"}, {"r1"}, {}});
+  AddConv(graph, "down", "r1", 32, 64, 3, 2, 2, "y", 95);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A squeeze-and-excitation branch whose squeeze has 6 channels, no multiple of 4: the blocked
+// Conv pads its filters, and the expanding Conv reads the padded twin.
+Model SqueezeModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 16, 5, 5}));
+  AddConv(graph, "conv", "x", 16, 16, 3, 1, 1, "a", 101);
+  graph.AddNode({"gap", "GlobalAveragePool", "", {"a"}, {"g"}, {}});
+  AddConv(graph, "squeeze", "g", 16, 6, 1, 1, 1, "q", 103);
+  graph.AddNode({"relu", "Relu", "", {"q"}, {"r"}, {}});
+  AddConv(graph, "expand", "r", 6, 16, 1, 1, 1, "e", 105);
+  graph.AddNode({"sigmoid", "Sigmoid", "", {"e"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A MobileNet/EfficientNet block with a dynamic batch: a SiLU, a squeeze-and-excitation gate
+// [N, C, 1, 1] multiplying the [N, C, H, W] activations, and a GELU (com.microsoft, as the
+// extended level fuses it) before the projecting Conv.
+Model ExcitationModel(bool static_spatial) {
+  Model model = MakeModel(14);
+  model.opsets()[std::string(kMsDomain)] = 1;
+  Graph& graph = model.graph();
+  const Dimension h = static_spatial ? Dimension::Known(6) : Dimension::Symbol("H");
+  const Dimension w = static_spatial ? Dimension::Known(5) : Dimension::Symbol("W");
+  graph.SetValueType(
+      "x", ValueType::Tensor(DataType::kFloat,
+                             SymbolicShape{Dimension::Symbol("N"), Dimension::Known(32), h, w}));
+  AddConv(graph, "conv", "x", 32, 32, 3, 1, 1, "a", 111);
+  graph.AddNode({"sigmoid", "Sigmoid", "", {"a"}, {"s"}, {}});
+  graph.AddNode({"silu", "Mul", "", {"a", "s"}, {"m"}, {}});
+  graph.AddNode({"gap", "GlobalAveragePool", "", {"m"}, {"g"}, {}});
+  AddConv(graph, "squeeze", "g", 32, 8, 1, 1, 1, "q", 113);
+  graph.AddNode({"relu", "Relu", "", {"q"}, {"r"}, {}});
+  AddConv(graph, "expand", "r", 8, 32, 1, 1, 1, "e", 115);
+  graph.AddNode({"gate", "HardSigmoid", "", {"e"}, {"k"}, {}});
+  graph.AddNode({"excite", "Mul", "", {"k", "m"}, {"z"}, {}});
+  graph.AddNode({"gelu", "Gelu", std::string(kMsDomain), {"z"}, {"u"}, {}});
+  AddConv(graph, "project", "u", 32, 16, 1, 1, 1, "y", 117);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// Arithmetic with per-channel constants ([C, 1, 1]) between two convolutions, in every operand
+// order the affine rewrite distinguishes.
+Model ChannelConstantModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({1, 16, 4, 5}));
+  AddConv(graph, "c1", "x", 16, 16, 3, 1, 1, "a", 121);
+  graph.AddInitializer("k1", RandomTensor({16, 1, 1}, 123));
+  graph.AddInitializer("k2", RandomTensor({1, 16, 1, 1}, 125, 0.5f, 2.0f));
+  graph.AddInitializer("k3", RandomTensor({16, 1, 1}, 127));
+  graph.AddNode({"flip", "Sub", "", {"k1", "a"}, {"b"}, {}});
+  graph.AddNode({"divide", "Div", "", {"b", "k2"}, {"c"}, {}});
+  graph.AddNode({"shift", "Sub", "", {"c", "k3"}, {"d"}, {}});
+  AddConv(graph, "c2", "d", 16, 16, 1, 1, 1, "y", 129);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 void CheckSameOutputsAtAll(const std::function<Model()>& build, std::vector<int64_t> dims) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor(std::move(dims), 21))}};
   const CpuRun plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
@@ -204,16 +395,15 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
     InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
   }
-  SECTION("output channels no multiple of 4") {
+  SECTION("groups of channels that fill no whole block") {
     Model model = MakeModel(14);
     Graph& graph = model.graph();
-    graph.SetValueType("x", FloatTensor({1, 8, 6, 6}));
-    AddConv(graph, "conv", "x", 8, 6, 3, 1, 1, "y", 1);
+    graph.SetValueType("x", FloatTensor({1, 12, 6, 6}));
+    AddConv(graph, "conv", "x", 12, 12, 3, 1, 2, "y", 1);
     graph.set_inputs({"x"});
     graph.set_outputs({"y"});
     InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
-    CHECK(OpTypes(model.graph()) == Ops{"Conv"});
   }
   SECTION("double tensors") {
     Model model = MakeModel(14);
@@ -229,6 +419,141 @@ TEST_CASE("nchwc_layout leaves convolutions it cannot block", "[optimizer][nchwc
     InferAndOptimizeAll(model);
     CHECK(CountDomain(model.graph(), kNchwc) == 0);
   }
+}
+
+size_t CountChannelsLast(const Graph& graph, std::string_view op_type) {
+  size_t count = 0;
+  for (const Node* node : graph.Nodes()) {
+    const Attribute* channels_last = node->FindAttribute("channels_last");
+    count += node->op_type() == op_type && channels_last != nullptr && channels_last->i == 1;
+  }
+  return count;
+}
+
+TEST_CASE("nchwc_layout keeps a ConvNeXt block acyclic and reorders its channels-last island",
+          "[optimizer][nchwc]") {
+  for (const bool scale_last : {false, true}) {
+    INFO("scale after the Transpose back: " << scale_last);
+    Model model = ConvNextBlockModel(scale_last);
+    InferAndOptimizeAll(model);
+    const Graph& graph = model.graph();
+    INFO(ValidateGraph(graph).ToString());
+    REQUIRE(ValidateGraph(graph).ok());
+    // Both convolutions stay blocked; the stem has no Sum. x enters the region and y leaves it;
+    // the MLP reads the depthwise Conv's output as NHWC and its result is blocked from NHWC, so
+    // no Transpose is left.
+    CHECK(CountOps(graph, "Conv") == (scale_last ? 3 : 2));
+    CHECK(CountNchwc(graph, "Conv") == (scale_last ? 3 : 2));
+    CHECK(CountOps(graph, "Transpose") == 0);
+    CHECK(CountNchwc(graph, "ReorderInput") == 2);
+    CHECK(CountNchwc(graph, "ReorderOutput") == 2);
+    CHECK(CountChannelsLast(graph, "ReorderInput") == 1);
+    CHECK(CountChannelsLast(graph, "ReorderOutput") == 1);
+    for (const Node* node : graph.Nodes()) {
+      if (node->name().starts_with("stem")) CHECK(node->inputs().size() == 3);
+    }
+    if (scale_last) {
+      // The layer scale is a depthwise Conv that adds the residual as its Sum.
+      const Node& scale = *graph.Producer(graph.Producer("y")->inputs()[0]);
+      CHECK(scale.name().starts_with("layer_scale"));
+      CHECK(scale.inputs().size() == 4);
+    } else {
+      CHECK(CountOps(graph, "Add") >= 1);
+    }
+    const auto build = [scale_last] { return ConvNextBlockModel(scale_last); };
+    CheckSameOutputsAtAll(build, {2, 32, 6, 6});
+  }
+}
+
+TEST_CASE("nchwc_layout fuses into a Conv only what alone reads its output", "[optimizer][nchwc]") {
+  Model model = SharedConvOutputModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  REQUIRE(ValidateGraph(graph).ok());
+  CHECK(CountNchwc(graph, "Conv") == 2);
+  CHECK(CountOps(graph, "Relu") == 1);
+  for (const Node* node : graph.Nodes()) {
+    if (node->op_type() == "Conv") CHECK(node->FindAttribute("activation") == nullptr);
+  }
+  CheckSameOutputsAtAll(SharedConvOutputModel, {1, 16, 5, 5});
+}
+
+TEST_CASE("nchwc_layout turns BatchNormalization of blocked data into a depthwise Conv",
+          "[optimizer][nchwc]") {
+  Model model = DenseBlockModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "BatchNormalization") == 0);
+  CHECK(CountOps(graph, "Relu") == 0);
+  CHECK(CountNchwc(graph, "Conv") == 5);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  const Node& last = *graph.Producer(graph.Producer("y")->inputs()[0]);
+  REQUIRE(last.domain() == kNchwc);
+  CHECK(last.FindAttribute("activation")->s == "Relu");
+  CHECK(last.FindAttribute("group")->i == ConstantInput(graph, last, 1)->shape()[0]);
+  CheckSameOutputsAtAll(DenseBlockModel, {1, 32, 6, 7});
+}
+
+TEST_CASE("nchwc_layout blocks grouped convolutions whose groups fill whole blocks",
+          "[optimizer][nchwc]") {
+  Model model = GroupedConvModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  size_t grouped = 0;
+  for (const Node* node : graph.Nodes()) {
+    const Attribute* group = node->FindAttribute("group");
+    grouped += node->op_type() == "Conv" && group != nullptr && group->i == 2 ? 1 : 0;
+  }
+  CHECK(grouped == 2);
+  CheckSameOutputsAtAll(GroupedConvModel, {2, 32, 7, 7});
+}
+
+TEST_CASE("nchwc_layout pads the filters of a Conv whose channels are no multiple of 4",
+          "[optimizer][nchwc]") {
+  Model model = SqueezeModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountNchwc(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "GlobalAveragePool") == 1);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  CHECK(CountOps(graph, "Relu") == 0);
+  CheckSameOutputsAtAll(SqueezeModel, {1, 16, 5, 5});
+}
+
+TEST_CASE("nchwc_layout applies excitation gates and GELU to blocked data", "[optimizer][nchwc]") {
+  for (const bool static_spatial : {true, false}) {
+    INFO("static spatial dims: " << static_spatial);
+    Model model = ExcitationModel(static_spatial);
+    InferAndOptimizeAll(model);
+    const Graph& graph = model.graph();
+    CHECK(CountNchwc(graph, "Conv") == 4);
+    CHECK(CountNchwc(graph, "ReorderInput") == 1);
+    CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+    CHECK(CountOps(graph, "Gelu") == 1);
+    // The gate and the activations are viewed [N, C / B, pixels, B] and the product back.
+    CHECK(CountOps(graph, "Reshape") == 3);
+    CHECK(CountOps(graph, "Shape") == (static_spatial ? 0 : 1));
+    const auto build = [static_spatial] { return ExcitationModel(static_spatial); };
+    CheckSameOutputsAtAll(build, {2, 32, 6, 5});
+  }
+}
+
+TEST_CASE("nchwc_layout applies per-channel constants to blocked data", "[optimizer][nchwc]") {
+  Model model = ChannelConstantModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "Sub") == 0);
+  CHECK(CountOps(graph, "Div") == 0);
+  CHECK(CountNchwc(graph, "Conv") == 5);
+  CHECK(CountNchwc(graph, "ReorderInput") == 1);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  CheckSameOutputsAtAll(ChannelConstantModel, {1, 16, 4, 5});
 }
 
 }  // namespace

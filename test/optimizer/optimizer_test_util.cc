@@ -4,6 +4,7 @@
 #include <random>
 
 #include "lib/common/logging.h"
+#include "lib/onnx/model_loader.h"
 #include "providers/cpu/cpu_provider.h"
 
 namespace ort::test {
@@ -80,6 +81,9 @@ std::unique_ptr<InferenceSession> MakeCpuSession(std::unique_ptr<Model> model,
 
 CpuRun RunOnCpu(Model model, OptimizationLevel level, const std::vector<NamedValue>& feeds) {
   model.graph().ResolveOuterScope();
+  // A session infers types only for models it loads from bytes; passes that need shapes (the
+  // NCHWc layout) would otherwise leave a model built in code alone.
+  InferModelTypes(model);
   SessionOptions options;
   options.optimization_level = level;
   const auto session = MakeCpuSession(std::make_unique<Model>(std::move(model)), options);

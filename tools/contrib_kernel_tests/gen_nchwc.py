@@ -38,9 +38,9 @@ def ints(v): return '{' + ', '.join(map(str, v)) + '}'
 def vec(name, a): return f'  c.{name} = {arr(a)};\n'
 
 def conv_case(form, xs, ws, act='', params=(), bias=True, z=False, pads=(0, 0, 0, 0),
-              strides=(1, 1), dil=(1, 1), threads=0):
+              strides=(1, 1), dil=(1, 1), threads=0, group=1):
     x = vals(xs); w = vals(ws, scale=4, lo=-4, hi=5); b = vals((ws[0],)) if bias else None
-    group = xs[1] if form == 'kDepthwise' else 1
+    group = xs[1] if form == 'kDepthwise' else group
     y = conv2d(x, w, b, pads, strides, dil, group)
     zt = vals(y.shape) if z else None
     if z: y = y + zt
@@ -53,6 +53,7 @@ def conv_case(form, xs, ws, act='', params=(), bias=True, z=False, pads=(0, 0, 0
     if any(pads): attrs.append(f'.AttrInts("pads", {ints(pads)})')
     if strides != (1, 1): attrs.append(f'.AttrInts("strides", {ints(strides)})')
     if dil != (1, 1): attrs.append(f'.AttrInts("dilations", {ints(dil)})')
+    if form != 'kDepthwise' and group > 1: attrs.append(f'.AttrInt("group", {group})')
     s = '  {\n    NchwcConvCase c;\n'
     s += f'    c.form = ConvForm::{form};\n'
     s += f'    c.x_dims = {dims(x)};\n  ' + vec('x', x)
@@ -220,6 +221,13 @@ files['winograd_conv_test.cc'] = ('a direct float64 convolution followed by the 
          conv_case('kBlocked', (1, 9, 13, 14), (10, 9, 3, 3), 'Relu', z=True, pads=(1, 1, 1, 1))
          + conv_case('kBlocked', (2, 16, 10, 11), (16, 16, 3, 3), 'LeakyRelu', params=(0.125,), pads=(0, 1, 1, 0), threads=2)),
 ])
+
+# Last, so that the cases above keep their random values: groups of 16 channels fill whole blocks
+# at every block size, so each group is a blocked convolution of its own.
+files['conv_test.cc'][1].append(test('nchwc Conv in groups of whole blocks', 'Conv',
+    conv_case('kBlocked', (1, 32, 3, 4), (32, 16, 2, 2), 'Relu', pads=(1, 0, 0, 1), group=2)
+    + conv_case('kBlocked', (2, 48, 3, 3), (48, 16, 1, 1), z=True, strides=(2, 2), group=3,
+                threads=2)))
 
 out_dir = sys.argv[1]
 for name, (what, cases) in files.items():

@@ -1,7 +1,8 @@
 // com.microsoft.nchwc Conv: a 2-D convolution of blocked tensors with optional bias, Sum (added
 // before the activation) and FusedConv's activation. Three forms, told apart by the shapes as in
-// ONNX Runtime: NCHWc input with OIHWBiBo filters, plain NCHW input of fewer than B channels with
-// OIHWBo filters, and depthwise (group == channels) with OIHWBo filters [M, 1, KH, KW].
+// ONNX Runtime: NCHWc input with OIHWBiBo filters (in groups whose channels fill whole blocks),
+// plain NCHW input of fewer than B channels with OIHWBo filters, and depthwise (group ==
+// channels) with OIHWBo filters [M, 1, KH, KW].
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -51,12 +52,16 @@ class NchwcConv final : public OpKernel {
     }
     const int64_t filters = ws[0];
     const int64_t group = attributes_.group;
-    const bool depthwise = group > 1;
-    const bool nchw_input = !depthwise && xs[1] < block;
+    const bool depthwise = group > 1 && ws[1] == 1;
+    const bool nchw_input = group == 1 && xs[1] < block;
+    // Other groups must fill whole blocks on both sides: each is then a convolution of its own
+    // input and output blocks.
+    const int64_t groups = depthwise ? 1 : group;
     const bool shapes_ok =
         filters % block == 0 &&
-        (depthwise ? group == filters && xs[1] == filters && ws[1] == 1
-                   : group == 1 && ws[1] == xs[1] && (nchw_input || xs[1] % block == 0));
+        (depthwise ? group == filters && xs[1] == filters
+                   : group >= 1 && ws[1] * group == xs[1] && filters % group == 0 &&
+                         (nchw_input || (ws[1] % block == 0 && filters / group % block == 0)));
     if (!shapes_ok) {
       return context.Error("X {}, W {} and group {} do not form an NCHWc convolution of block {}",
                            xs.ToString(), ws.ToString(), group, block);
@@ -82,8 +87,8 @@ class NchwcConv final : public OpKernel {
     args.sum = sum != nullptr ? sum->Data<float>() : nullptr;
     args.y = y->MutableData<float>();
     args.in_block = nchw_input ? 1 : block;
-    args.in_blocks = nchw_input ? xs[1] : xs[1] / block;
-    args.out_blocks = filters / block;
+    args.in_blocks = nchw_input ? xs[1] : ws[1] / block;
+    args.out_blocks = filters / groups / block;
     SetNchwcWindow(g, args);
     // Relu and Clip become the kernels' output clamp; other activations run over each row after.
     const bool clamps =
@@ -121,7 +126,15 @@ class NchwcConv final : public OpKernel {
     const int64_t per_task = depthwise ? 1 : kernels.max_filter_blocks;
     const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
     const int64_t rows = args.out_h * column_tasks;
-    const int64_t tasks = xs[0] * block_groups * rows;
+    // Group g of image n is image n * groups + g of a convolution of one group's blocks; only
+    // its filters and bias depend on g.
+    std::vector<NchwcConvArgs> group_args(static_cast<size_t>(groups), args);
+    for (int64_t g = 1; g < groups; ++g) {
+      NchwcConvArgs& at = group_args[static_cast<size_t>(g)];
+      at.w += g * args.out_blocks * args.in_blocks * args.k_h * args.k_w * block * block;
+      if (at.bias != nullptr) at.bias += g * args.out_blocks * block;
+    }
+    const int64_t tasks = xs[0] * groups * block_groups * rows;
     const int64_t depth = depthwise ? 1 : args.in_blocks * args.in_block;
     const double cost = 2.0 * static_cast<double>(per_task * block * columns_per_task * depth *
                                                   args.k_h * args.k_w);
@@ -140,7 +153,8 @@ class NchwcConv final : public OpKernel {
         if (depthwise) {
           kernels.depthwise_row(args, n, ob, oh);
         } else {
-          kernels.conv_row(args, n, ob, count, oh, ow_begin, ow_end, scratch.data());
+          kernels.conv_row(group_args[static_cast<size_t>(n % groups)], n, ob, count, oh, ow_begin,
+                           ow_end, scratch.data());
         }
         if (!activation_.enabled() || clamps) continue;
         for (int64_t j = 0; j < count; ++j) {
