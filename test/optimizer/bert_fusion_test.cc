@@ -29,7 +29,38 @@ struct AttentionOptions {
   bool scores_read_twice = false;  // a second node reads the scaled scores
   bool weights_fed = false;        // Wq is a graph input, not a constant
   bool with_mask = true;
+  // When set, x and mask have symbolic batch and sequence sizes and the Reshapes take them from
+  // this input's shape (x.view(src.size(0), src.size(1), heads, -1)), as torch exports write.
+  std::string sizes_from = {};
 };
+
+// Concat(Unsqueeze(Gather(Shape(source), 0)), Unsqueeze(Gather(Shape(source), 1)), tail).
+std::string AddComputedShape(Graph& graph, const std::string& source,
+                             const std::vector<int64_t>& tail, const std::string& name) {
+  if (graph.Producer(source + "_shape") == nullptr) {
+    graph.AddNode({source + "_shape", "Shape", "", {source}, {source + "_shape"}, {}});
+    graph.AddInitializer("axes0", Tensor::FromVector<int64_t>({1}, {0}));
+    for (int64_t axis : {0, 1}) {
+      const std::string tag = fmt::format("{}_{}", source, axis);
+      graph.AddInitializer("index_" + tag, Tensor::Scalar<int64_t>(axis));
+      graph.AddNode(
+          {"gather_" + tag, "Gather", "", {source + "_shape", "index_" + tag}, {"dim_" + tag}, {}});
+      graph.AddNode(
+          {"unsqueeze_" + tag, "Unsqueeze", "", {"dim_" + tag, "axes0"}, {"piece_" + tag}, {}});
+    }
+  }
+  graph.AddInitializer(name + "_tail",
+                       Tensor::FromVector<int64_t>({static_cast<int64_t>(tail.size())}, tail));
+  graph
+      .AddNode({name,
+                "Concat",
+                "",
+                {"piece_" + source + "_0", "piece_" + source + "_1", name + "_tail"},
+                {name},
+                {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  return name;
+}
 
 // x [2,3,4] through a 2-head self-attention block written the way BERT exporters write it.
 Model AttentionModel(const AttentionOptions& options = {}) {
@@ -37,10 +68,18 @@ Model AttentionModel(const AttentionOptions& options = {}) {
   Graph& graph = model.graph();
   std::mt19937 rng(3);
   std::vector<std::string> inputs{"x"};
-  graph.SetValueType("x", FloatTensor({kBatch, kSequence, kHidden}));
+  const bool dynamic = !options.sizes_from.empty();
+  graph.SetValueType(
+      "x", dynamic ? ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch"),
+                                                                       Dimension::Symbol("seq"),
+                                                                       Dimension::Known(kHidden)})
+                   : FloatTensor({kBatch, kSequence, kHidden}));
   if (options.with_mask) {
     inputs.push_back("mask");
-    graph.SetValueType("mask", IntTensor({kBatch, kSequence}));
+    graph.SetValueType("mask", dynamic ? ValueType::Tensor(DataType::kInt64,
+                                                           SymbolicShape{Dimension::Symbol("batch"),
+                                                                         Dimension::Symbol("seq")})
+                                       : IntTensor({kBatch, kSequence}));
   }
   for (const char* name : {"q", "k", "v"}) {
     const std::string w = fmt::format("W{}", name), b = fmt::format("b{}", name);
@@ -60,8 +99,13 @@ Model AttentionModel(const AttentionOptions& options = {}) {
     graph.AddNode({p + "_transpose", "Transpose", "", {p + "_4d"}, {p + "_t"}, {}})
         .SetAttribute(Attribute::Ints("perm", perm));
   }
-  graph.AddInitializer("heads_shape", Tensor::FromVector<int64_t>({4}, {0, 0, kHeads, 2}));
-  graph.AddInitializer("out_shape", Tensor::FromVector<int64_t>({3}, {0, 0, kHidden}));
+  if (dynamic) {
+    AddComputedShape(graph, options.sizes_from, {kHeads, -1}, "heads_shape");
+    AddComputedShape(graph, options.sizes_from, {kHidden}, "out_shape");
+  } else {
+    graph.AddInitializer("heads_shape", Tensor::FromVector<int64_t>({4}, {0, 0, kHeads, 2}));
+    graph.AddInitializer("out_shape", Tensor::FromVector<int64_t>({3}, {0, 0, kHidden}));
+  }
   graph.AddInitializer("divisor", Tensor::FromVector<float>({}, {1.4142135f}));
   graph.AddNode({"qk", "MatMul", "", {"q_t", "k_t"}, {"qk"}, {}});
   graph.AddNode({"div", "Div", "", {"qk", "divisor"}, {"scores"}, {}});
@@ -120,6 +164,35 @@ TEST_CASE("fuse_attention replaces a self-attention block by Attention", "[optim
   Model unmasked = AttentionModel({.with_mask = false});
   OptimizeExtended(unmasked);
   CHECK(OpTypes(unmasked.graph()) == Ops{"Attention"});
+}
+
+TEST_CASE("fuse_attention fuses blocks whose Reshapes take the sizes of an input",
+          "[optimizer][bert]") {
+  for (const char* source : {"x", "mask"}) {
+    INFO("sizes from " << source);
+    Model model = AttentionModel({.sizes_from = source});
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "Attention") == 1);
+    CHECK(CountOps(model.graph(), "Reshape") == 0);
+  }
+  // Without the mask input the sizes must come from x itself.
+  Model unmasked = AttentionModel({.with_mask = false, .sizes_from = "x"});
+  OptimizeExtended(unmasked);
+  CHECK(OpTypes(unmasked.graph()) == Ops{"Attention"});
+
+  // Other batch and sequence sizes than the static model's, with the sizes from the mask.
+  std::mt19937 rng(13);
+  const Tensor x = RandomFloats({3, 5, kHidden}, rng);
+  std::vector<int64_t> mask(15, 1);
+  mask[4] = mask[13] = mask[14] = 0;
+  std::vector<NamedValue> feeds{{"x", Value(x)},
+                                {"mask", Value(Tensor::FromVector<int64_t>({3, 5}, mask))}};
+  const auto [plain, plain_ops] =
+      RunOnCpu(AttentionModel({.sizes_from = "mask"}), OptimizationLevel::kDisable, feeds);
+  const auto [fused, fused_ops] =
+      RunOnCpu(AttentionModel({.sizes_from = "mask"}), OptimizationLevel::kExtended, feeds);
+  CHECK(std::count(fused_ops.begin(), fused_ops.end(), "Attention") == 1);
+  CheckClose(fused, plain, 1e-5, 1e-4);
 }
 
 TEST_CASE("fuse_attention leaves blocks with shared intermediates or fed weights",
