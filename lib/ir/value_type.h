@@ -12,7 +12,10 @@
 
 namespace ort {
 
-/// One dimension of a declared shape: a number, a named symbol ("batch"), or unknown.
+/// One dimension of a declared shape: a number, a named symbol ("batch"), or unknown. Equal
+/// params mean equal sizes (ONNX's rule for dim_params); after the symbolic_shape_inference pass a
+/// param may also spell a dimension computed from others ("2*seq", "floor((h+1)/2)", lib/shape's
+/// canonical form) or name a fresh unknown ("unk_3").
 struct Dimension {
   int64_t value = -1;  // >= 0 when known
   std::string param;   // symbol name when not known

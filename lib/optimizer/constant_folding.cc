@@ -1,8 +1,8 @@
 // Pass constant_folding: evaluates with the fallback (host) provider's kernels every node whose
-// inputs are all constant and replaces it by initializers holding its outputs; Shape and Size of a
-// value whose inferred shape is fully static become constants too, and so do Shape, Gather and
-// Slice of a computed shape when the dimensions they select are known (ONNX Runtime's
-// ConstantFolding).
+// inputs are all constant and replaces it by initializers holding its outputs; a node whose
+// outputs symbolic shape inference knows in full (Shape and Size of a statically shaped value,
+// Gather, Slice, Concat and arithmetic of a partly symbolic shape whose selected dimensions are
+// known) becomes constants too (ONNX Runtime's ConstantFolding).
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -15,7 +15,7 @@
 #include "lib/common/logging.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
-#include "lib/optimizer/shape_elements.h"
+#include "lib/shape/symbolic_shapes.h"
 
 namespace ort {
 namespace {
@@ -59,31 +59,51 @@ bool IsFoldable(const Graph& graph, const Node& node) {
   return bytes <= kMaxFoldedBytes;
 }
 
-// Size of a statically shaped value, and Shape, or a Gather or Slice of a computed shape, whose
-// selected dimensions inference knows, even when others are symbolic.
-std::optional<std::vector<Tensor>> FoldShape(const Graph& graph, const Node& node) {
-  const std::string& op = node.op_type();
-  if (node.domain() != kOnnxDomain || !node.HasInput(0) || !node.HasOutput(0)) return std::nullopt;
-  if (op == "Size") {
-    const auto shape = StaticShapeOf(graph, node.inputs()[0]);
-    if (!shape) return std::nullopt;
-    return std::vector<Tensor>{Tensor::Scalar<int64_t>(shape->NumElements())};
-  }
-  // Gather and Slice of a constant are evaluated like any other node.
-  if (op != "Shape" && ((op != "Gather" && op != "Slice") ||
-                        graph.GetConstantInitializer(node.inputs()[0], true) != nullptr)) {
+// A tensor of `type` and `shape` holding `values`, all known numbers; nullopt otherwise.
+std::optional<Tensor> KnownTensor(const TensorFacts& facts) {
+  const DataType type = facts.value_type;
+  if (!facts.values || !facts.shape || facts.shape->size() > 1 ||
+      (type != DataType::kInt64 && type != DataType::kInt32 && type != DataType::kBool)) {
     return std::nullopt;
   }
-  const auto elements = AnalyzeShapeValue(graph, node.outputs()[0]);
-  if (!elements) return std::nullopt;
   std::vector<int64_t> values;
-  for (const ShapeElement& element : elements->elements) {
-    if (element.kind != ShapeElement::Kind::kValue) return std::nullopt;
-    values.push_back(element.value);
+  for (const DimExpr& value : *facts.values) {
+    const auto constant = value.AsConstant();
+    if (!constant) return std::nullopt;
+    values.push_back(*constant);
   }
-  if (elements->scalar) return std::vector<Tensor>{Tensor::Scalar<int64_t>(values[0])};
-  return std::vector<Tensor>{
-      Tensor::FromVector<int64_t>({static_cast<int64_t>(values.size())}, values)};
+  const auto dims = facts.shape->empty()
+                        ? std::vector<int64_t>{}
+                        : std::vector<int64_t>{static_cast<int64_t>(values.size())};
+  auto tensor = Tensor::Allocate(type, TensorShape(dims));
+  if (!tensor.ok()) return std::nullopt;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (type == DataType::kInt64) {
+      tensor->MutableData<int64_t>()[i] = values[i];
+    } else if (type == DataType::kInt32) {
+      tensor->MutableData<int32_t>()[i] = static_cast<int32_t>(values[i]);
+    } else {
+      tensor->MutableData<bool>()[i] = values[i] != 0;
+    }
+  }
+  return std::move(*tensor);
+}
+
+// The outputs of a node that symbolic shape inference knows in full even though some input is
+// computed at run time: Shape or Size of a value whose shape is static, and the pieces and
+// arithmetic of a partly symbolic shape whose selected dimensions are known.
+std::optional<std::vector<Tensor>> FoldKnownValues(SymbolicShapes& shapes, const Node& node) {
+  if (node.domain() != kOnnxDomain || !node.Subgraphs().empty() || IsNondeterministic(node)) {
+    return std::nullopt;
+  }
+  std::vector<Tensor> tensors(node.outputs().size());
+  for (size_t i = 0; i < node.outputs().size(); ++i) {
+    if (!node.HasOutput(i)) continue;
+    auto tensor = KnownTensor(shapes.Facts(node.outputs()[i]));
+    if (!tensor) return std::nullopt;
+    tensors[i] = std::move(*tensor);
+  }
+  return tensors;
 }
 
 // Creates and runs the node's kernel; kernels must not throw, but a throw must not fail the
@@ -150,11 +170,13 @@ class ConstantFolding final : public GraphTransformer {
     const IExecutionProvider* host = FindFallbackProvider(context.providers);
     if (host == nullptr) return Status::OK();
     ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
+    // Folding keeps every value's content, so one analysis serves the whole sweep.
+    SymbolicShapes shapes(graph);
     // A folded node's outputs are initializers by the time its consumers come up, so one sweep
     // folds whole constant chains.
     for (NodeIndex index : order) {
       Node& node = *graph.GetNode(index);
-      std::optional<std::vector<Tensor>> outputs = FoldShape(graph, node);
+      std::optional<std::vector<Tensor>> outputs = FoldKnownValues(shapes, node);
       if (!outputs) outputs = Evaluate(graph, node, *host);
       if (!outputs) continue;
       const std::vector<std::string> names = node.outputs();

@@ -14,7 +14,7 @@
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
-#include "lib/optimizer/shape_elements.h"
+#include "lib/shape/symbolic_shapes.h"
 
 namespace ort {
 namespace {
@@ -69,15 +69,11 @@ bool IsArange(const Tensor& tensor, int64_t length) {
 
 // True when `ends` is input_ids' sequence length (dimension 1, or the constant it is known to be).
 bool IsSequenceLength(const Graph& graph, const std::string& ends, const std::string& input_ids) {
-  const auto elements = AnalyzeShapeValue(graph, ends);
-  if (!elements || elements->elements.size() != 1) return false;
-  const ShapeElement& element = elements->elements[0];
-  if (element.kind == ShapeElement::Kind::kDim) {
-    return element.tensor == input_ids && element.axis == 1;
-  }
-  const auto shape = StaticShapeOf(graph, input_ids);
-  return element.kind == ShapeElement::Kind::kValue && shape && shape->rank() == 2 &&
-         (*shape)[1] == element.value;
+  SymbolicShapes shapes(graph);
+  const TensorFacts& end = shapes.Facts(ends);
+  const std::optional<std::vector<DimExpr>>& ids = shapes.Facts(input_ids).shape;
+  return end.values && end.values->size() == 1 && ids && ids->size() == 2 &&
+         (*end.values)[0] == (*ids)[1];
 }
 
 // True when `indices` is Range(0, S, 1) of input_ids' sequence length S, possibly unsqueezed to

@@ -1,7 +1,8 @@
 // What the elements of a small int64 shape tensor hold when it is computed from Shape, Gather,
 // Slice, Unsqueeze, Squeeze and Concat (the chains exporters write for x.view(x.size(0), ...)):
-// a known number, a dimension of some tensor, or nothing known. Constant folding and reshape
-// fusion turn such chains into constants with it.
+// a known number, a dimension of some tensor, or nothing known. The attention fusions read the
+// Reshape targets and mask slices they must prove with it; lib/shape's symbolic analysis, which
+// folds such chains into constants beforehand, is the general tool and should replace it there.
 #pragma once
 
 #include <cstdint>

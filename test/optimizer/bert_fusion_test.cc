@@ -122,7 +122,7 @@ Model AttentionModel(const AttentionOptions& options = {}) {
   } else {
     graph.SetValueType("x", FloatTensor({kBatch, kSequence, kHidden}));
   }
-  if (options.shape_source != "x") {
+  if (options.shape_source != "x" && options.shape_source != "mask") {
     inputs.push_back(options.shape_source);
     graph.SetValueType(options.shape_source,
                        ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Symbol("b"),
@@ -130,7 +130,11 @@ Model AttentionModel(const AttentionOptions& options = {}) {
   }
   if (options.mask != MaskForm::kNone) {
     inputs.push_back("mask");
-    graph.SetValueType("mask", IntTensor({kBatch, kSequence}));
+    // The mask has x's batch and sequence, symbolic where x's are.
+    const ValueType& x_type = *graph.FindTypeInScope("x");
+    graph.SetValueType(
+        "mask",
+        ValueType::Tensor(DataType::kInt64, SymbolicShape{(*x_type.shape)[0], (*x_type.shape)[1]}));
   }
   graph.AddInitializer("axis0", Tensor::FromVector<int64_t>({1}, {0}));
   const std::string heads_shape =
@@ -313,6 +317,29 @@ TEST_CASE("fuse_attention takes the mask, scale, bias and shape forms exporters 
       CheckClose(fused, plain, 1e-5, 1e-4);
     }
   }
+}
+
+TEST_CASE("fuse_attention fuses blocks whose Reshapes take the sizes of the mask",
+          "[optimizer][bert]") {
+  const AttentionOptions options{.shape_read_targets = true, .shape_source = "mask"};
+  Model model = AttentionModel(options);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "Attention") == 1);
+  CHECK(CountOps(model.graph(), "Reshape") == 0);
+
+  // Other batch and sequence sizes than the other cases'.
+  std::mt19937 rng(13);
+  const Tensor x = RandomFloats({3, 5, kHidden}, rng);
+  std::vector<int64_t> mask(15, 1);
+  mask[4] = mask[13] = mask[14] = 0;
+  std::vector<NamedValue> feeds{{"x", Value(x)},
+                                {"mask", Value(Tensor::FromVector<int64_t>({3, 5}, mask))}};
+  const auto [plain, plain_ops] =
+      RunOnCpu(AttentionModel(options), OptimizationLevel::kDisable, feeds);
+  const auto [fused, fused_ops] =
+      RunOnCpu(AttentionModel(options), OptimizationLevel::kExtended, feeds);
+  CHECK(std::count(fused_ops.begin(), fused_ops.end(), "Attention") == 1);
+  CheckClose(fused, plain, 1e-5, 1e-4);
 }
 
 TEST_CASE("fuse_attention leaves masks and shapes it cannot prove", "[optimizer][bert]") {

@@ -132,6 +132,67 @@ TEST_CASE("reshape_fusion writes known dimensions and a single -1", "[optimizer]
   CHECK(FusedShape(one_unknown.graph()) == std::vector<int64_t>{2, -1, 3});
 }
 
+TEST_CASE("reshape_fusion proves dimensions that shape inference computes", "[optimizer]") {
+  // x = word[ids] + position[Range(0, ids.size(1))], reshaped by ids' sizes: what BERT exporters
+  // write. x's sequence dimension is only known through the Range's length and the broadcast.
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.set_inputs({"ids"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("ids",
+                     ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Symbol("batch"),
+                                                                       Dimension::Symbol("seq")}));
+  graph.AddInitializer("words", RandomTensor({10, 24}, 1));
+  graph.AddInitializer("positions", RandomTensor({16, 24}, 2));
+  graph.AddInitializer("zero", Tensor::Scalar<int64_t>(0));
+  graph.AddInitializer("one", Tensor::Scalar<int64_t>(1));
+  graph.AddNode({"shape", "Shape", "", {"ids"}, {"ids_shape"}, {}});
+  graph.AddNode({"length", "Gather", "", {"ids_shape", "one"}, {"length"}, {}});
+  graph.AddNode({"range", "Range", "", {"zero", "length", "one"}, {"position_ids"}, {}});
+  graph.AddNode({"word", "Gather", "", {"words", "ids"}, {"w"}, {}});
+  graph.AddNode({"position", "Gather", "", {"positions", "position_ids"}, {"p"}, {}});
+  graph.AddNode({"add", "Add", "", {"w", "p"}, {"x"}, {}});
+  const std::vector<std::string> pieces{AddDimPiece(graph, "ids", 0), AddDimPiece(graph, "ids", 1),
+                                        AddConstantPiece(graph, 2), AddConstantPiece(graph, 12)};
+  graph.AddNode({"concat", "Concat", "", pieces, {"shape"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  graph.AddNode({"reshape", "Reshape", "", {"x", "shape"}, {"y"}, {}});
+  graph.ResolveOuterScope();
+  OptimizeBasic(model);
+  CHECK(FusedShape(graph) == std::vector<int64_t>{0, 0, 2, 12});
+}
+
+TEST_CASE("reshape_fusion writes -1 for a product and keeps a given -1", "[optimizer]") {
+  // x.view(x.size(0) * x.size(1), 24)
+  Model flattened = ReshapeModel(kBatchSeqHidden, [](Graph& graph) {
+    graph.AddNode({"tokens", "Mul", "", {"dim_x_0", "dim_x_1"}, {"tokens"}, {}});
+    AddDimPiece(graph, "x", 0);
+    AddDimPiece(graph, "x", 1);
+    graph.AddNode({"tokens_piece", "Unsqueeze", "", {"tokens", "axes0"}, {"tokens_piece"}, {}});
+    return std::vector<std::string>{"tokens_piece", AddConstantPiece(graph, 24)};
+  });
+  OptimizeBasic(flattened);
+  CHECK(FusedShape(flattened.graph()) == std::vector<int64_t>{-1, 24});
+
+  // x.view(x.size(0), -1): the -1 was there, so the copied batch size may be anything.
+  Model given = ReshapeModel(kBatchSeqHidden, [](Graph& graph) {
+    return std::vector<std::string>{AddDimPiece(graph, "x", 0), AddConstantPiece(graph, -1)};
+  });
+  OptimizeBasic(given);
+  CHECK(FusedShape(given.graph()) == std::vector<int64_t>{0, -1});
+
+  // With allowzero the input's own size cannot be copied, but a single one can still be -1.
+  Model allowzero = ReshapeModel(
+      SymbolicFloat({Dimension::Symbol("batch"), Dimension::Known(24)}),
+      [](Graph& graph) {
+        return std::vector<std::string>{AddDimPiece(graph, "x", 0), AddConstantPiece(graph, 3),
+                                        AddConstantPiece(graph, 8)};
+      },
+      /*allowzero=*/1);
+  OptimizeBasic(allowzero);
+  CHECK(FusedShape(allowzero.graph()) == std::vector<int64_t>{-1, 3, 8});
+}
+
 TEST_CASE("reshape_fusion leaves shapes it cannot prove equal", "[optimizer]") {
   // Swapped dimensions are not the input's own at their positions.
   Model swapped = ReshapeModel(kBatchSeqHidden, [](Graph& graph) {

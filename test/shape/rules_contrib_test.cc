@@ -1,0 +1,47 @@
+// Shape rules of the com.microsoft ops the fusions make, checked against the shapes ONNX Runtime's
+// contrib op documentation gives.
+#include "test/shape/shape_test_util.h"
+
+namespace ort::test {
+
+TEST_CASE("com.microsoft fused ops keep their inputs' symbolic shapes", "[shape]") {
+  ShapeGraph g;
+  const std::string ms(kMsDomain);
+  g.Input("x", {"batch", "seq", int64_t{768}});
+  g.Input("qkv_weights", {int64_t{768}, int64_t{2304}});
+  g.Input("qkv_bias", {int64_t{2304}});
+  g.Input("mask", {"batch", "seq"}, DataType::kInt32);
+  g.Add("Attention", {"x", "qkv_weights", "qkv_bias", "mask"}, {"attention"}, ms);
+  Node& sized = g.Add("Attention", {"x", "qkv_weights", "qkv_bias"}, {"sized"}, ms);
+  sized.SetAttribute(Attribute::Ints("qkv_hidden_sizes", {768, 768, 768}));
+  g.Input("skip", {"batch", "seq", int64_t{768}});
+  g.Input("gamma", {int64_t{768}});
+  g.Add("SkipLayerNormalization", {"x", "skip", "gamma"}, {"normalized", "mean", "inv_std", "sum"},
+        ms);
+  g.Input("w", {int64_t{3072}, int64_t{768}});
+  Node& fused = g.Add("FusedMatMul", {"x", "w"}, {"fused"}, ms);
+  fused.SetAttribute(Attribute::Int("transB", 1));
+  g.Add("BiasGelu", {"fused", "qkv_bias"}, {"gelu"}, ms);
+  g.Input("ids", {"batch", "seq"}, DataType::kInt32);
+  g.Input("words", {int64_t{30522}, int64_t{768}});
+  g.Add("EmbedLayerNormalization", {"ids", "", "words"},
+        {"embedded", "mask_index", "embedding_sum"}, ms);
+  g.Input("image", {"n", int64_t{3}, "h", "w"});
+  g.Input("filters", {int64_t{8}, int64_t{3}, int64_t{1}, int64_t{1}});
+  g.Add("FusedConv", {"image", "filters"}, {"conv"}, ms);
+  g.Add("Attention", {"x"}, {"bad_attention"}, ms);
+
+  CHECK(g.Shape("attention") == "[batch,seq,768]");
+  CHECK(g.Shape("sized") == "[batch,seq,768]");
+  CHECK(g.Shape("normalized") == "[batch,seq,768]");
+  CHECK(g.Shape("mean") == "[batch,seq,1]");
+  CHECK(g.Shape("sum") == "[batch,seq,768]");
+  CHECK(g.Shape("fused") == "[batch,seq,3072]");
+  CHECK(g.Shape("gelu") == "[batch,seq,3072]");
+  CHECK(g.Shape("embedded") == "[batch,seq,768]");
+  CHECK(g.Shape("mask_index") == "[batch]");
+  CHECK(g.Shape("conv") == "[n,8,h,w]");
+  CHECK(g.Shape("bad_attention") == "?");
+}
+
+}  // namespace ort::test
