@@ -96,22 +96,37 @@ def count_blocks(model):
     return {"attention": attention, "norm": norm}
 
 
-def randomize(model):
-    """Makes every part of a random model matter: BatchNorm gets non-trivial statistics and
-    affine parameters (at init it is the identity, which would make its folding untestable) and
-    parameters initialized to all zeros (ViT's head, class token) get small random values."""
+def randomize(model, args):
+    """Makes every part of a random model matter while keeping it well conditioned, so that
+    rtol 1e-3 / atol 1e-4 mean what they mean on a trained model. BatchNorm gets random affine
+    parameters and running statistics measured on `args` (as training would: each normalizes
+    what it sees, so activations stay near unit scale through any depth, and folding it into the
+    Conv is not the identity); where a model cannot run its BatchNorms in training mode (a 1x1
+    map of one image) the statistics are random instead. Parameters initialized to all zeros
+    (ViT's head, class token) get small random values."""
     import torch
+    norms = [m for m in model.modules()
+             if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) and m.track_running_stats]
     with torch.no_grad():
-        for module in model.modules():
-            if isinstance(module, torch.nn.modules.batchnorm._BatchNorm) and module.track_running_stats:
-                module.running_mean.normal_(0.0, 0.1)
-                module.running_var.uniform_(0.5, 1.5)
-                if module.affine:
-                    module.weight.uniform_(0.5, 1.5)
-                    module.bias.normal_(0.0, 0.1)
         for parameter in model.parameters():
             if parameter.numel() > 1 and not parameter.any():
                 parameter.normal_(0.0, 0.02)
+        for norm in norms:
+            if norm.affine:
+                norm.weight.uniform_(0.5, 1.5)
+                norm.bias.normal_(0.0, 0.1)
+            norm.reset_running_stats()
+            norm.momentum = None
+            norm.train()
+        try:
+            if norms:
+                model(*args)
+        except (RuntimeError, ValueError):
+            for norm in norms:
+                norm.running_mean.normal_(0.0, 0.1)
+                norm.running_var.uniform_(0.5, 1.5)
+        for norm in norms:
+            norm.eval()
 
 
 def export_model(spec, directory, opset, trace_inputs, model):
@@ -134,11 +149,12 @@ def build_one(name, out_dir, digest):
     seed = zlib.crc32(name.encode())
     torch.manual_seed(seed)
     model = spec.make().eval()
-    randomize(model)
     rng = np.random.default_rng(seed)
     trace_inputs, run_inputs = spec.inputs(rng, True), spec.inputs(rng, False)
+    run_args = tuple(torch.from_numpy(v) for v in run_inputs.values())
+    randomize(model, run_args)
     if spec.prepare:
-        spec.prepare(model, tuple(torch.from_numpy(v) for v in trace_inputs.values()))
+        spec.prepare(model, run_args)
     directory = os.path.join(out_dir, name)
     os.makedirs(os.path.join(directory, "inputs"), exist_ok=True)
     os.makedirs(os.path.join(directory, "expected"), exist_ok=True)
@@ -201,9 +217,10 @@ def current(entry, out_dir, digest):
 
 def record(path, header, name, entries):
     """Replaces `name`'s entries in the manifest on disk, under a lock, so that builds of other
-    models into the same directory at the same time keep theirs."""
+    models into the same directory at the same time keep theirs. A POSIX lock (lockf), because
+    a flock would be inherited by the pool's workers forked while it is held, and never let go."""
     with open(path + ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        fcntl.lockf(lock, fcntl.LOCK_EX)
         models = []
         if os.path.exists(path):
             with open(path) as f:

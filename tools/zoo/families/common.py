@@ -31,7 +31,7 @@ class Spec:
     opsets: Tuple[int, ...] = (14, 17)
     decisions: List[dict] = dataclasses.field(default_factory=list)
     note: Optional[str] = None
-    # Called with the model and the trace inputs (as tensors) after its random initialization.
+    # Called with the model and the run inputs (as tensors) after its random initialization.
     prepare: Optional[Callable[[nn.Module, tuple], None]] = None
 
 

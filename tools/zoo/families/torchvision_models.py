@@ -45,15 +45,17 @@ def _classifier(name, make, size, slices=("full",)):
 
 
 class FirstImage(nn.Module):
-    """A detection model fed one CHW image (the list torchvision's detectors take), its list of
-    per-image dicts flattened to the dict's tensors."""
+    """A detection model fed one CHW image (the list torchvision's detectors take), its per-image
+    dict flattened to the tensors named `keys` in that order (the detectors' dicts differ in
+    order: boxes, labels, scores for R-CNNs, boxes, scores, labels for RetinaNet, FCOS, SSD)."""
 
-    def __init__(self, model):
+    def __init__(self, model, keys):
         super().__init__()
-        self.model = model
+        self.model, self.keys = model, keys
 
     def forward(self, image):
-        return tuple(self.model([image])[0].values())
+        detections = self.model([image])[0]
+        return tuple(detections[key] for key in self.keys)
 
 
 class Output(nn.Module):
@@ -94,7 +96,7 @@ ROI_ALIGN_NOTE = ("torchvision 0.14 exports roi_align without coordinate_transfo
 
 def _detector(name, builder, size, outputs, classifier, slices=("full",), opsets=(14, 17), **kwargs):
     def make():
-        return FirstImage(builder(weights=None, weights_backbone=None, **kwargs))
+        return FirstImage(builder(weights=None, weights_backbone=None, **kwargs), outputs)
 
     def inputs(rng, trace):
         return {"image": rng.uniform(0, 1, size=(3, size, size + (0 if trace else 16))).astype(np.float32)}
@@ -134,8 +136,8 @@ def _tiny_classifiers():
     convnext = models.convnext
     return [
         _classifier("resnet_tiny", lambda: resnet.ResNet(resnet.Bottleneck, [1, 1, 1, 1], width_per_group=16),
-                    32, ("ci", "full")),
-        _classifier("mobilenet_v3_small_tiny", lambda: models.mobilenet_v3_small(weights=None), 32,
+                    64, ("ci", "full")),
+        _classifier("mobilenet_v3_small_tiny", lambda: models.mobilenet_v3_small(weights=None), 64,
                     ("ci", "full")),
         _classifier("convnext_mini", lambda: convnext.ConvNeXt(
             [convnext.CNBlockConfig(16, 32, 1), convnext.CNBlockConfig(32, None, 1)]), 32, ("ci", "full")),
