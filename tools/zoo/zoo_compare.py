@@ -1,0 +1,144 @@
+"""Output comparison for the zoo runner: numbers within rtol/atol, integer and bool outputs
+exactly, and decision outputs as decisions (an argmax may pick a near-tied alternative; a
+detection list may differ by the few detections on a threshold's edge)."""
+import os
+
+import numpy as np
+
+# A detection list may differ by this fraction of its detections (at least one): the ones whose
+# score sits on the score threshold, whose overlap sits on the NMS threshold or that tie at top-k.
+DETECTION_SLACK = 0.05
+
+
+class Result:
+    """ok, the largest absolute and relative differences, and a message when not ok."""
+
+    def __init__(self):
+        self.ok, self.max_abs, self.max_rel, self.messages, self.notes = True, 0.0, 0.0, [], []
+
+    def fail(self, message):
+        self.ok = False
+        self.messages.append(message)
+
+    def cell(self):
+        worst = f"{self.max_abs:.1e}"
+        return f"ok {worst}" if self.ok else f"MISMATCH {worst}"
+
+    def summary(self):
+        return dict(ok=self.ok, max_abs=self.max_abs, max_rel=self.max_rel, messages=self.messages,
+                    notes=self.notes)
+
+
+def load_dir(directory):
+    if not os.path.isdir(directory):
+        return {}
+    return {name[:-4]: np.load(os.path.join(directory, name))
+            for name in os.listdir(directory) if name.endswith(".npy")}
+
+
+def close(expected, actual, rtol, atol, result, name):
+    if expected.shape != actual.shape:
+        result.fail(f"{name}: shape {list(actual.shape)}, expected {list(expected.shape)}")
+        return False
+    if expected.size == 0:
+        return True
+    if expected.dtype.kind in "biu":
+        wrong = int(np.count_nonzero(expected != actual))
+        if wrong:
+            result.fail(f"{name}: {wrong} of {expected.size} values differ")
+        return not wrong
+    e, a = expected.astype(np.float64), actual.astype(np.float64)
+    both_nan = np.isnan(e) & np.isnan(a)
+    diff = np.where(both_nan, 0.0, np.abs(a - e))
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    result.max_abs = max(result.max_abs, float(diff.max()))
+    nonzero = np.abs(e) > atol
+    if nonzero.any():
+        result.max_rel = max(result.max_rel, float((diff[nonzero] / np.abs(e[nonzero])).max()))
+    bad = diff > atol + rtol * np.abs(e)
+    if bad.any():
+        index = np.unravel_index(int(np.argmax(diff)), diff.shape)
+        result.fail(f"{name}: {int(bad.sum())} of {e.size} values out of tolerance, worst at {list(index)}: "
+                    f"{a[index]:.6g} vs expected {e[index]:.6g}")
+        return False
+    return True
+
+
+def compare_argmax(decision, expected, actual, rtol, atol, result):
+    name = decision["output"]
+    if name not in actual:
+        result.fail(f"{name}: missing")
+        return
+    e, a = expected[name], actual[name]
+    if e.shape != a.shape:
+        result.fail(f"{name}: shape {list(a.shape)}, expected {list(e.shape)}")
+        return
+    scores = expected[decision["scores"]].astype(np.float64)
+    while scores.ndim > e.ndim + 1:
+        scores = scores[..., -1, :]
+    flat_scores, flat_e, flat_a = scores.reshape(-1, scores.shape[-1]), e.reshape(-1), a.reshape(-1)
+    for i in np.nonzero(flat_e != flat_a)[0]:
+        best, chosen = flat_scores[i, flat_e[i]], flat_scores[i, flat_a[i]]
+        if chosen < best - (atol + rtol * abs(best)):
+            result.fail(f"{name}[{i}]: chose {flat_a[i]} (score {chosen:.6g}), "
+                        f"expected {flat_e[i]} (score {best:.6g})")
+        else:
+            result.notes.append(f"{name}[{i}]: near-tie {flat_a[i]} for {flat_e[i]}")
+
+
+def compare_detections(decision, expected, actual, rtol, atol, result):
+    """Matches each expected detection, best score first, to an unmatched actual one of the same
+    label whose box and score agree; extras (masks, keypoints) are compared on the matched pairs."""
+    keys = [decision["boxes"], decision["scores"], decision["labels"]] + decision.get("extra", [])
+    if any(k not in actual for k in keys):
+        result.fail(f"missing detection outputs {[k for k in keys if k not in actual]}")
+        return
+    eb, es, el = (expected[k] for k in keys[:3])
+    ab, as_, al = (actual[k] for k in keys[:3])
+    if len(eb) == len(ab) and all(
+            close(expected[k], actual[k], rtol, atol, Result(), k) for k in keys):
+        for k in keys:
+            close(expected[k], actual[k], rtol, atol, result, k)
+        return
+    used = np.zeros(len(ab), dtype=bool)
+    pairs = []
+    for i in np.argsort(-es, kind="stable"):
+        tolerance = atol + rtol * np.abs(eb[i]).max()
+        candidates = np.nonzero(~used & (al == el[i]) & (np.abs(as_ - es[i]) <= atol + rtol * abs(es[i]))
+                                & (np.abs(ab - eb[i]).max(axis=1) <= tolerance))[0] if len(ab) else []
+        if len(candidates):
+            used[candidates[0]] = True
+            pairs.append((i, candidates[0]))
+    unmatched_expected, unmatched_actual = len(eb) - len(pairs), len(ab) - len(pairs)
+    slack = max(1, int(DETECTION_SLACK * max(len(eb), 1)))
+    note = f"{len(pairs)} of {len(eb)} detections matched ({len(ab)} found)"
+    if unmatched_expected > slack or unmatched_actual > slack:
+        result.fail(note)
+    else:
+        result.notes.append(note)
+    for k in keys:
+        if pairs:
+            e_idx, a_idx = (np.array(p) for p in zip(*pairs))
+            close(expected[k][e_idx], actual[k][a_idx], rtol, atol, result, k)
+
+
+def compare(expected, actual, decisions, rtol, atol):
+    """Compares dicts of arrays (output name -> array); returns a Result."""
+    result = Result()
+    decided = set()
+    for decision in decisions:
+        if decision["kind"] == "argmax":
+            decided.add(decision["output"])
+            compare_argmax(decision, expected, actual, rtol, atol, result)
+        else:
+            keys = [decision["boxes"], decision["scores"], decision["labels"]] + decision.get("extra", [])
+            decided.update(keys)
+            compare_detections(decision, expected, actual, rtol, atol, result)
+    for name, value in expected.items():
+        if name in decided:
+            continue
+        if name not in actual:
+            result.fail(f"{name}: missing")
+            continue
+        close(value, actual[name], rtol, atol, result, name)
+    return result
