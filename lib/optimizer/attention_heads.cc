@@ -139,6 +139,7 @@ bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& 
 
 bool HeadMerge::Keeps(const Graph& graph, int64_t hidden, const std::vector<std::string>& same,
                       const std::string& x) const {
+  if (!rewired.empty()) return true;
   const ShapeElement& last = target[2];
   const bool last_is_hidden =
       last.kind == ShapeElement::Kind::kValue && (last.value == hidden || last.value == -1);
@@ -150,26 +151,63 @@ bool HeadMerge::Keeps(const Graph& graph, int64_t hidden, const std::vector<std:
          !(inferred(last) && (inferred(target[0]) || inferred(target[1])));
 }
 
+namespace {
+
+// True when `reshape` gives the same result on [B,S,N*h] as on [B,S,N,h]: no 0 (copy the input's
+// dimension) past the first two elements of its target.
+bool ReshapesMergedHeadsAlike(const Graph& graph, const Node& reshape) {
+  const Attribute* allowzero = reshape.FindAttribute("allowzero");
+  if (allowzero != nullptr && allowzero->i != 0) return true;
+  const auto target = AnalyzeShapeValue(graph, reshape.inputs()[1]);
+  if (!target || target->scalar) return false;
+  for (size_t i = 2; i < target->elements.size(); ++i) {
+    const ShapeElement& element = target->elements[i];
+    if (element.kind != ShapeElement::Kind::kValue || element.value == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv) {
   const Node* transpose = OnlyConsumer(graph, pv.outputs()[0]);
   if (!IsOnnxOp(transpose, "Transpose") || !HasPerm(*transpose, {0, 2, 1, 3})) return std::nullopt;
-  const Node* reshape = OnlyConsumer(graph, transpose->outputs()[0]);
-  if (!IsOnnxOp(reshape, "Reshape") || reshape->inputs().size() != 2 ||
-      reshape->inputs()[0] != transpose->outputs()[0]) {
-    return std::nullopt;
-  }
-  const auto target = AnalyzeShapeValue(graph, reshape->inputs()[1]);
-  const Attribute* allowzero = reshape->FindAttribute("allowzero");
-  if (!target || target->scalar || target->elements.size() != 3 ||
-      (allowzero != nullptr && allowzero->i != 0)) {
-    return std::nullopt;
-  }
+  const std::string& merged = transpose->outputs()[0];
   HeadMerge merge;
-  merge.output = reshape->outputs()[0];
-  merge.nodes = {transpose, reshape};
-  merge.target = target->elements;
-  merge.batch_sequence_values = {transpose->outputs()[0]};
+  merge.batch_sequence_values = {merged};
+  if (const Node* reshape = OnlyConsumer(graph, merged)) {
+    if (!IsOnnxOp(reshape, "Reshape") || reshape->inputs().size() != 2 ||
+        reshape->inputs()[0] != merged) {
+      return std::nullopt;
+    }
+    const auto target = AnalyzeShapeValue(graph, reshape->inputs()[1]);
+    const Attribute* allowzero = reshape->FindAttribute("allowzero");
+    if (target && !target->scalar && target->elements.size() == 3 &&
+        (allowzero == nullptr || allowzero->i == 0)) {
+      merge.output = reshape->outputs()[0];
+      merge.nodes = {transpose, reshape};
+      merge.target = target->elements;
+      return merge;
+    }
+  }
+  if (graph.IsGraphOutput(merged)) return std::nullopt;
+  for (const Node* reader : graph.Consumers(merged)) {
+    if (!IsOnnxOp(reader, "Reshape") || reader->inputs().size() != 2 ||
+        reader->inputs()[0] != merged || reader->inputs()[1] == merged ||
+        !ReshapesMergedHeadsAlike(graph, *reader)) {
+      return std::nullopt;
+    }
+    merge.rewired.push_back(reader);
+  }
+  merge.output = merged + "_heads";
+  merge.nodes = {transpose};
   return merge;
+}
+
+void RewireMerge(Graph& graph, const HeadMerge& merge) {
+  for (const Node* reshape : merge.rewired) {
+    graph.SetNodeInput(*graph.GetNode(reshape->index()), 0, merge.output);
+  }
 }
 
 }  // namespace ort

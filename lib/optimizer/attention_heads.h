@@ -57,20 +57,30 @@ bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& 
                            const std::vector<std::string>& same, const std::string& x);
 
 /// MatMul(probs, v) [B,N,S,h] -> Transpose(0,2,1,3) -> Reshape [B,S,N*h]: the heads merged back.
+/// When several Reshapes read the Transpose (a copy a flatten was merged into), the fused node
+/// writes a new [B,S,N*h] value and those Reshapes read it instead (`rewired`): they see the same
+/// elements in the same order.
 struct HeadMerge {
+  /// The value the fused node writes.
   std::string output;
-  std::vector<const Node*> nodes;  // the Transpose and the Reshape
-  std::vector<ShapeElement> target;
+  std::vector<const Node*> nodes;  // the Transpose, and the Reshape when it writes `output`
+  std::vector<const Node*> rewired;
+  std::vector<ShapeElement> target;  // the single Reshape's target; empty when rewired
   /// The Transpose's output, whose first two dimensions are [B,S].
   std::vector<std::string> batch_sequence_values;
 
-  /// True when the Reshape target is [B,S,hidden] with [B,S] kept (KeepsBatchAndSequence) and
-  /// the last element `hidden` or -1.
+  /// True when the output is [B,S,hidden]: rewired, or the Reshape target is [B,S,hidden] with
+  /// [B,S] kept (KeepsBatchAndSequence) and the last element `hidden` or -1.
   bool Keeps(const Graph& graph, int64_t hidden, const std::vector<std::string>& same,
              const std::string& x) const;
 };
 
-/// The merge reading `pv`'s output, each step read once; nullopt for anything else.
+/// The merge reading `pv`'s output; nullopt for anything else. A new output name is taken from
+/// `graph` when Reshapes are to be rewired.
 std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv);
+
+/// Makes the rewired Reshapes read the fused node's output (after the fused node replaced the
+/// matched ones).
+void RewireMerge(Graph& graph, const HeadMerge& merge);
 
 }  // namespace ort

@@ -44,7 +44,7 @@ struct AttentionMatch {
   Projection q, k, v;
   std::optional<KeyPaddingMask> mask;
   float scale = 1;
-  std::string output;
+  HeadMerge merge;
   std::vector<const Node*> nodes;  // every node replaced, projections included
 };
 
@@ -199,7 +199,7 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   }
   if (!merge->Keeps(graph, hidden, same, q->x)) return std::nullopt;
 
-  match.output = merge->output;
+  match.merge = *merge;
   match.scale *= q->scale * k->scale;
   match.nodes.insert(match.nodes.end(), {qk, &softmax, pv});
   match.nodes.insert(match.nodes.end(), merge->nodes.begin(), merge->nodes.end());
@@ -265,7 +265,10 @@ class FuseAttentionRule final : public RewriteRule {
     spec.op_type = "Attention";
     spec.domain = std::string(kMsDomain);
     spec.inputs = {match.q.x, weights, bias};
-    spec.outputs = {match.output};
+    if (!match.merge.rewired.empty()) {
+      match.merge.output = graph.UniqueValueName(match.merge.output);
+    }
+    spec.outputs = {match.merge.output};
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
     // The kernel's default scale is 1/sqrt(head_size); any other one is written out.
     const float default_scale = 1.0f / std::sqrt(static_cast<float>(match.q.head_size));
@@ -276,6 +279,7 @@ class FuseAttentionRule final : public RewriteRule {
       spec.attributes.push_back(Attribute::Float("mask_filter_value", match.mask->filter));
     }
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
+    RewireMerge(graph, match.merge);
     node_removed = true;
     if (match.mask) {
       for (const Node* chain_node : match.mask->chain) RemoveIfUnused(graph, *chain_node);

@@ -66,7 +66,7 @@ struct MultiHeadMatch {
   std::optional<KeyPaddingMask> padding;
   bool causal = false;
   float scale = 1;
-  std::string output;
+  HeadMerge merge;
   std::vector<const Node*> nodes;
   // Nodes others read too (the query heads a causal mask takes its length from): they stay, and
   // go once nothing reads them.
@@ -176,7 +176,7 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
     match.causal = true;
   }
 
-  match.output = merge->output;
+  match.merge = *merge;
   match.scale *= q->scale * k->heads.scale;
   match.nodes.insert(match.nodes.end(), {qk, &softmax, pv});
   if (key_transpose != nullptr) match.nodes.push_back(key_transpose);
@@ -220,7 +220,10 @@ class FuseMultiHeadAttentionRule final : public RewriteRule {
                    match.k.past,
                    match.v.past};
     while (!spec.inputs.empty() && spec.inputs.back().empty()) spec.inputs.pop_back();
-    spec.outputs = {match.output, match.k.present, match.v.present};
+    if (!match.merge.rewired.empty()) {
+      match.merge.output = graph.UniqueValueName(match.merge.output);
+    }
+    spec.outputs = {match.merge.output, match.k.present, match.v.present};
     while (spec.outputs.back().empty()) spec.outputs.pop_back();
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
     const float default_scale = 1.0f / std::sqrt(static_cast<float>(match.q.head_size));
@@ -232,6 +235,7 @@ class FuseMultiHeadAttentionRule final : public RewriteRule {
       spec.attributes.push_back(Attribute::Float("mask_filter_value", match.padding->filter));
     }
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
+    RewireMerge(graph, match.merge);
     node_removed = true;
     if (match.padding) {
       for (const Node* chain_node : match.padding->chain) RemoveIfUnused(graph, *chain_node);

@@ -17,6 +17,9 @@ enum class Buffer { kLowerTriangular, kUpperTriangular };
 struct DecoderOptions {
   Buffer buffer = Buffer::kLowerTriangular;
   bool query_start_from_keys = true;  // the query rows start at T - S (else at 0)
+  // A second Reshape [-1, D] reads the merged heads too (GPT-2's Conv1D flatten merged into a
+  // copy of the head merge), as output y_flat.
+  bool flattened_copy = false;
 };
 
 Tensor Floats(std::vector<int64_t> dims, uint32_t seed) {
@@ -105,8 +108,14 @@ Model DecoderModel(const DecoderOptions& options = {}) {
       .SetAttribute(Attribute::Ints("perm", {0, 2, 1, 3}));
   graph.AddInitializer("out_shape", Tensor::FromVector<int64_t>({3}, {0, 0, kHidden}));
   graph.AddNode({"out", "Reshape", "", {"context_t", "out_shape"}, {"y"}, {}});
+  std::vector<std::string> outputs{"y", "present_k", "present_v"};
+  if (options.flattened_copy) {
+    graph.AddInitializer("flat_shape", Tensor::FromVector<int64_t>({2}, {-1, kHidden}));
+    graph.AddNode({"flat", "Reshape", "", {"context_t", "flat_shape"}, {"y_flat"}, {}});
+    outputs.push_back("y_flat");
+  }
   graph.set_inputs({"x", "past_k", "past_v"});
-  graph.set_outputs({"y", "present_k", "present_v"});
+  graph.set_outputs(outputs);
   graph.ResolveOuterScope();
   InferModelTypes(model);
   return model;
@@ -150,6 +159,25 @@ TEST_CASE("fuse_multi_head_attention takes a cached causal decoder step", "[opti
     CHECK(std::count(fused_ops.begin(), fused_ops.end(), "MultiHeadAttention") == 1);
     CheckClose(fused_out, plain, 1e-5, 1e-4);
   }
+}
+
+TEST_CASE("fuse_multi_head_attention rewires Reshapes that share the merged heads",
+          "[optimizer][bert]") {
+  const DecoderOptions options{.flattened_copy = true};
+  Model model = DecoderModel(options);
+  OptimizeExtended(model);
+  REQUIRE(CountOps(model.graph(), "MultiHeadAttention") == 1);
+  CHECK(CountOps(model.graph(), "Transpose") == 0);
+  const auto build = [&options] {
+    Model step = DecoderModel(options);
+    step.graph().set_outputs({"y_flat", "y", "present_k", "present_v"});
+    return step;
+  };
+  const auto feeds = DecoderFeeds();
+  const auto [plain, plain_ops] = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
+  const auto [fused, fused_ops] = RunOnCpu(build(), OptimizationLevel::kExtended, feeds);
+  CHECK(std::count(fused_ops.begin(), fused_ops.end(), "MultiHeadAttention") == 1);
+  CheckClose(fused, plain, 1e-5, 1e-4);
 }
 
 TEST_CASE("fuse_multi_head_attention leaves masks that are not causal", "[optimizer][bert]") {
