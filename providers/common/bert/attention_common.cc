@@ -35,7 +35,7 @@ Result<AttentionMaskIndex> ClassifyAttentionMask(const Tensor* mask, int64_t bat
 
 }  // namespace
 
-Status AttentionAttributes::Parse(const KernelInfo& info) {
+Status HeadAttentionAttributes::ParseShared(const KernelInfo& info) {
   ORT_ASSIGN_OR_RETURN(num_heads, info.GetAttribute<int64_t>("num_heads"));
   if (num_heads <= 0) return ORT_ERROR(kInvalidArgument, "num_heads must be positive");
   ORT_ASSIGN_OR_RETURN(mask_filter_value,
@@ -43,6 +43,11 @@ Status AttentionAttributes::Parse(const KernelInfo& info) {
   ORT_ASSIGN_OR_RETURN(scale, info.GetAttributeOr<float>("scale", 0.0f));
   ORT_ASSIGN_OR_RETURN(const int64_t causal, info.GetAttributeOr<int64_t>("unidirectional", 0));
   unidirectional = causal != 0;
+  return Status::OK();
+}
+
+Status AttentionAttributes::Parse(const KernelInfo& info) {
+  ORT_RETURN_IF_ERROR(ParseShared(info));
   ORT_ASSIGN_OR_RETURN(const int64_t rotary, info.GetAttributeOr<int64_t>("do_rotary", 0));
   ORT_ASSIGN_OR_RETURN(const int64_t shared,
                        info.GetAttributeOr<int64_t>("past_present_share_buffer", 0));

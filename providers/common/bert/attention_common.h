@@ -10,15 +10,22 @@
 
 namespace ort {
 
-/// Attention's attributes, parsed once at kernel creation.
-struct AttentionAttributes {
+/// The attributes com.microsoft Attention and MultiHeadAttention share.
+struct HeadAttentionAttributes {
   int64_t num_heads = 0;
   /// Added once to every masked score.
   float mask_filter_value = -10000.0f;
   /// 0 means 1 / sqrt(head size).
   float scale = 0.0f;
-  /// Masks every key after the query's position.
+  /// Masks every key after the query's position (past keys stay visible).
   bool unidirectional = false;
+
+  /// Reads and checks num_heads, mask_filter_value, scale and unidirectional.
+  Status ParseShared(const KernelInfo& info);
+};
+
+/// Attention's attributes, parsed once at kernel creation.
+struct AttentionAttributes : HeadAttentionAttributes {
   /// Q, K and V hidden sizes (Q and K equal); empty splits the weights in three equal parts.
   std::vector<int64_t> qkv_hidden_sizes;
 

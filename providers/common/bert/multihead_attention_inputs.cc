@@ -30,13 +30,7 @@ Result<AttentionMaskIndex> ClassifyKeyPaddingMask(const KernelContext& context, 
 }  // namespace
 
 Status MultiHeadAttentionAttributes::Parse(const KernelInfo& info) {
-  ORT_ASSIGN_OR_RETURN(num_heads, info.GetAttribute<int64_t>("num_heads"));
-  if (num_heads <= 0) return ORT_ERROR(kInvalidArgument, "num_heads must be positive");
-  ORT_ASSIGN_OR_RETURN(mask_filter_value,
-                       info.GetAttributeOr<float>("mask_filter_value", -10000.0f));
-  ORT_ASSIGN_OR_RETURN(scale, info.GetAttributeOr<float>("scale", 0.0f));
-  ORT_ASSIGN_OR_RETURN(const int64_t causal, info.GetAttributeOr<int64_t>("unidirectional", 0));
-  unidirectional = causal != 0;
+  ORT_RETURN_IF_ERROR(ParseShared(info));
   if (info.InputCount() > 8 && info.node().HasInput(8)) {
     return ORT_ERROR(kNotImplemented,
                      "MultiHeadAttention: the past_sequence_length input (past and present "

@@ -5,20 +5,13 @@
 #include <cstdint>
 
 #include "lib/framework/op_kernel.h"
+#include "providers/common/bert/attention_common.h"
 #include "providers/common/bert/attention_mask.h"
 
 namespace ort {
 
 /// MultiHeadAttention's attributes, parsed once at kernel creation.
-struct MultiHeadAttentionAttributes {
-  int64_t num_heads = 0;
-  /// Added to the score of every key key_padding_mask hides.
-  float mask_filter_value = -10000.0f;
-  /// 0 means 1 / sqrt(head size).
-  float scale = 0.0f;
-  /// Hides every key after the query's position (past keys stay visible).
-  bool unidirectional = false;
-
+struct MultiHeadAttentionAttributes : HeadAttentionAttributes {
   /// Reads and checks the attributes; the past_sequence_length (buffer sharing) and
   /// cache_indirection (beam search) inputs are not supported.
   Status Parse(const KernelInfo& info);

@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
+
+#include "lib/threading/thread_pool.h"
+#include "providers/cpu/kernels/common/head_view.h"
 
 namespace ort {
 
@@ -24,6 +28,27 @@ void RotateHead(const T* src, T* dst, const T* cos, const T* sin, int64_t rotary
     dst[second] = static_cast<T>(s * x1 + c * x2);
   }
   std::copy(src + rotary_dim, src + head_size, dst + rotary_dim);
+}
+
+/// Rotates every head vector of `view` into `out` (laid out alike), in parallel: token s of
+/// sample b uses row rows[b * tokens + s] of the caches, whose rows are `width` wide.
+template <typename C, typename T>
+void RotateHeads(ThreadPool* pool, const HeadView& view, const T* in, T* out, const T* cos,
+                 const T* sin, const std::vector<int64_t>& rows, int64_t width, int64_t rotary_dim,
+                 bool interleaved) {
+  const int64_t heads = view.heads, tokens = view.tokens;
+  ThreadPool::TryParallelFor(
+      pool, view.batch * heads * tokens, 6.0 * static_cast<double>(view.head_size),
+      [&](int64_t begin, int64_t end) {
+        for (int64_t unit = begin; unit < end; ++unit) {
+          const int64_t b = unit / (heads * tokens), h = unit / tokens % heads;
+          const int64_t s = unit % tokens;
+          const int64_t offset = view.Offset(b, h, s);
+          const int64_t row = rows[static_cast<size_t>(b * tokens + s)] * width;
+          RotateHead<C>(in + offset, out + offset, cos + row, sin + row, rotary_dim, view.head_size,
+                        interleaved);
+        }
+      });
 }
 
 }  // namespace ort

@@ -82,22 +82,8 @@ class RotaryEmbedding final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const std::vector<int64_t> ids,
                          Positions(context, *positions, batch, tokens, rows));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kFloat, xs));
-    const float* in = x->Data<float>();
-    const float* cos_data = cos->Data<float>();
-    const float* sin_data = sin->Data<float>();
-    float* out = y->MutableData<float>();
-    ThreadPool::TryParallelFor(
-        context.thread_pool(), batch * heads * tokens, 6.0 * static_cast<double>(head_size),
-        [&](int64_t begin, int64_t end) {
-          for (int64_t unit = begin; unit < end; ++unit) {
-            const int64_t b = unit / (heads * tokens), h = unit / tokens % heads;
-            const int64_t s = unit % tokens;
-            const int64_t offset = view->Offset(b, h, s);
-            const int64_t row = ids[static_cast<size_t>(b * tokens + s)] * width;
-            RotateHead<float>(in + offset, out + offset, cos_data + row, sin_data + row, rotary,
-                              head_size, interleaved_);
-          }
-        });
+    RotateHeads<float>(context.thread_pool(), *view, x->Data<float>(), y->MutableData<float>(),
+                       cos->Data<float>(), sin->Data<float>(), ids, width, rotary, interleaved_);
     return Status::OK();
   }
 

@@ -29,7 +29,7 @@ class RotaryEmbedding final : public OpKernel {
     const TensorShape& xs = x->shape();
     auto view = ViewHeads(xs, num_heads_);
     if (!view.ok()) return context.Error("X: {}", view.status().message());
-    const int64_t batch = view->batch, heads = view->heads, tokens = view->tokens;
+    const int64_t batch = view->batch, tokens = view->tokens;
     const int64_t head_size = view->head_size;
     const int64_t rot = rotary_dim_ == 0 ? head_size : rotary_dim_;
     if (rot % 2 != 0 || rot > head_size) {
@@ -70,24 +70,8 @@ class RotaryEmbedding final : public OpKernel {
     }
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), xs));
     return DispatchByType<FloatTypes>(x->dtype(), "RotaryEmbedding", [&]<typename T>() {
-      const T* in = x->Data<T>();
-      const T* cos_data = cos->Data<T>();
-      const T* sin_data = sin->Data<T>();
-      T* out = y->MutableData<T>();
-      ThreadPool::TryParallelFor(
-          context.thread_pool(), batch * heads * tokens, 6.0 * static_cast<double>(head_size),
-          [&](int64_t begin, int64_t end) {
-            for (int64_t unit = begin; unit < end; ++unit) {
-              const int64_t b = unit / (heads * tokens), h = unit / tokens % heads;
-              const int64_t s = unit % tokens;
-              const int64_t offset = view->Offset(b, h, s);
-              const T* src = in + offset;
-              T* dst = out + offset;
-              const int64_t row = rows[static_cast<size_t>(b * tokens + s)] * half;
-              RotateHead<ComputeType<T>>(src, dst, cos_data + row, sin_data + row, rot, head_size,
-                                         interleaved_);
-            }
-          });
+      RotateHeads<ComputeType<T>>(context.thread_pool(), *view, x->Data<T>(), y->MutableData<T>(),
+                                  cos->Data<T>(), sin->Data<T>(), rows, half, rot, interleaved_);
       return Status::OK();
     });
   }
