@@ -97,38 +97,79 @@ def compare_argmax(decision, expected, actual, rtol, atol, result):
 
 def compare_detections(decision, expected, actual, rtol, atol, result):
     """Matches each expected detection, best score first, to an unmatched actual one of the same
-    label whose box and score agree; extras (masks, keypoints) are compared on the matched pairs."""
-    keys = [decision["boxes"], decision["scores"], decision["labels"]] + decision.get("extra", [])
-    if any(k not in actual for k in keys):
-        result.fail(f"missing detection outputs {[k for k in keys if k not in actual]}")
+    label whose box and score agree. Extras (masks, keypoints) are compared on the matched pairs;
+    they are decisions too (a keypoint is the argmax of a heatmap resampled to the box's rounded
+    size, a mask is pasted into the box's rounded pixels), so a few detections may differ there."""
+    boxes, scores, labels = decision["boxes"], decision["scores"], decision["labels"]
+    extras = decision.get("extra", [])
+    missing = [k for k in [boxes, scores, labels] + extras if k not in actual]
+    if missing:
+        result.fail(f"missing detection outputs {missing}")
         return
-    eb, es, el = (expected[k] for k in keys[:3])
-    ab, as_, al = (actual[k] for k in keys[:3])
-    if len(eb) == len(ab) and all(
-            close(expected[k], actual[k], rtol, atol, Result(), k) for k in keys):
-        for k in keys:
-            close(expected[k], actual[k], rtol, atol, result, k)
+    eb, es, el = expected[boxes], expected[scores], expected[labels]
+    ab, as_, al = actual[boxes], actual[scores], actual[labels]
+    if len(eb) == len(ab) and np.array_equal(el, al) and \
+            close(eb, ab, rtol, atol, Result(), boxes) and close(es, as_, rtol, atol, Result(), scores):
+        pairs = [(i, i) for i in range(len(eb))]
+    else:
+        pairs = match_detections(eb, es, el, ab, as_, al, rtol, atol)
+        swaps = tie_swaps(pairs, es, el, as_, al, rtol, atol)
+        slack = max(1, int(DETECTION_SLACK * max(len(eb), 1)))
+        note = (f"{len(pairs)} of {len(eb)} detections matched ({len(ab)} found), "
+                f"{swaps} more swapped for one of equal label and score")
+        if len(eb) - len(pairs) - swaps > slack or len(ab) - len(pairs) - swaps > slack:
+            result.fail(note)
+        else:
+            result.notes.append(note)
+    if not pairs:
         return
+    e_idx, a_idx = (np.array(p) for p in zip(*pairs))
+    for k in (boxes, scores, labels):
+        close(expected[k][e_idx], actual[k][a_idx], rtol, atol, result, k)
+    for k in extras:
+        e, a = expected[k][e_idx], actual[k][a_idx]
+        if e.shape != a.shape:
+            result.fail(f"{k}: shape {list(a.shape)}, expected {list(e.shape)}")
+            continue
+        differing = [i for i in range(len(e)) if not close(e[i], a[i], rtol, atol, Result(), k)]
+        if len(differing) > max(1, int(DETECTION_SLACK * len(e))):
+            close(e[differing], a[differing], rtol, atol, result, f"{k} ({len(differing)} detections)")
+        elif differing:
+            result.notes.append(f"{k}: {len(differing)} of {len(e)} matched detections differ")
+
+
+def tie_swaps(pairs, es, el, as_, al, rtol, atol):
+    """How many unmatched expected detections pair with an unmatched actual one of the same label
+    and score: candidates with equal scores (random heads make many: a saturated feature map
+    gives every anchor in a region the same logits) are kept or dropped by top-k and NMS in an
+    arbitrary order, so each engine keeps a different few of them."""
+    matched_expected, matched_actual = {p[0] for p in pairs}, {p[1] for p in pairs}
+    left = [j for j in range(len(as_)) if j not in matched_actual]
+    swaps = 0
+    for i in range(len(es)):
+        if i in matched_expected:
+            continue
+        for j in left:
+            if al[j] == el[i] and abs(as_[j] - es[i]) <= atol + rtol * abs(es[i]):
+                left.remove(j)
+                swaps += 1
+                break
+    return swaps
+
+
+def match_detections(eb, es, el, ab, as_, al, rtol, atol):
     used = np.zeros(len(ab), dtype=bool)
     pairs = []
     for i in np.argsort(-es, kind="stable"):
+        if not len(ab):
+            break
         tolerance = atol + rtol * np.abs(eb[i]).max()
         candidates = np.nonzero(~used & (al == el[i]) & (np.abs(as_ - es[i]) <= atol + rtol * abs(es[i]))
-                                & (np.abs(ab - eb[i]).max(axis=1) <= tolerance))[0] if len(ab) else []
+                                & (np.abs(ab - eb[i]).max(axis=1) <= tolerance))[0]
         if len(candidates):
             used[candidates[0]] = True
             pairs.append((i, candidates[0]))
-    unmatched_expected, unmatched_actual = len(eb) - len(pairs), len(ab) - len(pairs)
-    slack = max(1, int(DETECTION_SLACK * max(len(eb), 1)))
-    note = f"{len(pairs)} of {len(eb)} detections matched ({len(ab)} found)"
-    if unmatched_expected > slack or unmatched_actual > slack:
-        result.fail(note)
-    else:
-        result.notes.append(note)
-    for k in keys:
-        if pairs:
-            e_idx, a_idx = (np.array(p) for p in zip(*pairs))
-            close(expected[k][e_idx], actual[k][a_idx], rtol, atol, result, k)
+    return pairs
 
 
 def compare(expected, actual, decisions, rtol, atol, noise=None):
