@@ -23,6 +23,8 @@ one ENTRY per (model, opset), paths relative to the zoo directory:
   invalid          null, or onnx.checker's (full check) objection to the export: an engine may
                    refuse such a model with an error
   one_level_only   true for giants (> 300M parameters): the sweep runs them at level `all` only
+  float32_noise    {output: largest |float32 - float64| of torch eager}: comparisons accept
+                   differences up to a few times this (deep random models round visibly)
   parameters, blocks {"attention": N, "norm": M} (the modules the fusions should find),
   nodes (in the export), export_seconds, source_hash (of the build scripts' code: entries whose
   hash and files are current are kept unless --force; --reuse keeps any whose files exist)
@@ -44,6 +46,8 @@ import zlib
 import numpy as np
 
 GIANT_PARAMETERS = 300_000_000
+# Above this the float64 copy that measures float32 noise costs more memory than it is worth.
+NOISE_PARAMETERS = 150_000_000
 ZOO_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -129,6 +133,27 @@ def randomize(model, args):
             norm.eval()
 
 
+def float32_noise(model, args, outputs, names):
+    """torch's own float32 rounding on these inputs: for each float output, the largest difference
+    between it and the output of the same model run in float64. Deep random models can be
+    sensitive enough that rounding alone exceeds rtol/atol on near-zero values; an engine that
+    differs by no more than a few times this is as right as torch. {} where the model does not
+    run in float64; outputs whose shape changes (detections) are left out."""
+    import copy
+    import torch
+    try:
+        wide = copy.deepcopy(model).double()
+        with torch.no_grad():
+            wide_outputs = flatten(wide(*(a.double() if a.is_floating_point() else a for a in args)))
+    except (RuntimeError, TypeError, ValueError):
+        return {}
+    noise = {}
+    for name, narrow, exact in zip(names, outputs, wide_outputs):
+        if narrow.is_floating_point() and narrow.shape == exact.shape and narrow.numel():
+            noise[name] = float((narrow.double() - exact).abs().max())
+    return noise
+
+
 def export_model(spec, directory, opset, trace_inputs, model):
     import torch
     path = os.path.join(directory, f"{spec.name}_op{opset}.onnx")
@@ -140,13 +165,10 @@ def export_model(spec, directory, opset, trace_inputs, model):
     return path
 
 
-def build_one(name, out_dir, digest):
-    """Exports one model at each of its opsets; returns its manifest entries."""
-    import onnx
+def make_model(spec):
+    """The spec's model with its seeded random weights, its trace inputs and its run inputs."""
     import torch
-    from families import all_specs
-    spec = next(s for s in all_specs() if s.name == name)
-    seed = zlib.crc32(name.encode())
+    seed = zlib.crc32(spec.name.encode())
     torch.manual_seed(seed)
     model = spec.make().eval()
     rng = np.random.default_rng(seed)
@@ -155,6 +177,17 @@ def build_one(name, out_dir, digest):
     randomize(model, run_args)
     if spec.prepare:
         spec.prepare(model, run_args)
+    return model, trace_inputs, run_inputs
+
+
+def build_one(name, out_dir, digest):
+    """Exports one model at each of its opsets; returns its manifest entries."""
+    import onnx
+    import torch
+    from families import all_specs
+    spec = next(s for s in all_specs() if s.name == name)
+    model, trace_inputs, run_inputs = make_model(spec)
+    run_args = tuple(torch.from_numpy(v) for v in run_inputs.values())
     directory = os.path.join(out_dir, name)
     os.makedirs(os.path.join(directory, "inputs"), exist_ok=True)
     os.makedirs(os.path.join(directory, "expected"), exist_ok=True)
@@ -171,13 +204,15 @@ def build_one(name, out_dir, digest):
         expected[output_name] = os.path.join(name, "expected", output_name + ".npy")
         np.save(os.path.join(out_dir, expected[output_name]), value.numpy())
     parameters = sum(p.numel() for p in model.parameters())
+    noise = float32_noise(model, run_args, outputs, spec.outputs) if parameters <= NOISE_PARAMETERS else {}
     giant = parameters > GIANT_PARAMETERS
     entries = []
     for opset in spec.opsets[-1:] if giant else spec.opsets:
         entry = dict(name=f"{name}_op{opset}", model=name, family=spec.family, opset=opset,
                      slices=list(spec.slices), onnx=None, export_error=None, inputs=inputs, expected=expected,
                      decision_outputs=spec.decisions, one_level_only=giant, parameters=parameters,
-                     blocks=count_blocks(model), nodes=None, invalid=None, note=spec.note, source_hash=digest)
+                     blocks=count_blocks(model), float32_noise=noise, nodes=None, invalid=None,
+                     note=spec.note, source_hash=digest)
         start = time.time()
         try:
             path = export_model(spec, directory, opset, trace_inputs, model)
