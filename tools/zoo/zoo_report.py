@@ -40,13 +40,14 @@ def family_rows(records):
     families = {}
     for record in records:
         family = families.setdefault(record["family"],
-                                     dict(entries=0, exported=0, passed=0, ort=0, totals={}))
+                                     dict(entries=0, exported=0, passed=0, ort=None, totals={}))
         family["entries"] += 1
         if record["export_error"] or not record.get("cells"):
             continue
         family["exported"] += 1
         family["passed"] += passed(record)
-        family["ort"] += record["cells"].get("ORT/torch", "ok").split()[0] in ("ok", "ok~")
+        if "ORT/torch" in record["cells"]:
+            family["ort"] = (family["ort"] or 0) + (record["cells"]["ORT/torch"].split()[0] in ("ok", "ok~"))
         for key in ("nodes", "attention", "norms", "conv!nchwc"):
             add(family["totals"], key, record["cells"].get(key, "-"))
     lines = ["| family | entries | exported | pass (4 levels + optimize) | ORT = torch "
@@ -54,7 +55,8 @@ def family_rows(records):
              "| conv!nchwc |", "|---" * 9 + "|"]
     for name, family in sorted(families.items()):
         totals = family["totals"]
-        cells = [str(family[k]) for k in ("entries", "exported", "passed", "ort")]
+        cells = ["-" if family[k] is None else str(family[k])
+                 for k in ("entries", "exported", "passed", "ort")]
         cells += ["/".join("-" if v is None else str(v) for v in totals.get(k, [])) or "-"
                   for k in ("nodes", "attention", "norms", "conv!nchwc")]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
