@@ -42,12 +42,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import zoo_compare  # noqa: E402
+import zoo_report  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 LEVELS = ["disable", "basic", "extended", "all"]
 NODE_LEVELS = {"disable": "disabled", "basic": "basic", "extended": "extended", "all": "all"}
-# Outputs whose largest magnitude is below this make an absolute tolerance meaningless.
-WEAK_SCALE = 1e-2
 ATTENTION_OPS = {"Attention", "MultiHeadAttention", "GroupQueryAttention", "PackedAttention",
                  "PackedMultiHeadAttention", "DecoderMaskedMultiHeadAttention", "DecoderMaskedSelfAttention"}
 NORM_OPS = {"LayerNormalization", "SkipLayerNormalization", "SimplifiedLayerNormalization",
@@ -262,19 +261,6 @@ class Check:
         self.record.update(histograms=histograms, ort_extended_histogram=ort_extended)
 
 
-COLUMNS = ["disable", "basic", "extended", "all", "ORT/torch", "optimize here", "optimize ORT", "rollbacks",
-           "nodes", "attention", "norms", "conv!nchwc"]
-
-
-def row(record):
-    head = [record["name"], record["family"]]
-    if record["export_error"]:
-        first = record["export_error"].splitlines()[0][:100].replace("|", "\\|")
-        return "| " + " | ".join(head + [f"EXPORT FAILED: {first}"] + [""] * (len(COLUMNS) - 1)) + " |"
-    cells = record.get("cells", {})
-    return "| " + " | ".join(head + [cells.get(c, "-") for c in COLUMNS]) + " |"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -310,36 +296,19 @@ def main():
             records.append(future.result())
             failures += check.failures
             reference_problems += check.reference_problems
-            print(row(records[-1]), flush=True)
+            print(zoo_report.row(records[-1]), flush=True)
     records.sort(key=lambda r: r["name"])
     failures.sort(key=lambda f: f["model"])
-    print(f"\n| model | family | {' | '.join(COLUMNS)} |\n|" + "---|" * (len(COLUMNS) + 2))
-    print("\n".join(row(r) for r in records))
     unexpected_passes = []
     if args.expected_failures:
         expected = read_expected_failures(args.expected_failures, {r["name"] for r in records})
         unexpected_passes = sorted(expected - {(f["model"], f["check"]) for f in failures})
         for failure in failures:
             failure["expected"] = (failure["model"], failure["check"]) in expected
-    exported = [r for r in records if not r["export_error"]]
-    print(f"\n{len(records)} entries, {len(records) - len(exported)} export failures, "
-          f"{len({f['model'] for f in failures})} entries with failures, {time.time() - start:.0f} s")
-    for failure in failures:
-        kind = "XFAIL" if failure.get("expected") else "FAIL"
-        print(f"\n{kind} {failure['model']} {failure['check']}: {failure['message']}\n"
-              f"  $ {failure['command']}")
+    zoo_report.print_report(records, failures, reference_problems, args.atol)
+    print(f"\n{time.time() - start:.0f} s")
     for model, check in unexpected_passes:
         print(f"\nXPASS {model} {check}: listed in {args.expected_failures} but passes; remove the line")
-    for problem in reference_problems:
-        print(f"\nREFERENCE {problem['model']}: onnxruntime-node {problem['message']}\n"
-              f"  $ {problem['command']}")
-    for record in records:
-        if record.get("output_scale") is not None and record["output_scale"] < WEAK_SCALE:
-            print(f"\nWEAK {record['name']}: its outputs are at most {record['output_scale']:.1e}, "
-                  f"so that atol {args.atol} says little")
-    for record in records:
-        if record["export_error"]:
-            print(f"\nEXPORT {record['name']}: {record['export_error'][:600]}")
     summary = os.path.abspath(args.json or os.path.join(runner.work, "summary.json"))
     os.makedirs(os.path.dirname(summary), exist_ok=True)
     with open(summary, "w") as f:
