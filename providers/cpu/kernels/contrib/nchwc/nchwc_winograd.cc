@@ -6,12 +6,12 @@ namespace ort {
 namespace {
 
 // G of F(4x4, 3x3), matching the B^T and A^T of nchwc_winograd_kernel.inc.
-constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
-                             {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                             {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                             {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                             {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                             {0, 0, 1}};
+constexpr double kG[6][3] = {{1.0 / 2, 0, 0},
+                             {1.0 / 6, 1.0 / 6, 1.0 / 6},
+                             {1.0 / 6, -1.0 / 6, 1.0 / 6},
+                             {2.0 / 15, 1.0 / 15, 1.0 / 30},
+                             {1.0 / 30, -1.0 / 15, 2.0 / 15},
+                             {0, 0, 1.0 / 2}};
 
 // Tiles per task of the pointwise products: enough to reuse each filter load, few enough that
 // small images still split across threads.

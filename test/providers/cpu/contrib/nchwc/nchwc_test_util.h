@@ -77,10 +77,12 @@ struct NchwcConvCase {
   float y_pad = 0.0f;  // what the activation makes of the padding channels' zeros
   std::function<void(OpTester&)> attributes;
   int threads = 0;
+  double atol = 1e-5;
 };
 
 inline void RunNchwcConv(const NchwcConvCase& c) {
   OpTester tester("Conv", 1, "com.microsoft.nchwc");
+  tester.SetTolerance(1e-4, c.atol);
   if (c.attributes) c.attributes(tester);
   if (c.form == ConvForm::kDepthwise) tester.AttrInt("group", PadChannels(c.w_dims[0]));
   if (c.threads > 0) tester.Threads(c.threads);

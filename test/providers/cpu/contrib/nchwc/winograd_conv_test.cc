@@ -668,6 +668,7 @@ TEST_CASE("nchwc Conv 3x3 through Winograd: padding, tile tails, Sum, activation
     c.attributes = [](OpTester& t) {
       t.AttrString("activation", "Relu").AttrInts("pads", {1, 1, 1, 1});
     };
+    c.atol = 0.0001;
     RunNchwcConv(c);
   }
   {
@@ -1728,6 +1729,7 @@ TEST_CASE("nchwc Conv 3x3 through Winograd: padding, tile tails, Sum, activation
           .AttrInts("pads", {0, 1, 1, 0});
     };
     c.threads = 2;
+    c.atol = 0.0001;
     RunNchwcConv(c);
   }
 }
