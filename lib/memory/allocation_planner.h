@@ -37,8 +37,9 @@ struct PlannerValue {
   size_t element_size = 0;
   /// Byte size when the shape is fully known before the run; nullopt otherwise.
   std::optional<size_t> static_bytes;
-  /// For values of unknown size: a key equal for two values only when their shapes are equal at
-  /// run time (e.g. "[batch,3]" built from named symbols); empty when no such guarantee exists.
+  /// For values of unknown size: a key equal for two values only when their sizes are equal at
+  /// run time (e.g. the element count "3*batch" built from named symbols); empty when no such
+  /// guarantee exists.
   std::string shape_key;
   /// Where the value lives; only values on the same device share a buffer.
   MemoryInfo location;

@@ -4,13 +4,16 @@
 
 #include "lib/common/logging.h"
 #include "lib/session/session_state.h"
+#include "lib/shape/dim_expr.h"
 
 namespace ort {
 namespace {
 
 // What the planner needs to know about a value from its static type: a flat tensor's element
-// size, its byte size when the shape is static, and a key that matches only equal shapes.
-// Strings and the packed 4-bit types (no per-element size) are left to the allocator.
+// size, its byte size when the shape is static, and a key that matches only equal sizes: the
+// element count as a canonical expression, so that [batch,seq,768], its [batch*seq,768] reshape
+// and its [batch,seq,12,64] head split all match. Strings and the packed 4-bit types (no
+// per-element size) are left to the allocator.
 void DescribeType(const ValueType* type, PlannerValue& value) {
   if (type == nullptr || !type->IsTensor() || type->elem_type == DataType::kString ||
       ElementSize(type->elem_type) == 0) {
@@ -23,10 +26,17 @@ void DescribeType(const ValueType* type, PlannerValue& value) {
     return;
   }
   // Named symbols vouch for equal sizes; an anonymous unknown dimension vouches for nothing.
-  const bool named = std::all_of(type->shape->begin(), type->shape->end(), [](const Dimension& d) {
-    return d.IsKnown() || !d.param.empty();
-  });
-  if (named) value.shape_key = SymbolicShapeToString(*type->shape);
+  std::vector<DimExpr> dims;
+  for (const Dimension& dim : *type->shape) {
+    if (dim.IsKnown()) {
+      dims.push_back(DimExpr::Constant(dim.value));
+    } else if (!dim.param.empty()) {
+      dims.push_back(ParseDimExpr(dim.param).value_or(DimExpr::Symbol(dim.param)));
+    } else {
+      return;
+    }
+  }
+  if (auto elements = Product(dims)) value.shape_key = elements->ToString();
 }
 
 }  // namespace

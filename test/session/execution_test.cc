@@ -193,4 +193,50 @@ TEST_CASE("A failing node in parallel mode fails the run with its name", "[sessi
   CHECK(outputs[1].tensor().shape() == TensorShape({6}));
 }
 
+TEST_CASE("Dynamic values of different shapes but equal symbolic sizes share a buffer",
+          "[session][execution]") {
+  // relu(x) [batch,seq,8] -> [8,batch,seq] -> [seq,8,batch] -> y [batch,seq,8]: the third value
+  // fits where the first one lived, although no two of the three shapes are spelled alike.
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 14;
+  Graph& graph = model->graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  const auto shape = [](std::vector<Dimension> dims) {
+    return ValueType::Tensor(DataType::kFloat, SymbolicShape(std::move(dims)));
+  };
+  const Dimension batch = Dimension::Symbol("batch"), seq = Dimension::Symbol("seq");
+  const Dimension eight = Dimension::Known(8);
+  graph.SetValueType("x", shape({batch, seq, eight}));
+  graph.SetValueType("a", shape({batch, seq, eight}));
+  graph.SetValueType("b", shape({eight, batch, seq}));
+  graph.SetValueType("c", shape({seq, eight, batch}));
+  graph.SetValueType("y", shape({batch, seq, eight}));
+  const auto rotate = [] {
+    std::vector<Attribute> attributes;
+    attributes.push_back(Attribute::Ints("perm", {2, 0, 1}));
+    return attributes;
+  };
+  graph.AddNode({"relu", "Relu", "", {"x"}, {"a"}, {}});
+  graph.AddNode({"rotate1", "Transpose", "", {"a"}, {"b"}, rotate()});
+  graph.AddNode({"rotate2", "Transpose", "", {"b"}, {"c"}, rotate()});
+  graph.AddNode({"rotate3", "Transpose", "", {"c"}, {"y"}, rotate()});
+  graph.ResolveOuterScope();
+  SessionOptions options;
+  options.optimization_level = OptimizationLevel::kDisable;
+  options.intra_op_threads = 1;
+  auto session = MakeCpuSession(std::move(model), options);
+  CHECK(session->state()->allocation_plan().CountBuffers(PlannedBuffer::Kind::kShared) == 2);
+
+  for (int run = 0; run < 2; ++run) {  // without, then with the memory pattern
+    const std::vector<float> x = Ramp(3 * 5 * 8, 0.5f, 0.25f);
+    std::vector<NamedValue> feeds{{"x", Value(Tensor::FromVector<float>({3, 5, 8}, x))}};
+    std::vector<Value> outputs;
+    REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
+    REQUIRE(outputs[0].tensor().shape() == TensorShape({3, 5, 8}));
+    const float* y = outputs[0].tensor().Data<float>();
+    for (size_t i = 0; i < x.size(); ++i) CHECK(y[i] == std::max(x[i], 0.0f));
+  }
+}
+
 }  // namespace ort

@@ -118,4 +118,24 @@ TEST_CASE("DimExpr arithmetic that would overflow is unknown", "[shape]") {
   CHECK(Add(C(INT64_MAX), C(-1)) == C(INT64_MAX - 1));
 }
 
+TEST_CASE("DimExpr spellings parse back to the expressions they spell", "[shape]") {
+  const DimExpr odd = DimExpr::Symbol("a.b");
+  for (const DimExpr& expr :
+       {kN, C(7), C(2) * kN + C(1), kN * kM - C(3) * kM, *FloorDiv(kN + C(1), 2),
+        *FloorDiv(kN, 2) * kM, C(0) - kN, odd * kN, C(64) * kN * kN}) {
+    INFO(expr.ToString());
+    const auto parsed = ParseDimExpr(expr.ToString());
+    REQUIRE(parsed);
+    CHECK(*parsed == expr);
+  }
+  // Other tools' spellings, with spaces and parentheses.
+  CHECK(ParseDimExpr("seq + 1") == kN.Symbol("seq") + C(1));
+  CHECK(ParseDimExpr("2 * (n + m)") == C(2) * kN + C(2) * kM);
+  CHECK(ParseDimExpr("floor(n / 2)") == FloorDiv(kN, 2));
+  for (const char* text : {"", "n+", "2n", "floor(n/m)", "(n", "\"open", "n/2", "a.b"}) {
+    INFO(text);
+    CHECK_FALSE(ParseDimExpr(text));
+  }
+}
+
 }  // namespace ort
