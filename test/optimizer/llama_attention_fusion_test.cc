@@ -230,7 +230,44 @@ void CheckOutputs(const LlamaOptions& options, const std::vector<NamedValue>& fe
   }
 }
 
+// Rotary embeddings of [B,N,S,h] heads given as an input, at positions 0..S-1.
+Model HeadsRotaryModel() {
+  Model model = MakeModel(17);
+  Graph& graph = model.graph();
+  Builder b(graph);
+  graph.SetValueType(
+      "x", ValueType::Tensor(
+               DataType::kFloat,
+               SymbolicShape({Dimension::Symbol("batch"), Dimension::Known(kHeads),
+                              Dimension::Symbol("sequence"), Dimension::Known(kHeadSize)})));
+  graph.AddInitializer("cos_cached", RotaryTable(true, true));
+  graph.AddInitializer("sin_cached", RotaryTable(false, true));
+  const std::string length = b.Dim("x", 2);
+  const std::string positions = b.Unsqueeze(b.Op("Range", {b.Scalar(0), length, b.Scalar(1)}), 0);
+  const std::string cos = Gathered(b, "cos_cached", length, positions);
+  const std::string sin = Gathered(b, "sin_cached", length, positions);
+  graph.set_inputs({"x"});
+  graph.set_outputs({Rotate(b, "x", cos, sin)});
+  graph.ResolveOuterScope();
+  InferModelTypes(model);
+  return model;
+}
+
 }  // namespace
+
+TEST_CASE("fuse_rotary_embedding rotates [B,N,S,h] heads in place", "[optimizer][bert][llama]") {
+  Model model = HeadsRotaryModel();
+  OptimizeExtended(model);
+  REQUIRE(CountOps(model.graph(), "RotaryEmbedding") == 1);
+  const Node& rotary = *model.graph().Producer(model.graph().outputs()[0]);
+  CHECK(rotary.op_type() == "RotaryEmbedding");
+  CHECK(rotary.inputs()[0] == "x");
+  const std::vector<NamedValue> feeds{{"x", Value(Floats({kBatch, kHeads, 5, kHeadSize}, 21))}};
+  const auto [plain, plain_ops] = RunOnCpu(HeadsRotaryModel(), OptimizationLevel::kDisable, feeds);
+  const auto [fused, fused_ops] = RunOnCpu(HeadsRotaryModel(), OptimizationLevel::kExtended, feeds);
+  CHECK(std::count(fused_ops.begin(), fused_ops.end(), "RotaryEmbedding") == 1);
+  CheckClose(fused, plain, 1e-5, 1e-4);
+}
 
 TEST_CASE("LLaMA attention with a cache fuses into RotaryEmbedding and MultiHeadAttention",
           "[optimizer][bert][llama]") {
