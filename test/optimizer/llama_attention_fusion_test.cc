@@ -22,6 +22,7 @@ constexpr int64_t kHidden = kHeads * kHeadSize, kRows = 16;
 struct LlamaOptions {
   bool cache = true;          // past keys/values concatenated before the new ones
   bool halves_repeat = true;  // the tables are cat(freqs, freqs) (else unrelated halves)
+  bool repeat_kv = true;      // else the MatMuls broadcast the one key/value head over all
 };
 
 Tensor Floats(std::vector<int64_t> dims, uint32_t seed) {
@@ -169,13 +170,15 @@ Model LlamaModel(const LlamaOptions& options = {}) {
     v = "present_v";
     outputs.insert(outputs.end(), {"present_k", "present_v"});
   }
-  const std::string keys =
-      b.Op("Transpose", {RepeatKv(b, k)}, Attribute::Ints("perm", {0, 1, 3, 2}));
+  const auto repeat = [&](const std::string& heads) {
+    return options.repeat_kv ? RepeatKv(b, heads) : heads;
+  };
+  const std::string keys = b.Op("Transpose", {repeat(k)}, Attribute::Ints("perm", {0, 1, 3, 2}));
   graph.AddInitializer("divisor", Tensor::Scalar<float>(2.0f));
   const std::string scores = b.Op("Div", {b.Op("MatMul", {q, keys}), "divisor"});
   const std::string probs =
       b.Op("Softmax", {b.Op("Add", {scores, "mask"})}, Attribute::Int("axis", -1));
-  const std::string context = b.Op("MatMul", {probs, RepeatKv(b, v)});
+  const std::string context = b.Op("MatMul", {probs, repeat(v)});
   const std::string merged = b.Op("Transpose", {context}, Attribute::Ints("perm", {0, 2, 1, 3}));
   graph.AddNode({"merge", "Reshape", "", {merged, b.Const({0, 0, kHidden})}, {"y"}, {}});
   graph.set_inputs(inputs);
@@ -310,6 +313,17 @@ TEST_CASE("fuse_rotary_embedding leaves tables whose halves differ", "[optimizer
   OptimizeExtended(model);
   CHECK(CountOps(model.graph(), "RotaryEmbedding") == 0);
   CHECK(CountOps(model.graph(), "Neg") == 2);
+  CheckOutputs(options, Feeds(true, kPast), 0);
+}
+
+TEST_CASE("fuse_kv_heads_attention leaves keys that MatMul broadcasts over the heads",
+          "[optimizer][bert][llama]") {
+  // MultiHeadAttention needs num_heads key heads; one head broadcast by MatMul is not that.
+  const LlamaOptions options{.repeat_kv = false};
+  Model model = LlamaModel(options);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "RotaryEmbedding") == 2);
+  CHECK(CountOps(model.graph(), "MultiHeadAttention") == 0);
   CheckOutputs(options, Feeds(true, kPast), 0);
 }
 
