@@ -74,15 +74,35 @@ std::optional<RotateHalf> MatchRotateHalf(const Graph& graph, const std::string&
 }
 
 // cos or sin of every token: Gather(table, positions) (unsqueezed to [., 1, S, h] when the
-// positions are 2-D), the table a constant [1,..,1,M,h] narrowed by Gathers of index 0 on its
-// leading axis and Slices [0, end) of its rows.
+// positions are 2-D), the table a constant [1,..,1,M,h] narrowed to [M,h] by Gathers of index 0
+// or Squeezes of its leading axes, and by Slices [0, end) of its rows. The fused node reads all
+// M rows: a row a Slice cut off is one the unfused Gather refuses, so the rows it reads are the
+// same, and only a position the unfused graph fails on (or wraps, when negative, where the
+// kernel refuses it) reads past `end`.
 struct GatheredTable {
   const Tensor* table = nullptr;
   std::string table_name;
   std::string positions;
-  std::vector<std::string> row_ends;  // the ends of the row Slices
-  std::vector<const Node*> nodes;     // from the Unsqueeze to the table, removed once unused
+  std::vector<const Node*> nodes;  // from the Unsqueeze to the table, removed once unused
 };
+
+// The axes of a Squeeze (attribute before opset 13, constant input from 13), non-negative for
+// an input of `rank`; nullopt when not constant or not given.
+std::optional<std::vector<int64_t>> SqueezeAxes(const Graph& graph, const Node& squeeze,
+                                                int64_t rank) {
+  std::optional<std::vector<int64_t>> axes;
+  if (const Attribute* attribute = squeeze.FindAttribute("axes")) {
+    axes = attribute->ints;
+  } else {
+    axes = ConstantInts(graph, squeeze, 1);
+  }
+  if (!axes || axes->empty()) return std::nullopt;
+  for (int64_t& axis : *axes) {
+    if (axis < -rank || axis >= rank) return std::nullopt;
+    if (axis < 0) axis += rank;
+  }
+  return axes;
+}
 
 std::optional<GatheredTable> MatchGatheredTable(const Graph& graph, const std::string& value) {
   GatheredTable found;
@@ -125,6 +145,18 @@ std::optional<GatheredTable> MatchGatheredTable(const Graph& graph, const std::s
         return std::nullopt;
       }
       ++leading;
+    } else if (IsOnnxOp(step, "Squeeze")) {
+      const auto rank = RankOf(graph, step->inputs()[0]);
+      const auto axes =
+          rank ? SqueezeAxes(graph, *step, static_cast<int64_t>(*rank)) : std::nullopt;
+      if (!axes ||
+          static_cast<int64_t>(*rank) != 2 + leading + static_cast<int64_t>(axes->size())) {
+        return std::nullopt;
+      }
+      for (const int64_t axis : *axes) {
+        if (axis >= static_cast<int64_t>(*rank) - 2) return std::nullopt;
+      }
+      leading += static_cast<int64_t>(axes->size());
     } else if (IsOnnxOp(step, "Slice") && step->inputs().size() >= 4) {
       const auto starts = ConstantInts(graph, *step, 1), axes = ConstantInts(graph, *step, 3);
       const auto steps =
@@ -136,7 +168,6 @@ std::optional<GatheredTable> MatchGatheredTable(const Graph& graph, const std::s
           static_cast<int64_t>(*rank) != 2 + leading) {
         return std::nullopt;
       }
-      found.row_ends.push_back(step->inputs()[2]);
     } else {
       return std::nullopt;
     }
@@ -185,9 +216,6 @@ std::optional<std::string> PositionIds(const Graph& graph, SymbolicShapes& shape
       ElementTypeOf(graph, table.positions) != DataType::kInt64) {
     return std::nullopt;
   }
-  // Every row a position may take is below each Slice's end: a constant end past the table, or
-  // the Range's limit.
-  std::optional<DimExpr> limit;
   const Node* range = graph.Producer(table.positions);
   if (IsOnnxOp(range, "Unsqueeze") && UnsqueezeAxes(graph, *range) == std::vector<int64_t>{0}) {
     range = graph.Producer(range->inputs()[0]);
@@ -199,21 +227,9 @@ std::optional<std::string> PositionIds(const Graph& graph, SymbolicShapes& shape
       ElementTypeOf(graph, range->inputs()[0]) == DataType::kInt64) {
     // A negative start would wrap around in Gather but is no row for the kernel.
     const auto start = ScalarFact(shapes, range->inputs()[0]);
-    if (start && start->IsNonNegative()) {
-      limit = ScalarFact(shapes, range->inputs()[1]);
-      ids = range->inputs()[0];
-    }
+    if (start && start->IsNonNegative()) ids = range->inputs()[0];
   }
   if (!ids && positions->size() == 2 && (*positions)[0] == x_shape[0]) ids = table.positions;
-  if (!ids) return std::nullopt;
-  const int64_t rows = table.table->shape().dims()[table.table->shape().rank() - 2];
-  for (const std::string& end : table.row_ends) {
-    const auto bound = ScalarFact(shapes, end);
-    if (!bound ||
-        (bound->AsConstant() ? *bound->AsConstant() < rows : !(limit && *bound == *limit))) {
-      return std::nullopt;
-    }
-  }
   return ids;
 }
 

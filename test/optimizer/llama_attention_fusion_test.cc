@@ -23,6 +23,7 @@ struct LlamaOptions {
   bool cache = true;          // past keys/values concatenated before the new ones
   bool halves_repeat = true;  // the tables are cat(freqs, freqs) (else unrelated halves)
   bool repeat_kv = true;      // else the MatMuls broadcast the one key/value head over all
+  bool position_ids = false;  // positions from a [B,S] input (else past..past+S-1), HF style
 };
 
 Tensor Floats(std::vector<int64_t> dims, uint32_t seed) {
@@ -95,12 +96,15 @@ std::string Rotate(Builder& b, const std::string& x, const std::string& cos,
   return b.Op("Add", {b.Op("Mul", {x, cos}), b.Op("Mul", {rotated, sin})});
 }
 
-// cos or sin rows at `positions` [1,S]: table[:, :, :total][0, 0][positions].unsqueeze(1).
+// cos or sin rows at `positions` [1,S] or [B,S]: table[:, :, :total][0, 0][positions].unsqueeze(1),
+// or with squeeze(1).squeeze(0) for [0, 0] (as HF's apply_rotary_pos_emb writes it).
 std::string Gathered(Builder& b, const std::string& table, const std::string& total,
-                     const std::string& positions) {
+                     const std::string& positions, bool squeeze = false) {
   const std::string rows =
       b.Op("Slice", {table, b.Const({0}), b.Unsqueeze(total, 0), b.Const({2}), b.Const({1})});
-  const std::string plane = b.Op("Gather", {b.Op("Gather", {rows, b.Scalar(0)}), b.Scalar(0)});
+  const std::string plane =
+      squeeze ? b.Op("Squeeze", {b.Op("Squeeze", {rows, b.Const({1})}), b.Const({0})})
+              : b.Op("Gather", {b.Op("Gather", {rows, b.Scalar(0)}), b.Scalar(0)});
   return b.Unsqueeze(b.Op("Gather", {plane, positions}), 1);
 }
 
@@ -145,9 +149,16 @@ Model LlamaModel(const LlamaOptions& options = {}) {
   const std::string seq = b.Dim("x", 1);
   const std::string past = options.cache ? b.Dim("past_k", 2) : b.Scalar(0);
   const std::string total = b.Op("Add", {seq, past});
-  const std::string positions = b.Unsqueeze(b.Op("Range", {past, total, b.Scalar(1)}), 0);
-  const std::string cos = Gathered(b, "cos_cached", total, positions);
-  const std::string sin = Gathered(b, "sin_cached", total, positions);
+  std::string positions = "position_ids";
+  if (options.position_ids) {
+    graph.SetValueType("position_ids",
+                       ValueType::Tensor(DataType::kInt64, SymbolicShape({batch, sequence})));
+    inputs.push_back("position_ids");
+  } else {
+    positions = b.Unsqueeze(b.Op("Range", {past, total, b.Scalar(1)}), 0);
+  }
+  const std::string cos = Gathered(b, "cos_cached", total, positions, options.position_ids);
+  const std::string sin = Gathered(b, "sin_cached", total, positions, options.position_ids);
 
   uint32_t seed = 1;
   std::map<std::string, std::string> heads;
@@ -325,6 +336,22 @@ TEST_CASE("fuse_kv_heads_attention leaves keys that MatMul broadcasts over the h
   CHECK(CountOps(model.graph(), "RotaryEmbedding") == 2);
   CHECK(CountOps(model.graph(), "MultiHeadAttention") == 0);
   CheckOutputs(options, Feeds(true, kPast), 0);
+}
+
+TEST_CASE("LLaMA attention with position_ids fuses", "[optimizer][bert][llama]") {
+  const LlamaOptions options{.position_ids = true};
+  Model model = LlamaModel(options);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "RotaryEmbedding") == 2);
+  CHECK(CountOps(model.graph(), "MultiHeadAttention") == 1);
+  for (const Node* node : model.graph().Nodes()) {
+    if (node->op_type() == "RotaryEmbedding") CHECK(node->inputs()[1] == "position_ids");
+  }
+  // Sample 1 is left-padded by one token: its positions start one lower.
+  auto feeds = Feeds(true, kPast);
+  feeds.push_back({"position_ids",
+                   Value(Tensor::FromVector<int64_t>({kBatch, kSequence}, {2, 3, 4, 1, 2, 3}))});
+  CheckOutputs(options, feeds, 1);
 }
 
 }  // namespace ort::test
