@@ -249,7 +249,7 @@ std::optional<RotaryMatch> MatchRotary(const Graph& graph, const Node& add) {
       int64_t half = 0;
       auto rotate = MatchRotateHalf(graph, half_input, half);
       if (!rotate) continue;
-      const auto head_size = std::optional<int64_t>(2 * half);
+      const int64_t head_size = 2 * half;
       const std::string cos = OtherInput(*plain, rotate->x);
       if (cos.empty()) continue;
       auto cos_table = MatchGatheredTable(graph, cos);
@@ -259,7 +259,7 @@ std::optional<RotaryMatch> MatchRotary(const Graph& graph, const Node& add) {
       SymbolicShapes shapes(graph);
       const auto x_shape = ShapeFact(shapes, rotate->x);
       if (!x_shape || x_shape->size() != 4 || !(*x_shape)[1].AsConstant() ||
-          (*x_shape)[3].AsConstant() != *head_size) {
+          (*x_shape)[3].AsConstant() != head_size) {
         continue;
       }
       // The Add must not broadcast x (cos/sin are [.,1,S,h] or [S,h], checked with positions).
@@ -269,7 +269,7 @@ std::optional<RotaryMatch> MatchRotary(const Graph& graph, const Node& add) {
 
       RotaryMatch match;
       match.heads = *(*x_shape)[1].AsConstant();
-      match.head_size = *head_size;
+      match.head_size = head_size;
       match.position_ids = *ids;
       match.nodes = {&add, plain, rotated};
       match.nodes.insert(match.nodes.end(), rotate->nodes.begin(), rotate->nodes.end());
