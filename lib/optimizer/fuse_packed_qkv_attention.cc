@@ -258,14 +258,20 @@ class FusePackedQkvAttentionRule final : public RewriteRule {
     if (!found) return Status::OK();
     PackedAttentionMatch match = std::move(*found);
     const PackedQkv& qkv = match.qkv;
+    // onnxruntime's CPU Attention crashes without a bias (1.30): a projection without one gets
+    // zeros.
     std::string bias = qkv.bias;
-    if (qkv.bias_constant != nullptr && qkv.bias_constant->shape().rank() != 1) {
-      bias = graph.UniqueValueName(qkv.bias + "_flat");
-      const float* data = qkv.bias_constant->Data<float>();
-      const int64_t width = qkv.bias_constant->shape().NumElements();
+    if (qkv.bias_constant == nullptr || qkv.bias_constant->shape().rank() != 1) {
+      const int64_t width = 3 * qkv.heads * qkv.head_size;
+      std::vector<float> values(static_cast<size_t>(width), 0.0f);
+      if (qkv.bias_constant != nullptr) {
+        const float* data = qkv.bias_constant->Data<float>();
+        values.assign(data, data + width);
+      }
+      bias = graph.UniqueValueName(qkv.bias_constant != nullptr ? qkv.bias + "_flat"
+                                                                : qkv.weights + "_bias");
       graph.AddInitializer(bias,
-                           Tensor::FromVector<float>(
-                               {width}, std::span<const float>(data, static_cast<size_t>(width))));
+                           Tensor::FromVector<float>({width}, std::span<const float>(values)));
     }
     std::string attention_bias;
     if (!match.bias.terms.empty()) {
@@ -282,7 +288,7 @@ class FusePackedQkvAttentionRule final : public RewriteRule {
     spec.op_type = "Attention";
     spec.domain = std::string(kMsDomain);
     spec.inputs = {qkv.x, qkv.weights, bias, "", "", attention_bias};
-    while (spec.inputs.back().empty()) spec.inputs.pop_back();
+    if (attention_bias.empty()) spec.inputs.resize(3);
     if (!match.merge.rewired.empty()) {
       match.merge.output = graph.UniqueValueName(match.merge.output);
     }
@@ -296,7 +302,7 @@ class FusePackedQkvAttentionRule final : public RewriteRule {
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
     RewireMerge(graph, match.merge);
     node_removed = true;
-    if (bias != old_bias) RemoveInitializerIfUnused(graph, old_bias);
+    if (!old_bias.empty() && bias != old_bias) RemoveInitializerIfUnused(graph, old_bias);
     return Status::OK();
   }
 };
