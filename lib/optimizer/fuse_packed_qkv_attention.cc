@@ -1,7 +1,7 @@
 // Rule fuse_packed_qkv_attention: self-attention whose queries, keys and values come out of one
 // projection, as torchvision's Swin and timm-style vision transformers write it:
 //   qkv = Reshape(X W + b, [B', S, 3, N, h]); p = Transpose(qkv, 2,0,3,1,4)
-//   q, k, v = Gather(p, 0), Gather(p, 1), Gather(p, 2)
+//   q, k, v = Gather(p, 0), Gather(p, 1), Gather(p, 2)   (or Squeeze(Split(p)), unbind)
 //   y = merge(MatMul(Softmax(bias(MatMul(q, Transpose(k, 0,1,3,2)) * c)), v))
 // (scalar factors on q, k or the scores; bias: constant terms, attention_score_bias.h) becomes
 // com.microsoft Attention(X, W, b, attention_bias) -> y. The terms fold into one constant; Swin's
@@ -26,9 +26,9 @@ struct PackedQkv {
   std::string x, weights, bias;
   const Tensor* bias_constant = nullptr;
   int64_t heads = 0, head_size = 0;
-  /// The Gathers' outputs [B', N, S, h] of the query, key and value.
+  /// The query, key and value heads [B', N, S, h].
   std::array<std::string, 3> parts;
-  /// The MatMul, Add, Reshape, Transpose and the three Gathers.
+  /// The MatMul, Add, Reshape, Transpose and the nodes taking the parts out.
   std::vector<const Node*> nodes;
   std::vector<ShapeElement> leading;
   /// Values whose first two dimensions are [B', S].
@@ -48,27 +48,74 @@ int64_t PartIndex(const Graph& graph, const Node& gather) {
   return part >= 0 && part < 3 ? part : -1;
 }
 
-// `query`, read by one node, as Gather(p, 0) of a packed projection.
-std::optional<PackedQkv> MatchPackedQkv(const Graph& graph, const std::string& query) {
-  const Node* gather = IntermediateProducer(graph, query, "Gather");
-  if (gather == nullptr || PartIndex(graph, *gather) != 0) return std::nullopt;
-  const std::string& packed = gather->inputs()[0];
-  const Node* transpose = graph.Producer(packed);
-  if (!IsOnnxOp(transpose, "Transpose") || !HasPerm(*transpose, {2, 0, 3, 1, 4}) ||
-      graph.IsGraphOutput(packed)) {
-    return std::nullopt;
+// True when `squeeze` removes axis 0 (of 5) only.
+bool SqueezesFirstAxis(const Graph& graph, const Node& squeeze) {
+  const Attribute* attribute = squeeze.FindAttribute("axes");
+  const auto axes =
+      attribute != nullptr ? std::optional(attribute->ints) : ConstantInts(graph, squeeze, 1);
+  return axes && axes->size() == 1 && (axes->front() == 0 || axes->front() == -5);
+}
+
+// A Split of `packed` along axis 0 into three parts of 1, each read by one Squeeze of that axis
+// (timm's qkv.unbind(0)): fills `qkv.parts` and appends the nodes.
+bool MatchSqueezedSplit(const Graph& graph, const Node& split, PackedQkv& qkv) {
+  const Attribute* axis = split.FindAttribute("axis");
+  if ((axis != nullptr && axis->i != 0 && axis->i != -5) || split.outputs().size() != 3) {
+    return false;
   }
-  PackedQkv qkv;
+  // Without sizes the 3 rows split evenly.
+  const Attribute* attribute = split.FindAttribute("split");
+  const auto sizes =
+      attribute != nullptr ? std::optional(attribute->ints) : ConstantInts(graph, split, 1);
+  if (split.HasInput(1) && !sizes) return false;
+  if (sizes && *sizes != std::vector<int64_t>{1, 1, 1}) return false;
+  qkv.nodes.push_back(&split);
+  for (size_t part = 0; part < 3; ++part) {
+    const Node* squeeze = OnlyReaderOp(graph, split.outputs()[part], "Squeeze");
+    if (squeeze == nullptr || !SqueezesFirstAxis(graph, *squeeze)) return false;
+    qkv.parts[part] = squeeze->outputs()[0];
+    qkv.nodes.push_back(squeeze);
+  }
+  return true;
+}
+
+// The three parts [B', N, S, h] of `packed` [3, B', N, S, h], each read once: Gathers of the
+// scalar indices 0, 1 and 2 (torchvision's qkv[0], qkv[1], qkv[2]) or a Squeezed Split.
+bool MatchParts(const Graph& graph, const std::string& packed, PackedQkv& qkv) {
   const auto readers = graph.Consumers(packed);
-  if (readers.size() != 3) return std::nullopt;
+  if (graph.IsGraphOutput(packed)) return false;
+  if (readers.size() == 1 && IsOnnxOp(readers[0], "Split") && readers[0]->inputs()[0] == packed) {
+    return MatchSqueezedSplit(graph, *readers[0], qkv);
+  }
+  if (readers.size() != 3) return false;
   for (const Node* reader : readers) {
     const int64_t part = IsOnnxOp(reader, "Gather") && reader->inputs()[0] == packed
                              ? PartIndex(graph, *reader)
                              : -1;
-    if (part < 0 || !qkv.parts[part].empty()) return std::nullopt;
+    if (part < 0 || !qkv.parts[part].empty()) return false;
     qkv.parts[part] = reader->outputs()[0];
     qkv.nodes.push_back(reader);
   }
+  return true;
+}
+
+// `query`, read by one node, as part 0 of a packed projection.
+std::optional<PackedQkv> MatchPackedQkv(const Graph& graph, const std::string& query) {
+  const Node* part = graph.Producer(query);
+  std::string packed;
+  if (OnlyConsumer(graph, query) == nullptr) return std::nullopt;
+  if (IsOnnxOp(part, "Gather")) {
+    packed = part->inputs()[0];
+  } else if (IsOnnxOp(part, "Squeeze")) {
+    const Node* split = graph.Producer(part->inputs()[0]);
+    if (IsOnnxOp(split, "Split")) packed = split->inputs()[0];
+  }
+  const Node* transpose = packed.empty() ? nullptr : graph.Producer(packed);
+  if (!IsOnnxOp(transpose, "Transpose") || !HasPerm(*transpose, {2, 0, 3, 1, 4})) {
+    return std::nullopt;
+  }
+  PackedQkv qkv;
+  if (!MatchParts(graph, packed, qkv) || qkv.parts[0] != query) return std::nullopt;
   const Node* reshape = IntermediateProducer(graph, transpose->inputs()[0], "Reshape");
   const Attribute* allowzero = reshape == nullptr ? nullptr : reshape->FindAttribute("allowzero");
   if (reshape == nullptr || !reshape->HasInput(1) || (allowzero != nullptr && allowzero->i != 0)) {

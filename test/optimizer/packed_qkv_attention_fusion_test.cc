@@ -27,6 +27,8 @@ struct WindowOptions {
   bool scale_scores = false;
   // Which Gather feeds the queries, keys and values (Swin: 0, 1, 2).
   std::array<int64_t, 3> parts{0, 1, 2};
+  // The parts taken by Split + Squeeze (timm's qkv.unbind(0)) instead of Gathers.
+  bool unbind = false;
 };
 
 std::string Ints(Graph& graph, const std::string& name, std::vector<int64_t> values) {
@@ -56,8 +58,18 @@ Model WindowAttentionModel(const WindowOptions& options = {}) {
   graph.AddNode({"heads", "Transpose", "", {"qkv_5d"}, {"packed"}, {}})
       .SetAttribute(Attribute::Ints("perm", {2, 0, 3, 1, 4}));
   const char* names[] = {"q", "k", "v"};
+  if (options.unbind) {
+    Ints(graph, "ones", {1, 1, 1});
+    Ints(graph, "axis0", {0});
+    graph.AddNode({"unbind", "Split", "", {"packed", "ones"}, {"q_1", "k_1", "v_1"}, {}})
+        .SetAttribute(Attribute::Int("axis", 0));
+  }
   for (size_t i = 0; i < 3; ++i) {
     const std::string part = names[i];
+    if (options.unbind) {
+      graph.AddNode({part + "_squeeze", "Squeeze", "", {part + "_1", "axis0"}, {part}, {}});
+      continue;
+    }
     graph.AddInitializer(part + "_index", Tensor::Scalar<int64_t>(options.parts[i]));
     graph.AddNode({part + "_gather", "Gather", "", {"packed", part + "_index"}, {part}, {}})
         .SetAttribute(Attribute::Int("axis", 0));
@@ -192,6 +204,16 @@ TEST_CASE("fuse_packed_qkv_attention takes blocks without biases or with the sca
   CheckFusedMatches(no_bias, {3});
   CheckFusedMatches({.scale_scores = true}, {3});
   CheckFusedMatches({.windows = 2, .scale_scores = true}, {4});
+}
+
+TEST_CASE("fuse_packed_qkv_attention takes the parts unbound by Split and Squeeze",
+          "[optimizer][bert]") {
+  const WindowOptions options{.relative_bias = false, .scale_scores = true, .unbind = true};
+  Model model = WindowAttentionModel(options);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "Attention") == 1);
+  CHECK(model.graph().NodeCount() == 1);
+  CheckFusedMatches(options, {1, 3});
 }
 
 TEST_CASE("fuse_packed_qkv_attention leaves blocks whose fusion would change the result",
