@@ -35,4 +35,28 @@ TEST_CASE("Identity and inference Dropout nodes are removed", "[optimizer]") {
   CHECK(untouched.graph().NodeCount() == 2);
 }
 
+TEST_CASE("Dropout that passes its input through is removed, random Dropout stays", "[optimizer]") {
+  // torch exports dropout(p=0) as Dropout(x, 0.0, training_mode=true) with an unread mask.
+  Model model;
+  model.opsets()[""] = 14;
+  Graph& graph = model.graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"out"});
+  graph.AddInitializer("zero", Tensor::Scalar<float>(0.0f));
+  graph.AddInitializer("half", Tensor::Scalar<float>(0.5f));
+  graph.AddInitializer("training", Tensor::Scalar<bool>(true));
+  graph.AddInitializer("inference", Tensor::Scalar<bool>(false));
+  graph.AddNode({"p0_training", "Dropout", "", {"x", "zero", "training"}, {"a", "a_mask"}, {}});
+  graph.AddNode({"p_half_inference", "Dropout", "", {"a", "half", "inference"}, {"b"}, {}});
+  graph.AddNode({"random", "Dropout", "", {"b", "half", "training"}, {"c"}, {}});
+  graph.AddNode({"neg", "Neg", "", {"c"}, {"out"}, {}});
+  graph.ResolveOuterScope();
+
+  REQUIRE(OptimizeGraph(model, {.level = OptimizationLevel::kBasic, .strict = true}, {}).ok());
+  std::vector<std::string> ops;
+  for (const Node* node : graph.Nodes()) ops.push_back(node->name());
+  CHECK(ops == std::vector<std::string>{"random", "neg"});
+  CHECK(graph.Producer("c")->inputs()[0] == "x");
+}
+
 }  // namespace ort

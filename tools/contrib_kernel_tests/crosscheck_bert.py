@@ -124,3 +124,13 @@ run_case('Attention unidirectional, filter -1', 'Attention',
          [('input', randn(B, S, D)), ('weights', W), ('bias', randn(3 * D)),
           ('mask_index', np.array([[1, 1, 1, 0, 1], [1, 1, 1, 1, 1]], np.int32))], ['output'],
          num_heads=N, unidirectional=1, mask_filter_value=-1.0)
+# Swin's window attention as fuse_packed_qkv_attention writes it: B' = images * windows, a
+# relative bias broadcast over B' or a per-window bias tiled to [B', N, S, T], a custom scale and
+# an input width other than the hidden size. (onnxruntime 1.30's CPU Attention crashes without
+# the bias input, so the fusion always gives one.)
+for name, attention_bias in [('[1,N,S,T]', randn(1, N, S, S)), ('[B,N,S,T]', randn(B, N, S, S)),
+                             ('[1,1,S,T]', randn(1, 1, S, S))]:
+    run_case(f'Attention attention_bias {name}, scale', 'Attention',
+             [('input', randn(B, S, 12)), ('weights', randn(12, 3 * D)), ('bias', randn(3 * D)),
+              ('mask_index', None), ('past', None), ('attention_bias', attention_bias)],
+             ['output'], num_heads=N, scale=0.3)
