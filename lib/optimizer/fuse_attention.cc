@@ -222,13 +222,10 @@ Tensor MergedWeights(const AttentionMatch& match) {
   return ConcatColumns(parts);
 }
 
-// [bq|bk|bv], zeros standing in for a missing bias; nullopt when no projection has one.
-std::optional<Tensor> MergedBias(const AttentionMatch& match) {
+// [bq|bk|bv], zeros standing in for a missing bias. Always given, even when no projection has
+// one: ONNX Runtime 1.30's CPU Attention crashes on a model that omits it.
+Tensor MergedBias(const AttentionMatch& match) {
   const std::vector<const Projection*> projections{&match.q, &match.k, &match.v};
-  if (std::none_of(projections.begin(), projections.end(),
-                   [](const Projection* p) { return p->bias != nullptr; })) {
-    return std::nullopt;
-  }
   const int64_t hidden = match.q.heads * match.q.head_size;
   const Tensor zeros =
       Tensor::FromVector<float>({hidden}, std::vector<float>(static_cast<size_t>(hidden), 0.0f));
@@ -255,11 +252,8 @@ class FuseAttentionRule final : public RewriteRule {
     AttentionMatch match = std::move(*found);
     const std::string weights = graph.UniqueValueName(fmt::format("{}_qkv", match.q.weight_name));
     graph.AddInitializer(weights, MergedWeights(match));
-    std::string bias;
-    if (std::optional<Tensor> merged = MergedBias(match)) {
-      bias = graph.UniqueValueName(fmt::format("{}_qkv_bias", match.q.weight_name));
-      graph.AddInitializer(bias, std::move(*merged));
-    }
+    const std::string bias = graph.UniqueValueName(fmt::format("{}_qkv_bias", match.q.weight_name));
+    graph.AddInitializer(bias, MergedBias(match));
 
     NodeSpec spec;
     spec.op_type = "Attention";
