@@ -6,6 +6,7 @@
 #include "lib/optimizer/attention_patterns.h"
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/pattern_utils.h"
+#include "lib/shape/symbolic_shapes.h"
 
 namespace ort {
 
@@ -116,6 +117,22 @@ std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& v
   return split;
 }
 
+namespace {
+
+// True when symbolic inference proves the dimensions equal where the recorded types do not (a
+// type recorded before an earlier fusion resolved what it could not tell).
+bool SymbolicallySameDimension(const Graph& graph, const std::string& a, int64_t axis_a,
+                               const std::string& b, int64_t axis_b) {
+  SymbolicShapes shapes(graph);
+  const auto& shape_a = shapes.Facts(a).shape;
+  const auto& shape_b = shapes.Facts(b).shape;
+  return shape_a && shape_b && axis_a < static_cast<int64_t>(shape_a->size()) &&
+         axis_b < static_cast<int64_t>(shape_b->size()) &&
+         (*shape_a)[static_cast<size_t>(axis_a)] == (*shape_b)[static_cast<size_t>(axis_b)];
+}
+
+}  // namespace
+
 bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
                            const std::vector<std::string>& same, const std::string& x) {
   const auto kept = [&](size_t i) {
@@ -124,7 +141,8 @@ bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& 
       const auto axis = static_cast<int64_t>(i);
       return (element.axis == axis &&
               std::find(same.begin(), same.end(), element.tensor) != same.end()) ||
-             ProvablySameDimension(graph, element.tensor, element.axis, x, axis);
+             ProvablySameDimension(graph, element.tensor, element.axis, x, axis) ||
+             SymbolicallySameDimension(graph, element.tensor, element.axis, x, axis);
     }
     if (element.kind != ShapeElement::Kind::kValue) return false;
     return element.value == 0 ||
