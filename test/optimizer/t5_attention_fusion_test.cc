@@ -277,7 +277,18 @@ TEST_CASE("fuse_multi_head_attention takes T5 cross-attention sized by its own s
   CHECK(CountOps(graph, "MatMul") == 3);
   CHECK(CountOps(graph, "Slice") == 0);
   CHECK(CountOps(graph, "ConstantOfShape") == 1);
+  // A Slice [0, 1) of the batch is min(batch, 1), also for an empty batch.
+  CHECK(CountOps(graph, "Min") == 1);
   CheckSameAsUnfused(Form::kCross);
+}
+
+TEST_CASE("fuse_multi_head_attention leaves attention whose scores are read for their data",
+          "[optimizer][bert][t5]") {
+  Model model = T5Model(Form::kCross);
+  model.graph().set_outputs({"y", "first_scores"});
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "MultiHeadAttention") == 0);
+  CHECK(CountOps(model.graph(), "Softmax") == 1);
 }
 
 TEST_CASE("fuse_multi_head_attention leaves a bias that broadcasts over the queries",
