@@ -15,10 +15,11 @@ namespace {
 constexpr int64_t kHidden = 8, kHeads = 2, kHeadSize = 4, kBuckets = 4;
 
 enum class Form {
-  kEncoder,  // self-attention, position bias + key padding mask [B,1,1,T]
-  kDecoder,  // self-attention, position bias + causal mask [1,1,S,T]
-  kCross,    // cross-attention, zeros_like(scores[:1]) + key padding mask of the encoder
-  kRawMask,  // self-attention plus a [B,1,1,T] float input: not [.., S, T], stays unfused
+  kEncoder,     // self-attention, position bias + key padding mask [B,1,1,T]
+  kDecoder,     // self-attention, position bias + causal mask [1,1,S,T]
+  kCross,       // cross-attention, zeros_like(scores[:1]) + key padding mask of the encoder
+  kCrossSized,  // cross-attention, zeros((1, N, S, L)) sized from x and the encoder (HF's T5)
+  kRawMask,     // self-attention plus a [B,1,1,T] float input: not [.., S, T], stays unfused
 };
 
 class T5Builder {
@@ -26,7 +27,7 @@ class T5Builder {
   explicit T5Builder(Form form) : form_(form), model_(MakeModel(14)), graph_(model_.graph()) {}
 
   Model Build() {
-    const bool cross = form_ == Form::kCross;
+    const bool cross = form_ == Form::kCross || form_ == Form::kCrossSized;
     SetInput("x", DataType::kFloat, {"batch", "sequence", ""});
     std::vector<std::string> inputs{"x"};
     if (cross) {
@@ -61,6 +62,17 @@ class T5Builder {
       const std::string zeros =
           Node("ConstantOfShape", {Node("Shape", {first}, "zeros_shape")}, "zeros");
       bias = Node("Add", {zeros, PaddingTerm("encoder_mask")}, "bias");
+    } else if (form_ == Form::kCrossSized) {
+      Initializer("one_heads", Tensor::FromVector<int64_t>({2}, {1, kHeads}));
+      Initializer("axis0", Tensor::FromVector<int64_t>({1}, {0}));
+      const std::string queries =
+          Node("Unsqueeze", {Dim("x", 1, "query_length"), "axis0"}, "query_length_1d");
+      const std::string keys =
+          Node("Unsqueeze", {Dim("encoder", 1, "key_length"), "axis0"}, "key_length_1d");
+      const std::string shape =
+          Node("Concat", {"one_heads", queries, keys}, "zeros_shape", Attribute::Int("axis", 0));
+      bias = Node("Add", {Node("ConstantOfShape", {shape}, "zeros"), PaddingTerm("encoder_mask")},
+                  "bias");
     } else if (form_ == Form::kRawMask) {
       bias = "raw_bias";
     } else {
@@ -203,7 +215,7 @@ Value Ints(std::vector<int64_t> dims, std::vector<int64_t> values) {
 std::vector<NamedValue> Feeds(Form form) {
   constexpr int64_t kBatch = 2, kSequence = 3, kEncoderSequence = 5;
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor({kBatch, kSequence, kHidden}, 11))}};
-  if (form == Form::kCross) {
+  if (form == Form::kCross || form == Form::kCrossSized) {
     feeds.push_back({"encoder", Value(RandomTensor({kBatch, kEncoderSequence, kHidden}, 12))});
     feeds.push_back(
         {"encoder_mask", Ints({kBatch, kEncoderSequence}, {1, 1, 1, 0, 0, 1, 1, 1, 1, 1})});
@@ -298,6 +310,15 @@ TEST_CASE("fuse_multi_head_attention leaves a bias that broadcasts over the quer
   OptimizeExtended(model);
   CHECK(CountOps(model.graph(), "MultiHeadAttention") == 0);
   CHECK(CountOps(model.graph(), "Softmax") == 1);
+}
+
+TEST_CASE("fuse_multi_head_attention takes cross-attention with a bias sized from its inputs",
+          "[optimizer][bert][t5]") {
+  Model model = T5Model(Form::kCrossSized);
+  OptimizeExtended(model);
+  CHECK(FusedNode(model.graph()).inputs()[5] == "bias");
+  CHECK(CountOps(model.graph(), "Softmax") == 0);
+  CheckSameAsUnfused(Form::kCrossSized);
 }
 
 }  // namespace ort::test
