@@ -121,9 +121,8 @@ namespace {
 
 // True when symbolic inference proves the dimensions equal where the recorded types do not (a
 // type recorded before an earlier fusion resolved what it could not tell).
-bool SymbolicallySameDimension(const Graph& graph, const std::string& a, int64_t axis_a,
+bool SymbolicallySameDimension(SymbolicShapes& shapes, const std::string& a, int64_t axis_a,
                                const std::string& b, int64_t axis_b) {
-  SymbolicShapes shapes(graph);
   const auto& shape_a = shapes.Facts(a).shape;
   const auto& shape_b = shapes.Facts(b).shape;
   return shape_a && shape_b && axis_a < static_cast<int64_t>(shape_a->size()) &&
@@ -134,7 +133,14 @@ bool SymbolicallySameDimension(const Graph& graph, const std::string& a, int64_t
 }  // namespace
 
 bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
-                           const std::vector<std::string>& same, const std::string& x) {
+                           const std::vector<std::string>& same, const std::string& x,
+                           SymbolicShapes* shapes) {
+  std::optional<SymbolicShapes> own;
+  const auto analysis = [&]() -> SymbolicShapes& {
+    if (shapes != nullptr) return *shapes;
+    if (!own) own.emplace(graph);
+    return *own;
+  };
   const auto kept = [&](size_t i) {
     const ShapeElement& element = leading[i];
     if (element.kind == ShapeElement::Kind::kDim) {
@@ -142,7 +148,7 @@ bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& 
       return (element.axis == axis &&
               std::find(same.begin(), same.end(), element.tensor) != same.end()) ||
              ProvablySameDimension(graph, element.tensor, element.axis, x, axis) ||
-             SymbolicallySameDimension(graph, element.tensor, element.axis, x, axis);
+             SymbolicallySameDimension(analysis(), element.tensor, element.axis, x, axis);
     }
     if (element.kind != ShapeElement::Kind::kValue) return false;
     return element.value == 0 ||

@@ -172,16 +172,21 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
   for (const HeadSplit* h : {&k->heads, &v->heads}) {
     if (h->heads != heads || h->head_size != head_size) return std::nullopt;
   }
+  // A bias needs symbolic inference; that analysis also serves the head checks (which would
+  // otherwise make their own where the recorded types cannot tell).
+  std::optional<SymbolicShapes> shapes;
+  if (bias) shapes.emplace(graph);
   std::vector<std::string> query_same = merge->batch_sequence_values;
   query_same.insert(query_same.end(), q->batch_sequence_values.begin(),
                     q->batch_sequence_values.end());
-  if (!KeepsBatchAndSequence(graph, q->leading, query_same, q->projected) ||
+  if (!KeepsBatchAndSequence(graph, q->leading, query_same, q->projected,
+                             shapes ? &*shapes : nullptr) ||
       !merge->Keeps(graph, heads * head_size, query_same, q->projected)) {
     return std::nullopt;
   }
   for (const CachedHeads* c : {&*k, &*v}) {
     if (!KeepsBatchAndSequence(graph, c->heads.leading, c->heads.batch_sequence_values,
-                               c->heads.projected)) {
+                               c->heads.projected, shapes ? &*shapes : nullptr)) {
       return std::nullopt;
     }
   }
@@ -195,10 +200,9 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
   }
 
   if (bias) {
-    SymbolicShapes shapes(graph);
     const std::vector<std::string> anchors{q->projected, k->heads.projected, v->heads.projected};
-    if (!ProvesAttentionBiasShape(graph, shapes, bias->bias, scores, anchors) ||
-        !(match.score_shapes = PlanShapeReads(graph, shapes, {scores}, readers, anchors))) {
+    if (!ProvesAttentionBiasShape(graph, *shapes, bias->bias, scores, anchors) ||
+        !(match.score_shapes = PlanShapeReads(graph, *shapes, {scores}, readers, anchors))) {
       return std::nullopt;
     }
     match.attention_bias = bias->bias;
