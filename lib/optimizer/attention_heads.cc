@@ -6,6 +6,7 @@
 #include "lib/optimizer/attention_patterns.h"
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/pattern_utils.h"
+#include "lib/shape/symbolic_shapes.h"
 
 namespace ort {
 
@@ -116,15 +117,38 @@ std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& v
   return split;
 }
 
+namespace {
+
+// True when symbolic inference proves the dimensions equal where the recorded types do not (a
+// type recorded before an earlier fusion resolved what it could not tell).
+bool SymbolicallySameDimension(SymbolicShapes& shapes, const std::string& a, int64_t axis_a,
+                               const std::string& b, int64_t axis_b) {
+  const auto& shape_a = shapes.Facts(a).shape;
+  const auto& shape_b = shapes.Facts(b).shape;
+  return shape_a && shape_b && axis_a < static_cast<int64_t>(shape_a->size()) &&
+         axis_b < static_cast<int64_t>(shape_b->size()) &&
+         (*shape_a)[static_cast<size_t>(axis_a)] == (*shape_b)[static_cast<size_t>(axis_b)];
+}
+
+}  // namespace
+
 bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
-                           const std::vector<std::string>& same, const std::string& x) {
+                           const std::vector<std::string>& same, const std::string& x,
+                           SymbolicShapes* shapes) {
+  std::optional<SymbolicShapes> own;
+  const auto analysis = [&]() -> SymbolicShapes& {
+    if (shapes != nullptr) return *shapes;
+    if (!own) own.emplace(graph);
+    return *own;
+  };
   const auto kept = [&](size_t i) {
     const ShapeElement& element = leading[i];
     if (element.kind == ShapeElement::Kind::kDim) {
       const auto axis = static_cast<int64_t>(i);
       return (element.axis == axis &&
               std::find(same.begin(), same.end(), element.tensor) != same.end()) ||
-             ProvablySameDimension(graph, element.tensor, element.axis, x, axis);
+             ProvablySameDimension(graph, element.tensor, element.axis, x, axis) ||
+             SymbolicallySameDimension(analysis(), element.tensor, element.axis, x, axis);
     }
     if (element.kind != ShapeElement::Kind::kValue) return false;
     return element.value == 0 ||

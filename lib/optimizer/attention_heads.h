@@ -11,6 +11,7 @@
 
 #include "lib/ir/graph.h"
 #include "lib/optimizer/shape_elements.h"
+#include "lib/shape/symbolic_shapes.h"
 
 namespace ort {
 
@@ -52,9 +53,11 @@ std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& v
 /// True when the first two elements of a Reshape target keep [B,S], the first two dimensions of
 /// `x` and of the values in `same`: each is 0, x's static dimension, or the dimension read
 /// through Shape (of those values, or of a tensor whose dimension the types prove equal); one
-/// of them may be -1 when the other is kept.
+/// of them may be -1 when the other is kept. Where the recorded types cannot tell, symbolic
+/// inference may (`shapes`, an analysis of `graph`, or one made here when null).
 bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& leading,
-                           const std::vector<std::string>& same, const std::string& x);
+                           const std::vector<std::string>& same, const std::string& x,
+                           SymbolicShapes* shapes = nullptr);
 
 /// MatMul(probs, v) [B,N,S,h] -> Transpose(0,2,1,3) -> Reshape [B,S,N*h]: the heads merged back.
 /// When several Reshapes read the Transpose (a copy a flatten was merged into), the fused node

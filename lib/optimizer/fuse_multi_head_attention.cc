@@ -3,19 +3,22 @@
 // and a causal mask (attention_mask.h), as decoders write it:
 //   k = Concat(past_k, heads(K)) or heads(K), v likewise, q = heads(Q) (attention_heads.h)
 //   y = merge(MatMul(Softmax(masks(MatMul(q, Transpose(k, 0,1,3,2)) * c)), v))
-// becomes com.microsoft MultiHeadAttention(Q, K, V, key_padding_mask, past_k, past_v) -> y,
-// present_k, present_v (the Concat outputs keep their names) with unidirectional set for a
-// causal mask. It runs after fuse_attention, which takes the self-attention blocks it can.
+// becomes com.microsoft MultiHeadAttention(Q, K, V, key_padding_mask, attention_bias, past_k,
+// past_v) -> y, present_k, present_v (the Concat outputs keep their names) with unidirectional
+// set for a causal mask; an additive bias (T5's position bias, attention_bias.h) becomes
+// attention_bias. It runs after fuse_attention, which takes the self-attention blocks it can.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
+#include "lib/optimizer/attention_bias.h"
 #include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_mask.h"
 #include "lib/optimizer/attention_patterns.h"
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
+#include "lib/optimizer/shape_reads.h"
 
 namespace ort {
 namespace {
@@ -65,6 +68,9 @@ struct MultiHeadMatch {
   CachedHeads k, v;
   std::optional<KeyPaddingMask> padding;
   bool causal = false;
+  std::string attention_bias;
+  // The scores' Shape readers a bias takes its size from, rewritten onto the inputs.
+  std::optional<ShapeReads> score_shapes;
   float scale = 1;
   HeadMerge merge;
   std::vector<const Node*> nodes;
@@ -97,9 +103,10 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
   MultiHeadMatch match;
   std::string scores = softmax.inputs()[0];
   std::vector<const Node*> readers{&softmax};
-  // The masks, in either order: a key-padding mask and a causal one.
+  // The masks and the bias, in any order: a key-padding mask, a causal one, an additive bias.
   std::optional<CausalMask> causal;
-  for (int layer = 0; layer < 2; ++layer) {
+  std::optional<AttentionBias> bias;
+  for (int layer = 0; layer < 3; ++layer) {
     if (!match.padding) {
       if (auto padding = MatchKeyPaddingMask(graph, scores)) {
         scores = padding->scores;
@@ -114,7 +121,14 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
         scores = causal->scores;
         readers = causal->applied;
         match.nodes.insert(match.nodes.end(), causal->applied.begin(), causal->applied.end());
+        continue;
       }
+    }
+    if (!bias && OnlyConsumer(graph, scores) != nullptr &&
+        (bias = MatchAttentionBias(graph, scores))) {
+      scores = bias->scores;
+      readers = {bias->add};
+      match.nodes.push_back(bias->add);
     }
   }
   std::string scaled;
@@ -123,8 +137,12 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
     readers = {factor};
     scores = scaled;
   }
-  const Node* qk = ProducerReadOnlyBy(graph, scores, "MatMul", readers);
-  if (qk == nullptr || qk->inputs().size() != 2) return std::nullopt;
+  // With a bias, the scores may have Shape readers too (the bias sized like them).
+  const Node* qk =
+      bias ? graph.Producer(scores) : ProducerReadOnlyBy(graph, scores, "MatMul", readers);
+  if (!IsOnnxOp(qk, "MatMul") || qk->outputs()[0] != scores || qk->inputs().size() != 2) {
+    return std::nullopt;
+  }
   const std::string& query = qk->inputs()[0];
   auto q = MatchHeadSplit(graph, query, {0, 2, 1, 3});
   if (!q) q = MatchHeadSplit(graph, query, {0, 2, 1, 3}, /*shared=*/true);
@@ -154,16 +172,21 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
   for (const HeadSplit* h : {&k->heads, &v->heads}) {
     if (h->heads != heads || h->head_size != head_size) return std::nullopt;
   }
+  // A bias needs symbolic inference; that analysis also serves the head checks (which would
+  // otherwise make their own where the recorded types cannot tell).
+  std::optional<SymbolicShapes> shapes;
+  if (bias) shapes.emplace(graph);
   std::vector<std::string> query_same = merge->batch_sequence_values;
   query_same.insert(query_same.end(), q->batch_sequence_values.begin(),
                     q->batch_sequence_values.end());
-  if (!KeepsBatchAndSequence(graph, q->leading, query_same, q->projected) ||
+  if (!KeepsBatchAndSequence(graph, q->leading, query_same, q->projected,
+                             shapes ? &*shapes : nullptr) ||
       !merge->Keeps(graph, heads * head_size, query_same, q->projected)) {
     return std::nullopt;
   }
   for (const CachedHeads* c : {&*k, &*v}) {
     if (!KeepsBatchAndSequence(graph, c->heads.leading, c->heads.batch_sequence_values,
-                               c->heads.projected)) {
+                               c->heads.projected, shapes ? &*shapes : nullptr)) {
       return std::nullopt;
     }
   }
@@ -174,6 +197,15 @@ std::optional<MultiHeadMatch> MatchMultiHead(const Graph& graph, const Node& sof
     const auto query_lengths = SequenceDimensions(graph, *q, {query});
     if (!causal->Proves(graph, key_lengths, query_lengths)) return std::nullopt;
     match.causal = true;
+  }
+
+  if (bias) {
+    const std::vector<std::string> anchors{q->projected, k->heads.projected, v->heads.projected};
+    if (!ProvesAttentionBiasShape(graph, *shapes, bias->bias, scores, anchors) ||
+        !(match.score_shapes = PlanShapeReads(graph, *shapes, {scores}, readers, anchors))) {
+      return std::nullopt;
+    }
+    match.attention_bias = bias->bias;
   }
 
   match.merge = *merge;
@@ -208,6 +240,7 @@ class FuseMultiHeadAttentionRule final : public RewriteRule {
     auto found = MatchMultiHead(graph, node);
     if (!found) return Status::OK();
     MultiHeadMatch match = std::move(*found);
+    if (match.score_shapes) ApplyShapeReads(graph, *match.score_shapes);
     NodeSpec spec;
     spec.op_type = "MultiHeadAttention";
     spec.domain = std::string(kMsDomain);
@@ -216,7 +249,7 @@ class FuseMultiHeadAttentionRule final : public RewriteRule {
                    match.v.heads.projected,
                    "",
                    match.padding ? CastToInt32(graph, match.padding->mask) : "",
-                   "",
+                   match.attention_bias,
                    match.k.past,
                    match.v.past};
     while (!spec.inputs.empty() && spec.inputs.back().empty()) spec.inputs.pop_back();
@@ -240,7 +273,8 @@ class FuseMultiHeadAttentionRule final : public RewriteRule {
     if (match.padding) {
       for (const Node* chain_node : match.padding->chain) RemoveIfUnused(graph, *chain_node);
     }
-    for (const Node* kept : match.kept) RemoveIfUnused(graph, *kept);
+    RemoveUnlessDataRead(graph, match.kept,
+                         {match.q.projected, match.k.heads.projected, match.v.heads.projected});
     return Status::OK();
   }
 };

@@ -1,5 +1,5 @@
 // Shape rules of the com.microsoft ops this engine's fusions make (FusedConv, FusedGemm,
-// FusedMatMul, the GELU family, BiasAdd, SkipLayerNormalization, Attention,
+// FusedMatMul, the GELU family, BiasAdd, SkipLayerNormalization, Attention, MultiHeadAttention,
 // EmbedLayerNormalization, RotaryEmbedding) and of ONNX Runtime's SimplifiedLayerNormalization.
 #include "lib/shape/shape_rules.h"
 
@@ -49,6 +49,40 @@ void Attention(RuleContext& context) {
   context.SetShape(0, {(*input)[0], (*input)[1], context.OrFresh(hidden)});
 }
 
+// query [B, S, N*H]; key and value [B, L, N*H] and [B, L, Dv], or heads [B, N, L, H] both; past
+// [B, N, P, H] -> output [B, S, Dv], present key and value [B, N, P + L, H or Dv/N], scores
+// [B, N, S, P + L].
+void MultiHeadAttention(RuleContext& context) {
+  const std::vector<DimExpr>* query = context.Shape(0);
+  const std::vector<DimExpr>* key = context.Shape(1);
+  const std::vector<DimExpr>* value = context.Shape(2);
+  if (query == nullptr || query->size() != 3 || key == nullptr || value == nullptr ||
+      key->size() != value->size() || (key->size() != 3 && key->size() != 4) ||
+      context.IntAttribute("num_heads", 0) < 1) {
+    return;
+  }
+  const DimExpr heads = DimExpr::Constant(context.IntAttribute("num_heads", 0));
+  const DimExpr& batch = (*query)[0];
+  const DimExpr& sequence = (*query)[1];
+  const bool head_major = key->size() == 4;
+  const DimExpr& length = (*key)[head_major ? 2 : 1];
+  const std::optional<DimExpr> head = DivExact((*query)[2], heads);
+  const std::optional<DimExpr> v_head =
+      head_major ? std::optional<DimExpr>((*value)[3]) : DivExact((*value)[2], heads);
+  const std::optional<DimExpr> v_hidden =
+      head_major ? Mul((*value)[1], (*value)[3]) : std::optional<DimExpr>((*value)[2]);
+  context.SetShape(0, {batch, sequence, context.OrFresh(v_hidden)});
+  std::optional<DimExpr> total = length;
+  if (context.Input(6) != nullptr) {
+    const std::vector<DimExpr>* past = context.Shape(6);
+    total = past != nullptr && past->size() == 4 ? Add((*past)[2], length) : std::nullopt;
+  }
+  const DimExpr all = context.OrFresh(total);
+  context.SetShape(1, {batch, heads, all, context.OrFresh(head)});
+  context.SetShape(2, {batch, heads, all, context.OrFresh(v_head)});
+  context.SetShape(3, {batch, heads, sequence, all});
+}
+
 // input_ids [B, S] and word embeddings [V, H] -> output [B, S, H], mask index [B], and the
 // embedding sum [B, S, H].
 void EmbedLayerNormalization(RuleContext& context) {
@@ -75,6 +109,7 @@ void AddContribRules(RuleRegistry& registry) {
   registry.Add(kOnnxDomain, {"SimplifiedLayerNormalization"}, SimplifiedLayerNormalization);
   registry.Add(kMsDomain, {"Attention"}, Attention);
   registry.Add(kMsDomain, {"EmbedLayerNormalization"}, EmbedLayerNormalization);
+  registry.Add(kMsDomain, {"MultiHeadAttention"}, MultiHeadAttention);
 }
 
 }  // namespace ort

@@ -44,4 +44,32 @@ TEST_CASE("com.microsoft fused ops keep their inputs' symbolic shapes", "[shape]
   CHECK(g.Shape("bad_attention") == "?");
 }
 
+TEST_CASE("MultiHeadAttention's outputs follow its query, keys and past", "[shape]") {
+  ShapeGraph g;
+  const std::string ms(kMsDomain);
+  g.Input("query", {"batch", "seq", int64_t{64}});
+  g.Input("key", {"batch", "kv", int64_t{64}});
+  g.Input("value", {"batch", "kv", int64_t{96}});
+  g.Input("past_key", {"batch", int64_t{4}, "past", int64_t{16}});
+  g.Input("past_value", {"batch", int64_t{4}, "past", int64_t{24}});
+  g.Input("key_heads", {"batch", int64_t{4}, "kv", int64_t{16}});
+  Node& cross = g.Add("MultiHeadAttention", {"query", "key", "value"}, {"cross", "", "", "qk"}, ms);
+  cross.SetAttribute(Attribute::Int("num_heads", 4));
+  Node& cached = g.Add("MultiHeadAttention",
+                       {"query", "key", "value", "", "", "", "past_key", "past_value"},
+                       {"cached", "present_key", "present_value"}, ms);
+  cached.SetAttribute(Attribute::Int("num_heads", 4));
+  Node& heads = g.Add("MultiHeadAttention", {"query", "key_heads", "key_heads"}, {"heads"}, ms);
+  heads.SetAttribute(Attribute::Int("num_heads", 4));
+  g.Add("MultiHeadAttention", {"query", "key", "value"}, {"no_heads"}, ms);
+
+  CHECK(g.Shape("cross") == "[batch,seq,96]");
+  CHECK(g.Shape("qk") == "[batch,4,seq,kv]");
+  CHECK(g.Shape("cached") == "[batch,seq,96]");
+  CHECK(g.Shape("present_key") == "[batch,4,kv+past,16]");
+  CHECK(g.Shape("present_value") == "[batch,4,kv+past,24]");
+  CHECK(g.Shape("heads") == "[batch,seq,64]");
+  CHECK(g.Shape("no_heads") == "?");
+}
+
 }  // namespace ort::test

@@ -100,6 +100,20 @@ mha('3-D mask [B,S,T], filter -1', randn(B, S, D), randn(B, L, D), randn(B, L, D
     mask=(rng.random((B, S, L)) > 0.4).astype(np.int32), num_heads=N, mask_filter_value=-1.0)
 mha('unidirectional, filter -1', randn(B, S, D), randn(B, S, D), randn(B, S, D), num_heads=N,
     unidirectional=1, mask_filter_value=-1.0)
+# What the T5 fusion emits: unscaled scores (scale 1) plus a position bias with the padding or
+# causal mask folded in as the lowest float, [B,N,S,T] or [1,N,S,T]; cross-attention with L != S.
+LOWEST = np.finfo(np.float32).min
+keep = np.ones((B, S), np.int32)
+keep[1, 3:] = 0
+padding = np.where(keep[:, None, None, :] == 0, LOWEST, 0).astype(np.float32)
+mha('T5 self: bias [B,N,S,S] + padding, scale 1', randn(B, S, D), randn(B, S, D),
+    randn(B, S, D), attention_bias=randn(1, N, S, S) + padding, num_heads=N, scale=1.0)
+causal = np.where(np.tril(np.ones((S, S))) == 0, LOWEST, 0).astype(np.float32)
+mha('T5 decoder: bias [1,N,S,S] causal, scale 1', randn(B, S, D), randn(B, S, D), randn(B, S, D),
+    attention_bias=randn(1, N, S, S) + causal, num_heads=N, scale=1.0)
+cross_mask = np.where(rng.random((B, 1, 1, L)) > 0.3, 0, LOWEST).astype(np.float32)
+mha('T5 cross: L!=S, bias [B,N,S,L], scale 1', randn(B, S, D), randn(B, L, D), randn(B, L, D),
+    attention_bias=np.zeros((1, N, S, L), np.float32) + cross_mask, num_heads=N, scale=1.0)
 
 
 def rotary(name, x, positions, width, **attrs):
