@@ -1,0 +1,218 @@
+// fuse_attention on head layouts other than [B,S,N,h] + Transpose (head_layout.h): HF Whisper's
+// [B*N,S,h] heads for torch.bmm and nn.MultiheadAttention's sequence-first packed projection,
+// both with dynamic batch and sequence and Reshape targets computed from shapes. Each fused
+// model must give the unfused model's outputs; layouts that regroup other axes, and masks the
+// fusion does not know, stay unfused (and still compute the same).
+#include <cmath>
+
+#include "test/optimizer/optimizer_test_util.h"
+
+namespace ort::test {
+namespace {
+
+constexpr int64_t kHidden = 8, kHeads = 2, kHeadSize = 4;
+
+// Builds graphs node by node with generated names.
+class Builder {
+ public:
+  explicit Builder(Graph& graph) : graph_(graph) {}
+
+  std::string Node(const std::string& op, std::vector<std::string> inputs) {
+    const std::string output = fmt::format("v{}", next_++);
+    graph_.AddNode({output + "_" + op, op, "", std::move(inputs), {output}, {}});
+    return output;
+  }
+  std::string Node(const std::string& op, std::vector<std::string> inputs, Attribute attribute) {
+    const std::string output = Node(op, std::move(inputs));
+    graph_.GetNode(graph_.Producer(output)->index())->SetAttribute(std::move(attribute));
+    return output;
+  }
+  std::string Ints(std::vector<int64_t> values, bool scalar = false) {
+    const std::string name = fmt::format("c{}", next_++);
+    const auto size = static_cast<int64_t>(values.size());
+    graph_.AddInitializer(name, scalar ? Tensor::Scalar<int64_t>(values[0])
+                                       : Tensor::FromVector<int64_t>({size}, values));
+    return name;
+  }
+  std::string Floats(std::vector<int64_t> dims, uint32_t seed) {
+    const std::string name = fmt::format("w{}", next_++);
+    graph_.AddInitializer(name, RandomTensor(std::move(dims), seed, -0.5f, 0.5f));
+    return name;
+  }
+  std::string Scalar(float value) {
+    const std::string name = fmt::format("s{}", next_++);
+    graph_.AddInitializer(name, Tensor::Scalar<float>(value));
+    return name;
+  }
+  // Dimension `axis` of `value` as a 1-element vector, read through Shape.
+  std::string Dim(const std::string& value, int64_t axis) {
+    const std::string dims = Node("Shape", {value});
+    return Node("Unsqueeze", {Node("Gather", {dims, Ints({axis}, true)}), Ints({0})});
+  }
+  std::string Concat(std::vector<std::string> pieces) {
+    return Node("Concat", std::move(pieces), Attribute::Int("axis", 0));
+  }
+  std::string Transpose(const std::string& value, std::vector<int64_t> perm) {
+    return Node("Transpose", {value}, Attribute::Ints("perm", std::move(perm)));
+  }
+
+ private:
+  Graph& graph_;
+  int next_ = 0;
+};
+
+Model DynamicModel(int64_t opset, const std::vector<std::string>& inputs) {
+  Model model = MakeModel(opset);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat,
+                                            SymbolicShape{Dimension::Symbol("batch"),
+                                                          Dimension::Symbol("sequence"),
+                                                          Dimension::Known(kHidden)}));
+  graph.set_inputs(inputs);
+  return model;
+}
+
+// HF Whisper's encoder attention: q scaled before the view, heads [B,N,S,h] reshaped to
+// [B*N,-1,h], bmm(q, k^T) and bmm(probs, v), view [B,N,S,h], transpose, reshape [B,S,D].
+// `wrong_group` views the heads as [S*N,-1,h] instead: not heads of one batch row.
+Model WhisperModel(bool wrong_group = false) {
+  Model model = DynamicModel(17, {"x"});
+  Graph& graph = model.graph();
+  Builder b(graph);
+  const std::string batch = b.Dim("x", 0), sequence = b.Dim("x", 1);
+  const std::string split_target = b.Concat({batch, b.Ints({-1, kHeads, kHeadSize})});
+  const std::string bmm_first =
+      wrong_group ? b.Node("Mul", {sequence, b.Ints({kHeads})})
+                  : b.Node("Mul", {batch, b.Ints({kHeads})});
+  const std::string bmm_target = b.Concat({bmm_first, b.Ints({-1, kHeadSize})});
+  const auto heads = [&](bool bias, float scale, uint32_t seed) {
+    std::string projected = b.Node("MatMul", {"x", b.Floats({kHidden, kHidden}, seed)});
+    if (bias) projected = b.Node("Add", {b.Floats({kHidden}, seed + 1), projected});
+    if (scale != 1.0f) projected = b.Node("Mul", {projected, b.Scalar(scale)});
+    const std::string split = b.Node("Reshape", {projected, split_target});
+    return b.Node("Reshape", {b.Transpose(split, {0, 2, 1, 3}), bmm_target});
+  };
+  const std::string q = heads(true, 1.0f / std::sqrt(float{kHeadSize}), 1);
+  const std::string k = heads(false, 1.0f, 3);
+  const std::string v = heads(true, 1.0f, 5);
+  const std::string scores = b.Node("MatMul", {q, b.Transpose(k, {0, 2, 1})});
+  const std::string probs = b.Node("Softmax", {scores}, Attribute::Int("axis", -1));
+  const std::string context = b.Node("MatMul", {probs, v});
+  const std::string unbatched =
+      b.Node("Reshape", {context, b.Concat({batch, b.Ints({kHeads}), sequence,
+                                            b.Ints({kHeadSize})})});
+  const std::string merged = b.Transpose(unbatched, {0, 2, 1, 3});
+  const std::string y =
+      b.Node("Reshape", {merged, b.Concat({batch, sequence, b.Ints({kHidden})})});
+  graph.set_outputs({y});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+// torchvision's nn.MultiheadAttention (need_weights=False) on batch-first x: transposed to
+// [S,B,D], one packed in_proj chunked by Slices, heads [S,B*N,h] transposed to [B*N,S,h], q
+// divided by sqrt(h), out_proj as Gemm on [S*B,D], back to [B,S,D]. `mask` adds a float input
+// [B*N,1,S] to the scores (a key padding mask merged into attn_mask, baddbmm's form).
+Model MultiheadAttentionModel(int64_t opset, bool mask = false) {
+  Model model = DynamicModel(opset, mask ? std::vector<std::string>{"x", "mask"}
+                                         : std::vector<std::string>{"x"});
+  Graph& graph = model.graph();
+  if (mask) {
+    graph.SetValueType("mask", ValueType::Tensor(DataType::kFloat,
+                                                 SymbolicShape{Dimension::Symbol("batch_heads"),
+                                                               Dimension::Known(1),
+                                                               Dimension::Symbol("sequence")}));
+  }
+  Builder b(graph);
+  const std::string xt = b.Transpose("x", {1, 0, 2});
+  const std::string sequence = b.Dim(xt, 0), batch = b.Dim(xt, 1);
+  const std::string packed =
+      b.Node("Add", {b.Floats({3 * kHidden}, 7),
+                     b.Node("MatMul", {xt, b.Floats({kHidden, 3 * kHidden}, 8)})});
+  const std::string heads_target =
+      b.Concat({sequence, b.Node("Mul", {batch, b.Ints({kHeads})}), b.Ints({kHeadSize})});
+  const auto part = [&](int64_t index) {
+    const std::string slice =
+        b.Node("Slice", {packed, b.Ints({index * kHidden}), b.Ints({(index + 1) * kHidden}),
+                         b.Ints({-1})});
+    return b.Node("Reshape", {slice, heads_target});
+  };
+  const std::string q = b.Node(
+      "Div", {b.Transpose(part(0), {1, 0, 2}), b.Scalar(std::sqrt(float{kHeadSize}))});
+  const std::string k = b.Transpose(part(1), {1, 2, 0});
+  const std::string v = b.Transpose(part(2), {1, 0, 2});
+  std::string scores = b.Node("MatMul", {q, k});
+  if (mask) scores = b.Node("Add", {"mask", scores});
+  const std::string probs = b.Node("Softmax", {scores}, Attribute::Int("axis", -1));
+  const std::string context = b.Transpose(b.Node("MatMul", {probs, v}), {1, 0, 2});
+  const std::string rows = b.Node("Reshape", {context, b.Ints({-1, kHidden})});
+  const std::string projected =
+      b.Node("Gemm", {rows, b.Floats({kHidden, kHidden}, 9), b.Floats({kHidden}, 10)},
+             Attribute::Int("transB", 1));
+  const std::string unflattened =
+      b.Node("Reshape", {projected, b.Concat({sequence, batch, b.Ints({kHidden})})});
+  const std::string y = b.Transpose(unflattened, {1, 0, 2});
+  graph.set_outputs({y});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, bool mask = false) {
+  std::vector<NamedValue> feeds{{"x", Value(RandomTensor({batch, sequence, kHidden}, 21))}};
+  if (mask) {
+    // Key 1 of batch row 1 padded, for both heads.
+    std::vector<float> values(static_cast<size_t>(batch * kHeads * sequence), 0.0f);
+    for (int64_t head = 0; head < kHeads; ++head) {
+      values[static_cast<size_t>((kHeads + head) * sequence + 1)] = -INFINITY;
+    }
+    feeds.push_back({"mask", Value(Tensor::FromVector<float>({batch * kHeads, 1, sequence},
+                                                             std::span<const float>(values)))});
+  }
+  return feeds;
+}
+
+void CheckFusedAlike(const std::function<Model()>& build, const std::vector<NamedValue>& feeds,
+                     size_t attention_nodes) {
+  const auto plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
+  const auto fused = RunOnCpu(build(), OptimizationLevel::kExtended, feeds);
+  CHECK(std::count(fused.executed.begin(), fused.executed.end(), "Attention") ==
+        static_cast<ptrdiff_t>(attention_nodes));
+  CheckClose(fused.output, plain.output, 1e-5, 1e-4);
+}
+
+}  // namespace
+
+TEST_CASE("fuse_attention takes Whisper's [B*N,S,h] heads", "[optimizer][bert]") {
+  Model model = WhisperModel();
+  OptimizeExtended(model);
+  CHECK(OpTypes(model.graph()) == Ops{"Attention"});
+  const Node& attention = *model.graph().Producer(model.graph().outputs()[0]);
+  CHECK(attention.FindAttribute("num_heads")->i == kHeads);
+  // q scaled by 1/sqrt(h) before the view: the kernel's default.
+  CHECK(attention.FindAttribute("scale") == nullptr);
+  CheckFusedAlike([] { return WhisperModel(); }, Feeds(2, 5), 1);
+  CheckFusedAlike([] { return WhisperModel(); }, Feeds(1, 3), 1);
+}
+
+TEST_CASE("fuse_attention takes nn.MultiheadAttention's sequence-first packed heads",
+          "[optimizer][bert]") {
+  for (const int64_t opset : {14, 17}) {
+    CAPTURE(opset);
+    Model model = MultiheadAttentionModel(opset);
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "Attention") == 1);
+    CHECK(CountOps(model.graph(), "Softmax") == 0);
+    CHECK(CountOps(model.graph(), "Slice") == 0);
+    CheckFusedAlike([opset] { return MultiheadAttentionModel(opset); }, Feeds(3, 4), 1);
+    CheckFusedAlike([opset] { return MultiheadAttentionModel(opset); }, Feeds(1, 2), 1);
+  }
+}
+
+TEST_CASE("fuse_attention leaves head layouts it cannot prove and masks it does not know",
+          "[optimizer][bert]") {
+  CheckFusedAlike([] { return WhisperModel(/*wrong_group=*/true); }, Feeds(2, 2), 0);
+  CheckFusedAlike([] { return MultiheadAttentionModel(17, /*mask=*/true); }, Feeds(2, 3, true),
+                  0);
+}
+
+}  // namespace ort::test
