@@ -71,8 +71,9 @@ bool MatchSlicePart(const Graph& graph, const Node& slice, int64_t hidden, Proje
   const auto starts = ConstantInts(graph, slice, 1), ends = ConstantInts(graph, slice, 2);
   const auto axes = slice.HasInput(3) ? ConstantInts(graph, slice, 3) : std::nullopt;
   const auto steps = slice.HasInput(4) ? ConstantInts(graph, slice, 4) : std::nullopt;
-  const bool last_axis = axes && axes->size() == 1 &&
-                         ((*axes)[0] == -1 || ((*axes)[0] == 2 && RankOf(graph, packed) == size_t{3}));
+  const bool last_axis =
+      axes && axes->size() == 1 &&
+      ((*axes)[0] == -1 || ((*axes)[0] == 2 && RankOf(graph, packed) == size_t{3}));
   if (!starts || !ends || starts->size() != 1 || ends->size() != 1 || !last_axis ||
       (slice.HasInput(4) && (!steps || *steps != std::vector<int64_t>{1}))) {
     return false;
@@ -172,13 +173,42 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
   return projection;
 }
 
+// The scores as com.microsoft FusedMatMul(q, k) read by `readers` only (fuse_matmul_scale_transpose
+// made it of a block some other pass freed only later): its alpha joins `scale`, and with transB
+// the keys come untransposed ([B,N,S,h] heads, `keys_transposed`).
+const Node* MatchScoresFusedMatMul(const Graph& graph, const std::string& scores,
+                                   const std::vector<const Node*>& readers, float& scale,
+                                   bool& keys_transposed) {
+  const Node* node = graph.Producer(scores);
+  if (node == nullptr || node->op_type() != "FusedMatMul" || node->domain() != kMsDomain ||
+      node->outputs()[0] != scores || graph.IsGraphOutput(scores)) {
+    return nullptr;
+  }
+  for (const Node* consumer : graph.Consumers(scores)) {
+    if (std::find(readers.begin(), readers.end(), consumer) == readers.end()) return nullptr;
+  }
+  const auto int_attribute = [node](const char* name) {
+    const Attribute* attribute = node->FindAttribute(name);
+    return attribute != nullptr ? attribute->i : 0;
+  };
+  const Attribute* alpha = node->FindAttribute("alpha");
+  const float factor = alpha != nullptr ? alpha->f : 1.0f;
+  if (int_attribute("transA") != 0 || int_attribute("transBatchA") != 0 ||
+      int_attribute("transBatchB") != 0 || factor == 0.0f || !std::isfinite(factor)) {
+    return nullptr;
+  }
+  scale *= factor;
+  keys_transposed = int_attribute("transB") != 0;
+  return node;
+}
+
 std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& softmax) {
   const auto rank = RankOf(graph, softmax.inputs()[0]);
   const Attribute* axis = softmax.FindAttribute("axis");
   const int64_t softmax_axis = axis != nullptr ? axis->i : (graph.OpsetVersion("") >= 13 ? -1 : 1);
   // The scores are [B,N,S,S] or [B*N,S,S], as the matched heads prove, whatever inference knows.
-  if ((rank && *rank != 4 && *rank != 3) || (softmax_axis != -1 && softmax_axis != 3 &&
-                                             !(softmax_axis == 2 && rank == size_t{3}))) {
+  if ((rank && *rank != 4 && *rank != 3) ||
+      (softmax_axis != -1 && softmax_axis != 3 && !(softmax_axis == 2 && rank == size_t{3}))) {
     return std::nullopt;
   }
 
@@ -198,10 +228,15 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
     readers = {factor};
     scores = scaled;
   }
+  bool keys_transposed = false;
   const Node* qk = ProducerReadOnlyBy(graph, scores, "MatMul", readers);
+  if (qk == nullptr)
+    qk = MatchScoresFusedMatMul(graph, scores, readers, match.scale, keys_transposed);
   if (qk == nullptr || qk->inputs().size() != 2) return std::nullopt;
   auto q = MatchProjection(graph, qk->inputs()[0], {0, 2, 1, 3});
-  auto k = MatchProjection(graph, qk->inputs()[1], {0, 2, 3, 1});
+  auto k = MatchProjection(graph, qk->inputs()[1],
+                           keys_transposed ? std::initializer_list<int64_t>{0, 2, 1, 3}
+                                           : std::initializer_list<int64_t>{0, 2, 3, 1});
   if (!q || !k) return std::nullopt;
 
   // Downward: MatMul(probs, v) -> Transpose(0,2,1,3) -> Reshape [B,S,N*h].

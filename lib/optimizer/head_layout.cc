@@ -37,8 +37,8 @@ std::optional<DimExpr> GroupSize(const Space& space, const std::vector<Axis>& gr
 // (0 copying the input's dimension, one -1 taking the axes the others leave). The first Reshape
 // whose last element is a constant divisor h of the hidden size splits it into N = hidden / h
 // heads of h.
-std::optional<Layout> ApplyReshape(Space& space, const Layout& layout,
-                                   std::vector<DimExpr> target, bool allow_zero) {
+std::optional<Layout> ApplyReshape(Space& space, const Layout& layout, std::vector<DimExpr> target,
+                                   bool allow_zero) {
   std::vector<Axis> flat;
   for (const auto& group : layout) flat.insert(flat.end(), group.begin(), group.end());
   std::optional<size_t> inferred;
@@ -246,8 +246,8 @@ std::optional<MergeChain> MatchMergeChain(const Graph& graph, const Node& pv,
     merge.nodes.push_back(step);
     current = step->outputs()[0];
     for (const bool sequence_first : {false, true}) {
-      const Layout merged = sequence_first ? Layout{{s}, {b}, {kHeads, kSize}}
-                                           : Layout{{b}, {s}, {kHeads, kSize}};
+      const Layout merged =
+          sequence_first ? Layout{{s}, {b}, {kHeads, kSize}} : Layout{{b}, {s}, {kHeads, kSize}};
       if (Same(*space, layout, merged)) {
         merge.output = current;
         merge.sequence_first = sequence_first;
@@ -274,8 +274,8 @@ std::optional<MergeChain> MatchMergeChain(const Graph& graph, const Node& pv,
     flat[0].insert(flat[0].end(), group.begin(), group.end());
   }
   for (const bool sequence_first : {false, true}) {
-    const Layout order = sequence_first ? Layout{{s, b, kHeads, kSize}}
-                                        : Layout{{b, s, kHeads, kSize}};
+    const Layout order =
+        sequence_first ? Layout{{s, b, kHeads, kSize}} : Layout{{b, s, kHeads, kSize}};
     if (flat == Normalized(*space, order)) {
       merge.nodes.pop_back();
       merge.regrouped = reshape;

@@ -17,9 +17,10 @@ class Builder {
  public:
   explicit Builder(Graph& graph) : graph_(graph) {}
 
-  std::string Node(const std::string& op, std::vector<std::string> inputs) {
+  std::string Node(const std::string& op, std::vector<std::string> inputs,
+                   std::string domain = "") {
     const std::string output = fmt::format("v{}", next_++);
-    graph_.AddNode({output + "_" + op, op, "", std::move(inputs), {output}, {}});
+    graph_.AddNode({output + "_" + op, op, std::move(domain), std::move(inputs), {output}, {}});
     return output;
   }
   std::string Node(const std::string& op, std::vector<std::string> inputs, Attribute attribute) {
@@ -64,26 +65,28 @@ class Builder {
 Model DynamicModel(int64_t opset, const std::vector<std::string>& inputs) {
   Model model = MakeModel(opset);
   Graph& graph = model.graph();
-  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat,
-                                            SymbolicShape{Dimension::Symbol("batch"),
-                                                          Dimension::Symbol("sequence"),
-                                                          Dimension::Known(kHidden)}));
+  graph.SetValueType(
+      "x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch"),
+                                                             Dimension::Symbol("sequence"),
+                                                             Dimension::Known(kHidden)}));
   graph.set_inputs(inputs);
   return model;
 }
 
 // HF Whisper's encoder attention: q scaled before the view, heads [B,N,S,h] reshaped to
 // [B*N,-1,h], bmm(q, k^T) and bmm(probs, v), view [B,N,S,h], transpose, reshape [B,S,D].
-// `wrong_group` views the heads as [S*N,-1,h] instead: not heads of one batch row.
-Model WhisperModel(bool wrong_group = false) {
+// `wrong_group` views the heads as [S*N,-1,h] instead: not heads of one batch row. With
+// `fused_scores` the scores are com.microsoft FusedMatMul(q, k, transB=1, alpha=0.5), as
+// fuse_matmul_scale_transpose leaves a block it saw before the attention fusion did.
+Model WhisperModel(bool wrong_group = false, bool fused_scores = false) {
   Model model = DynamicModel(17, {"x"});
+  if (fused_scores) model.opsets()[std::string(kMsDomain)] = 1;
   Graph& graph = model.graph();
   Builder b(graph);
   const std::string batch = b.Dim("x", 0), sequence = b.Dim("x", 1);
   const std::string split_target = b.Concat({batch, b.Ints({-1, kHeads, kHeadSize})});
-  const std::string bmm_first =
-      wrong_group ? b.Node("Mul", {sequence, b.Ints({kHeads})})
-                  : b.Node("Mul", {batch, b.Ints({kHeads})});
+  const std::string bmm_first = wrong_group ? b.Node("Mul", {sequence, b.Ints({kHeads})})
+                                            : b.Node("Mul", {batch, b.Ints({kHeads})});
   const std::string bmm_target = b.Concat({bmm_first, b.Ints({-1, kHeadSize})});
   const auto heads = [&](bool bias, float scale, uint32_t seed) {
     std::string projected = b.Node("MatMul", {"x", b.Floats({kHidden, kHidden}, seed)});
@@ -95,15 +98,21 @@ Model WhisperModel(bool wrong_group = false) {
   const std::string q = heads(true, 1.0f / std::sqrt(float{kHeadSize}), 1);
   const std::string k = heads(false, 1.0f, 3);
   const std::string v = heads(true, 1.0f, 5);
-  const std::string scores = b.Node("MatMul", {q, b.Transpose(k, {0, 2, 1})});
+  std::string scores;
+  if (fused_scores) {
+    scores = b.Node("FusedMatMul", {q, k}, std::string(kMsDomain));
+    Node& fused = *graph.GetNode(graph.Producer(scores)->index());
+    fused.SetAttribute(Attribute::Int("transB", 1));
+    fused.SetAttribute(Attribute::Float("alpha", 0.5f));
+  } else {
+    scores = b.Node("MatMul", {q, b.Transpose(k, {0, 2, 1})});
+  }
   const std::string probs = b.Node("Softmax", {scores}, Attribute::Int("axis", -1));
   const std::string context = b.Node("MatMul", {probs, v});
-  const std::string unbatched =
-      b.Node("Reshape", {context, b.Concat({batch, b.Ints({kHeads}), sequence,
-                                            b.Ints({kHeadSize})})});
+  const std::string unbatched = b.Node(
+      "Reshape", {context, b.Concat({batch, b.Ints({kHeads}), sequence, b.Ints({kHeadSize})})});
   const std::string merged = b.Transpose(unbatched, {0, 2, 1, 3});
-  const std::string y =
-      b.Node("Reshape", {merged, b.Concat({batch, sequence, b.Ints({kHidden})})});
+  const std::string y = b.Node("Reshape", {merged, b.Concat({batch, sequence, b.Ints({kHidden})})});
   graph.set_outputs({y});
   graph.ResolveOuterScope();
   return model;
@@ -114,31 +123,30 @@ Model WhisperModel(bool wrong_group = false) {
 // divided by sqrt(h), out_proj as Gemm on [S*B,D], back to [B,S,D]. `mask` adds a float input
 // [B*N,1,S] to the scores (a key padding mask merged into attn_mask, baddbmm's form).
 Model MultiheadAttentionModel(int64_t opset, bool mask = false) {
-  Model model = DynamicModel(opset, mask ? std::vector<std::string>{"x", "mask"}
-                                         : std::vector<std::string>{"x"});
+  Model model = DynamicModel(
+      opset, mask ? std::vector<std::string>{"x", "mask"} : std::vector<std::string>{"x"});
   Graph& graph = model.graph();
   if (mask) {
-    graph.SetValueType("mask", ValueType::Tensor(DataType::kFloat,
-                                                 SymbolicShape{Dimension::Symbol("batch_heads"),
-                                                               Dimension::Known(1),
-                                                               Dimension::Symbol("sequence")}));
+    graph.SetValueType(
+        "mask", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch_heads"),
+                                                                  Dimension::Known(1),
+                                                                  Dimension::Symbol("sequence")}));
   }
   Builder b(graph);
   const std::string xt = b.Transpose("x", {1, 0, 2});
   const std::string sequence = b.Dim(xt, 0), batch = b.Dim(xt, 1);
-  const std::string packed =
-      b.Node("Add", {b.Floats({3 * kHidden}, 7),
-                     b.Node("MatMul", {xt, b.Floats({kHidden, 3 * kHidden}, 8)})});
+  const std::string packed = b.Node(
+      "Add",
+      {b.Floats({3 * kHidden}, 7), b.Node("MatMul", {xt, b.Floats({kHidden, 3 * kHidden}, 8)})});
   const std::string heads_target =
       b.Concat({sequence, b.Node("Mul", {batch, b.Ints({kHeads})}), b.Ints({kHeadSize})});
   const auto part = [&](int64_t index) {
-    const std::string slice =
-        b.Node("Slice", {packed, b.Ints({index * kHidden}), b.Ints({(index + 1) * kHidden}),
-                         b.Ints({-1})});
+    const std::string slice = b.Node("Slice", {packed, b.Ints({index * kHidden}),
+                                               b.Ints({(index + 1) * kHidden}), b.Ints({-1})});
     return b.Node("Reshape", {slice, heads_target});
   };
-  const std::string q = b.Node(
-      "Div", {b.Transpose(part(0), {1, 0, 2}), b.Scalar(std::sqrt(float{kHeadSize}))});
+  const std::string q =
+      b.Node("Div", {b.Transpose(part(0), {1, 0, 2}), b.Scalar(std::sqrt(float{kHeadSize}))});
   const std::string k = b.Transpose(part(1), {1, 2, 0});
   const std::string v = b.Transpose(part(2), {1, 0, 2});
   std::string scores = b.Node("MatMul", {q, k});
@@ -194,6 +202,16 @@ TEST_CASE("fuse_attention takes Whisper's [B*N,S,h] heads", "[optimizer][bert]")
   CheckFusedAlike([] { return WhisperModel(); }, Feeds(1, 3), 1);
 }
 
+TEST_CASE("fuse_attention takes scores a FusedMatMul computes", "[optimizer][bert]") {
+  Model model = WhisperModel(false, /*fused_scores=*/true);
+  OptimizeExtended(model);
+  REQUIRE(OpTypes(model.graph()) == Ops{"Attention"});
+  const Node& attention = *model.graph().Producer(model.graph().outputs()[0]);
+  // alpha 0.5 times q's 1/sqrt(4).
+  CHECK(attention.FindAttribute("scale")->f == 0.25f);
+  CheckFusedAlike([] { return WhisperModel(false, true); }, Feeds(2, 3), 1);
+}
+
 TEST_CASE("fuse_attention takes nn.MultiheadAttention's sequence-first packed heads",
           "[optimizer][bert]") {
   for (const int64_t opset : {14, 17}) {
@@ -211,8 +229,7 @@ TEST_CASE("fuse_attention takes nn.MultiheadAttention's sequence-first packed he
 TEST_CASE("fuse_attention leaves head layouts it cannot prove and masks it does not know",
           "[optimizer][bert]") {
   CheckFusedAlike([] { return WhisperModel(/*wrong_group=*/true); }, Feeds(2, 2), 0);
-  CheckFusedAlike([] { return MultiheadAttentionModel(17, /*mask=*/true); }, Feeds(2, 3, true),
-                  0);
+  CheckFusedAlike([] { return MultiheadAttentionModel(17, /*mask=*/true); }, Feeds(2, 3, true), 0);
 }
 
 }  // namespace ort::test
