@@ -64,6 +64,7 @@ class ShapeValueSharing final : public GraphTransformer {
     // The first value in topological order with each key: a reader of a later copy cannot be
     // one of its producers (it comes after the copy, which comes after the first).
     std::map<SharingKey, std::string> first;
+    std::vector<NodeIndex> copies;
     for (NodeIndex index : order) {
       const Node& node = *graph.GetNode(index);
       for (const std::string& output : node.outputs()) {
@@ -73,10 +74,12 @@ class ShapeValueSharing final : public GraphTransformer {
         const auto [it, inserted] = first.emplace(std::move(*key), output);
         if (inserted || graph.IsGraphOutput(output) || graph.Consumers(output).empty()) continue;
         graph.ReplaceAllUses(output, it->second);
-        RemoveUnused(graph, index);
+        copies.push_back(index);
         changed = true;
       }
     }
+    // Only now: a first value whose readers all went to another key's first would be gone.
+    for (NodeIndex index : copies) RemoveUnused(graph, index);
     return ApplyToSubgraphs(graph, context, changed);
   }
 };

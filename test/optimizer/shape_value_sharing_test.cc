@@ -71,4 +71,45 @@ TEST_CASE("shape_value_sharing makes provably equal sizes one value", "[optimize
   CHECK(std::vector<int64_t>(sizes.begin(), sizes.end()) == std::vector<int64_t>{3, 3, 5, 7});
 }
 
+TEST_CASE("shape_value_sharing keeps the first value of a size while others read it",
+          "[optimizer]") {
+  // x.size(0) three times: as Slice(Shape(x), 0, 1) first, then Unsqueeze(Relu(x).size(0)) whose
+  // scalar is the first of its kind but read only by that copy, then Sigmoid(x).size(0) read by
+  // a Cast: it must still find the scalar it is rewired to.
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("n"),
+                                                                            Dimension::Known(3)}));
+  graph.set_inputs({"x"});
+  graph.AddInitializer("zero", Tensor::FromVector<int64_t>({1}, {0}));
+  graph.AddInitializer("one", Tensor::FromVector<int64_t>({1}, {1}));
+  graph.AddInitializer("index", Tensor::Scalar<int64_t>(0));
+  graph.AddNode({"shape_x", "Shape", "", {"x"}, {"dims_x"}, {}});
+  graph.AddNode({"slice", "Slice", "", {"dims_x", "zero", "one"}, {"sliced"}, {}});
+  graph.AddNode({"relu", "Relu", "", {"x"}, {"relu_x"}, {}});
+  graph.AddNode({"shape_relu", "Shape", "", {"relu_x"}, {"dims_relu"}, {}});
+  graph.AddNode({"gather_relu", "Gather", "", {"dims_relu", "index"}, {"size_relu"}, {}});
+  graph.AddNode({"unsqueeze", "Unsqueeze", "", {"size_relu", "zero"}, {"unsqueezed"}, {}});
+  graph.AddNode({"sigmoid", "Sigmoid", "", {"x"}, {"sigmoid_x"}, {}});
+  graph.AddNode({"shape_sigmoid", "Shape", "", {"sigmoid_x"}, {"dims_sigmoid"}, {}});
+  graph.AddNode({"gather_sigmoid", "Gather", "", {"dims_sigmoid", "index"}, {"size_sigmoid"}, {}});
+  graph.AddNode({"concat", "Concat", "", {"sliced", "unsqueezed"}, {"sizes"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  graph.AddNode({"cast", "Cast", "", {"size_sigmoid"}, {"size_float"}, {}})
+      .SetAttribute(Attribute::Int("to", static_cast<int64_t>(DataType::kFloat)));
+  graph.set_outputs({"sizes", "size_float"});
+
+  SessionOptions options;
+  options.optimization_level = OptimizationLevel::kExtended;
+  const auto session = MakeCpuSession(std::make_unique<Model>(std::move(model)), options);
+  CHECK(session->ExecutionOrder().size() < 10);
+  std::vector<NamedValue> feeds{{"x", Value(RandomTensor({4, 3}, 3))}};
+  std::vector<Value> outputs;
+  REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
+  REQUIRE(outputs.size() == 2);
+  const auto sizes = outputs[0].tensor().Span<int64_t>();
+  CHECK(std::vector<int64_t>(sizes.begin(), sizes.end()) == std::vector<int64_t>{4, 4});
+  CHECK(outputs[1].tensor().Span<float>()[0] == 4.0f);
+}
+
 }  // namespace ort::test
