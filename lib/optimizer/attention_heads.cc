@@ -220,7 +220,11 @@ std::optional<HeadMerge> MatchMergeByChain(const Graph& graph, const Node& pv,
 std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv,
                                         const HeadSplit* query) {
   if (query != nullptr) {
-    if (auto merge = MatchHeadMerge(graph, pv)) return merge;
+    // The plain merge's [B,S] proofs are against the block's input, which a sequence-first
+    // block has as [S,B].
+    if (!query->sequence_first) {
+      if (auto merge = MatchHeadMerge(graph, pv)) return merge;
+    }
     return MatchMergeByChain(graph, pv, *query);
   }
   const Node* transpose = OnlyConsumer(graph, pv.outputs()[0]);
