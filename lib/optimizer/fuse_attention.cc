@@ -8,7 +8,10 @@
 // anywhere along their projection) as scale. [B,S] in the Reshape targets is 0, x's static size,
 // or x's own dimension read through Shape. The optional key-padding mask m is one of the forms
 // attention_mask.h lists; the mask chain, which every layer may share, goes once the last reader
-// is fused. The raw 2-D mask keeps the exact semantics of any 0/1 mask, where onnxruntime's mask
+// is fused. Other head layouts (torch.bmm's [B*N,S,h], nn.MultiheadAttention's sequence-first
+// [S,B,D] with Slices of one packed projection) are taken as head_layout.h proves them, with
+// batched_key_mask.h's [B*N,1,S] mask; Attention then reads and writes [B,S,D] through
+// Transposes. The raw 2-D mask keeps the exact semantics of any 0/1 mask, where onnxruntime's mask
 // lengths assume right padding.
 #include <algorithm>
 #include <cmath>
@@ -18,6 +21,7 @@
 #include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_mask.h"
 #include "lib/optimizer/attention_patterns.h"
+#include "lib/optimizer/batched_key_mask.h"
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
@@ -217,6 +221,8 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   std::string scores = softmax.inputs()[0];
   std::vector<const Node*> readers{&softmax};
   match.mask = MatchKeyPaddingMask(graph, scores);
+  std::optional<BatchedKeyMask> batched;
+  if (!match.mask && (batched = MatchBatchedKeyMask(graph, scores))) match.mask = batched->mask;
   if (match.mask) {
     scores = match.mask->scores;
     readers = match.mask->applied;
@@ -285,8 +291,12 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   }
   const auto x_rank = RankOf(graph, q->x);
   if (x_rank && *x_rank != 3) return std::nullopt;
-  // The key padding masks attention_mask.h knows are [B,1,1,S], for [B,N,S,S] scores only.
-  if (match.mask && q->rank != 4) return std::nullopt;
+  // The key padding masks attention_mask.h knows are [B,1,1,S], for [B,N,S,S] scores only;
+  // batched_key_mask.h's are [B*N,1,S], for [B*N,S,S] scores.
+  if (match.mask && q->rank != (batched ? 3 : 4)) return std::nullopt;
+  if (batched && !batched->Proves(graph, q->projected, q->sequence_first, q->heads)) {
+    return std::nullopt;
+  }
   std::vector<std::string> same = merge->batch_sequence_values;
   for (const Projection* p : {&*q, &*k, &*v}) {
     same.insert(same.end(), p->batch_sequence_values.begin(), p->batch_sequence_values.end());

@@ -1,8 +1,9 @@
 // fuse_attention on head layouts other than [B,S,N,h] + Transpose (head_layout.h): HF Whisper's
 // [B*N,S,h] heads for torch.bmm and nn.MultiheadAttention's sequence-first packed projection,
-// both with dynamic batch and sequence and Reshape targets computed from shapes. Each fused
-// model must give the unfused model's outputs; layouts that regroup other axes, and masks the
-// fusion does not know, stay unfused (and still compute the same).
+// both with dynamic batch and sequence and Reshape targets computed from shapes, the latter with
+// its key padding mask (batched_key_mask.h). Each fused model must give the unfused model's
+// outputs; layouts that regroup other axes, and masks the fusion does not know, stay unfused
+// (and still compute the same).
 #include <cmath>
 
 #include "test/optimizer/optimizer_test_util.h"
@@ -118,19 +119,33 @@ Model WhisperModel(bool wrong_group = false, bool fused_scores = false) {
   return model;
 }
 
+enum class MhaMask {
+  kNone,
+  kFloatInput,  // a float [B*N,1,S] model input added to the scores
+  kPadding,     // key_padding_mask = (pad == 0) as F.multi_head_attention_forward applies it
+};
+
 // torchvision's nn.MultiheadAttention (need_weights=False) on batch-first x: transposed to
 // [S,B,D], one packed in_proj chunked by Slices, heads [S,B*N,h] transposed to [B*N,S,h], q
-// divided by sqrt(h), out_proj as Gemm on [S*B,D], back to [B,S,D]. `mask` adds a float input
-// [B*N,1,S] to the scores (a key padding mask merged into attn_mask, baddbmm's form).
-Model MultiheadAttentionModel(int64_t opset, bool mask = false) {
-  Model model = DynamicModel(
-      opset, mask ? std::vector<std::string>{"x", "mask"} : std::vector<std::string>{"x"});
+// divided by sqrt(h), out_proj as Gemm on [S*B,D], back to [B,S,D], and `mask` added to the
+// scores (baddbmm's form). As torch exports it, k's and v's views read their lengths through
+// Shape of their slices.
+Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone) {
+  std::vector<std::string> inputs{"x"};
+  if (mask == MhaMask::kFloatInput) inputs.push_back("mask");
+  if (mask == MhaMask::kPadding) inputs.push_back("pad");
+  Model model = DynamicModel(opset, inputs);
   Graph& graph = model.graph();
-  if (mask) {
+  if (mask == MhaMask::kFloatInput) {
     graph.SetValueType(
         "mask", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch_heads"),
                                                                   Dimension::Known(1),
                                                                   Dimension::Symbol("sequence")}));
+  }
+  if (mask == MhaMask::kPadding) {
+    graph.SetValueType(
+        "pad", ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Symbol("batch"),
+                                                                 Dimension::Symbol("sequence")}));
   }
   Builder b(graph);
   const std::string xt = b.Transpose("x", {1, 0, 2});
@@ -138,19 +153,34 @@ Model MultiheadAttentionModel(int64_t opset, bool mask = false) {
   const std::string packed = b.Node(
       "Add",
       {b.Floats({3 * kHidden}, 7), b.Node("MatMul", {xt, b.Floats({kHidden, 3 * kHidden}, 8)})});
-  const std::string heads_target =
-      b.Concat({sequence, b.Node("Mul", {batch, b.Ints({kHeads})}), b.Ints({kHeadSize})});
+  const std::string batch_heads = b.Node("Mul", {batch, b.Ints({kHeads})});
+  // q's view reads the sequence length from x, k's and v's from their own slices (k.shape[0]).
   const auto part = [&](int64_t index) {
     const std::string slice = b.Node("Slice", {packed, b.Ints({index * kHidden}),
                                                b.Ints({(index + 1) * kHidden}), b.Ints({-1})});
-    return b.Node("Reshape", {slice, heads_target});
+    const std::string length = index == 0 ? sequence : b.Dim(slice, 0);
+    return b.Node("Reshape", {slice, b.Concat({length, batch_heads, b.Ints({kHeadSize})})});
   };
   const std::string q =
       b.Node("Div", {b.Transpose(part(0), {1, 0, 2}), b.Scalar(std::sqrt(float{kHeadSize}))});
   const std::string k = b.Transpose(part(1), {1, 2, 0});
   const std::string v = b.Transpose(part(2), {1, 0, 2});
   std::string scores = b.Node("MatMul", {q, k});
-  if (mask) scores = b.Node("Add", {"mask", scores});
+  if (mask == MhaMask::kFloatInput) scores = b.Node("Add", {"mask", scores});
+  if (mask == MhaMask::kPadding) {
+    // view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len), then
+    // zeros_like(...).masked_fill_(mask, -inf) and baddbmm's beta 1.
+    const std::string padded = b.Node("Equal", {"pad", b.Ints({0}, true)});
+    const std::string viewed =
+        b.Node("Reshape", {padded, b.Concat({batch, b.Ints({1, 1}), sequence})});
+    const std::string expanded = b.Node("Expand", {viewed, b.Ints({1, kHeads, 1, 1})});
+    const std::string batched =
+        b.Node("Reshape", {expanded, b.Concat({batch_heads, b.Ints({1}), sequence})});
+    const std::string zeros = b.Node("ConstantOfShape", {b.Node("Shape", {batched})},
+                                     Attribute::TensorValue("value", Tensor::Scalar<float>(0.0f)));
+    const std::string filled = b.Node("Where", {batched, b.Scalar(-INFINITY), zeros});
+    scores = b.Node("Add", {b.Node("Mul", {filled, b.Scalar(1.0f)}), scores});
+  }
   const std::string probs = b.Node("Softmax", {scores}, Attribute::Int("axis", -1));
   const std::string context = b.Transpose(b.Node("MatMul", {probs, v}), {1, 0, 2});
   const std::string rows = b.Node("Reshape", {context, b.Ints({-1, kHidden})});
@@ -165,9 +195,19 @@ Model MultiheadAttentionModel(int64_t opset, bool mask = false) {
   return model;
 }
 
-std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, bool mask = false) {
+std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, MhaMask mask = MhaMask::kNone) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor({batch, sequence, kHidden}, 21))}};
-  if (mask) {
+  if (mask == MhaMask::kPadding) {
+    // Row b keeps its first sequence - b keys (at least one).
+    std::vector<int64_t> pad(static_cast<size_t>(batch * sequence), 1);
+    for (int64_t row = 0; row < batch; ++row) {
+      for (int64_t key = std::max<int64_t>(1, sequence - row); key < sequence; ++key) {
+        pad[static_cast<size_t>(row * sequence + key)] = 0;
+      }
+    }
+    feeds.push_back({"pad", Value(Tensor::FromVector<int64_t>({batch, sequence}, pad))});
+  }
+  if (mask == MhaMask::kFloatInput) {
     // Key 1 of batch row 1 padded, for both heads.
     std::vector<float> values(static_cast<size_t>(batch * kHeads * sequence), 0.0f);
     for (int64_t head = 0; head < kHeads; ++head) {
@@ -226,10 +266,29 @@ TEST_CASE("fuse_attention takes nn.MultiheadAttention's sequence-first packed he
   }
 }
 
+TEST_CASE("fuse_attention takes nn.MultiheadAttention's key padding mask", "[optimizer][bert]") {
+  Model model = MultiheadAttentionModel(17, MhaMask::kPadding);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "Softmax") == 0);
+  CHECK(CountOps(model.graph(), "Where") == 0);
+  const Node* attention = nullptr;
+  for (const Node* node : model.graph().Nodes()) {
+    if (node->op_type() == "Attention") attention = node;
+  }
+  REQUIRE(attention != nullptr);
+  REQUIRE(attention->inputs().size() == 4);
+  CHECK(std::isinf(attention->FindAttribute("mask_filter_value")->f));
+  for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{3, 4}, {1, 2}, {2, 5}}) {
+    CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kPadding); },
+                    Feeds(batch, sequence, MhaMask::kPadding), 1);
+  }
+}
+
 TEST_CASE("fuse_attention leaves head layouts it cannot prove and masks it does not know",
           "[optimizer][bert]") {
   CheckFusedAlike([] { return WhisperModel(/*wrong_group=*/true); }, Feeds(2, 2), 0);
-  CheckFusedAlike([] { return MultiheadAttentionModel(17, /*mask=*/true); }, Feeds(2, 3, true), 0);
+  CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kFloatInput); },
+                  Feeds(2, 3, MhaMask::kFloatInput), 0);
 }
 
 }  // namespace ort::test
