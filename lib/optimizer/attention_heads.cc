@@ -187,10 +187,6 @@ bool ReshapesMergedHeadsAlike(const Graph& graph, const Node& reshape) {
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 // The merge a head_layout.h chain proves.
 std::optional<HeadMerge> MatchMergeByChain(const Graph& graph, const Node& pv,
                                            const HeadSplit& query) {
