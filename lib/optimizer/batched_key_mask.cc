@@ -1,5 +1,6 @@
 #include "lib/optimizer/batched_key_mask.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "lib/optimizer/attention_heads.h"
@@ -16,9 +17,14 @@ const Node* ProducerOp(const Graph& graph, const std::string& value, std::string
   return IsOnnxOp(node, op_type) && node->outputs()[0] == value ? node : nullptr;
 }
 
-// True when `value` is all zeros: a scalar float constant 0, or ConstantOfShape of value 0.
+// True when `value` is all zeros: a float constant of zeros (zeros_like folded at a static
+// shape), or ConstantOfShape of value 0.
 bool IsZeros(const Graph& graph, const std::string& value, std::vector<const Node*>& chain) {
-  if (const auto constant = ScalarFloatConstant(graph, value)) return *constant == 0.0f;
+  if (const Tensor* constant = graph.GetConstantInitializer(value, true)) {
+    if (constant->dtype() != DataType::kFloat) return false;
+    const auto values = constant->Span<float>();
+    return std::all_of(values.begin(), values.end(), [](float v) { return v == 0.0f; });
+  }
   const Node* fill = ProducerOp(graph, value, "ConstantOfShape");
   if (fill == nullptr) return false;
   const Attribute* filled = fill->FindAttribute("value");
@@ -103,6 +109,7 @@ std::optional<BatchedKeyMask> MatchBatchedKeyMask(const Graph& graph, const std:
     match.mask.chain.push_back(where);
     if (!IsZeros(graph, where->inputs()[2], match.mask.chain)) continue;
     match.batched = where->inputs()[0];
+    match.zeros = where->inputs()[2];
     const Node* batch = ProducerOp(graph, match.batched, "Reshape");
     const Node* expand =
         batch != nullptr ? ProducerOp(graph, batch->inputs()[0], "Expand") : nullptr;
@@ -139,9 +146,26 @@ bool BatchedKeyMask::Proves(const Graph& graph, const std::string& projected, bo
   const std::vector<DimExpr> masked{batch_size, keys}, unit{batch_size, one, one, keys},
       broadcast{batch_size, n, one, keys};
   const auto& mask_shape = shapes.Facts(mask.mask).shape;
-  return batch_heads && mask_shape && *mask_shape == masked && view && expand && batch &&
+  if (!batch_heads) return false;
+  const std::vector<DimExpr> mask_dims{*batch_heads, one, keys};
+  // The zeros broadcast to the mask's shape, not beyond: zeros_like(mask), or dims of 1 or the
+  // mask's.
+  const Node* fill = ProducerOp(graph, zeros, "ConstantOfShape");
+  const Node* fill_shape =
+      fill != nullptr ? ProducerOp(graph, fill->inputs()[0], "Shape") : nullptr;
+  const bool zeros_like = fill_shape != nullptr && fill_shape->inputs()[0] == batched &&
+                          fill_shape->attributes().empty();
+  const auto& zeros_shape = shapes.Facts(zeros).shape;
+  if (!zeros_like) {
+    if (!zeros_shape || zeros_shape->size() > 3) return false;
+    for (size_t i = 0; i < zeros_shape->size(); ++i) {
+      const DimExpr& dim = (*zeros_shape)[zeros_shape->size() - 1 - i];
+      if (!(dim == one || dim == mask_dims[2 - i])) return false;
+    }
+  }
+  return mask_shape && *mask_shape == masked && view && expand && batch &&
          Turns(shapes, *view, masked, unit) && Turns(shapes, *expand, unit, broadcast) &&
-         Turns(shapes, *batch, broadcast, {*batch_heads, one, keys});
+         Turns(shapes, *batch, broadcast, mask_dims);
 }
 
 }  // namespace ort

@@ -3,7 +3,7 @@
 // com.microsoft Attention:
 //   scores + c * Where(Reshape(Expand(view(masked(m), [B,1,1,T]), [B,N,1,T]), [B*N,1,T]), f, 0)
 // with masked(m) true where m is zero (key_padding_mask = m == 0), f the fill (-inf), c > 0
-// baddbmm's beta (left out when 1), and 0 a ConstantOfShape of zeros (zeros_like) or a scalar.
+// baddbmm's beta (left out when 1), and 0 zeros_like (ConstantOfShape, or its folded constant).
 #pragma once
 
 #include <optional>
@@ -16,8 +16,8 @@ namespace ort {
 struct BatchedKeyMask {
   /// filter is c * f; `applied` is the Add; `chain` the rest, consumers first.
   KeyPaddingMask mask;
-  /// m viewed as [B,1,1,T], expanded to [B,N,1,T], reshaped to [B*N,1,T].
-  std::string viewed, expanded, batched;
+  /// m viewed as [B,1,1,T], expanded to [B,N,1,T], reshaped to [B*N,1,T]; the zeros filled.
+  std::string viewed, expanded, batched, zeros;
 
   /// True when symbolic shapes prove m [B,T] and the steps' shapes for the B and T of
   /// `projected` (the self-attention's [B,T,N*h], or [T,B,N*h] `sequence_first`) and N `heads`.

@@ -14,6 +14,12 @@ namespace {
 constexpr int64_t kHidden = 8, kHeads = 2, kHeadSize = 4;
 
 // Builds graphs node by node with generated names.
+// Dimension `axis` (batch or sequence) of x and of the padding mask.
+Dimension LeadingDim(std::optional<std::pair<int64_t, int64_t>> fixed, int axis) {
+  if (!fixed) return Dimension::Symbol(axis == 0 ? "batch" : "sequence");
+  return Dimension::Known(axis == 0 ? fixed->first : fixed->second);
+}
+
 class Builder {
  public:
   explicit Builder(Graph& graph) : graph_(graph) {}
@@ -63,13 +69,15 @@ class Builder {
   int next_ = 0;
 };
 
-Model DynamicModel(int64_t opset, const std::vector<std::string>& inputs) {
+// x [batch, sequence, D], or of the static `fixed` batch and sequence.
+Model DynamicModel(int64_t opset, const std::vector<std::string>& inputs,
+                   std::optional<std::pair<int64_t, int64_t>> fixed = std::nullopt) {
   Model model = MakeModel(opset);
   Graph& graph = model.graph();
   graph.SetValueType(
-      "x", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch"),
-                                                             Dimension::Symbol("sequence"),
-                                                             Dimension::Known(kHidden)}));
+      "x",
+      ValueType::Tensor(DataType::kFloat, SymbolicShape{LeadingDim(fixed, 0), LeadingDim(fixed, 1),
+                                                        Dimension::Known(kHidden)}));
   graph.set_inputs(inputs);
   return model;
 }
@@ -130,11 +138,12 @@ enum class MhaMask {
 // divided by sqrt(h), out_proj as Gemm on [S*B,D], back to [B,S,D], and `mask` added to the
 // scores (baddbmm's form). As torch exports it, k's and v's views read their lengths through
 // Shape of their slices.
-Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone) {
+Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
+                              std::optional<std::pair<int64_t, int64_t>> fixed = std::nullopt) {
   std::vector<std::string> inputs{"x"};
   if (mask == MhaMask::kFloatInput) inputs.push_back("mask");
   if (mask == MhaMask::kPadding) inputs.push_back("pad");
-  Model model = DynamicModel(opset, inputs);
+  Model model = DynamicModel(opset, inputs, fixed);
   Graph& graph = model.graph();
   if (mask == MhaMask::kFloatInput) {
     graph.SetValueType(
@@ -144,8 +153,8 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone) {
   }
   if (mask == MhaMask::kPadding) {
     graph.SetValueType(
-        "pad", ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Symbol("batch"),
-                                                                 Dimension::Symbol("sequence")}));
+        "pad", ValueType::Tensor(DataType::kInt64,
+                                 SymbolicShape{LeadingDim(fixed, 0), LeadingDim(fixed, 1)}));
   }
   Builder b(graph);
   const std::string xt = b.Transpose("x", {1, 0, 2});
@@ -281,6 +290,14 @@ TEST_CASE("fuse_attention takes nn.MultiheadAttention's key padding mask", "[opt
   for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{3, 4}, {1, 2}, {2, 5}}) {
     CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kPadding); },
                     Feeds(batch, sequence, MhaMask::kPadding), 1);
+  }
+  // At static shapes constant folding leaves zeros_like a constant and the views constant.
+  for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{1, 4}, {2, 3}}) {
+    const std::pair<int64_t, int64_t> fixed{batch, sequence};
+    CheckFusedAlike([fixed] { return MultiheadAttentionModel(17, MhaMask::kPadding, fixed); },
+                    Feeds(batch, sequence, MhaMask::kPadding), 1);
+    CheckFusedAlike([fixed] { return MultiheadAttentionModel(14, MhaMask::kNone, fixed); },
+                    Feeds(batch, sequence), 1);
   }
 }
 
