@@ -5,6 +5,7 @@
 
 #include "lib/optimizer/attention_patterns.h"
 #include "lib/optimizer/fusion_patterns.h"
+#include "lib/optimizer/head_layout.h"
 #include "lib/optimizer/pattern_utils.h"
 #include "lib/shape/symbolic_shapes.h"
 
@@ -74,9 +75,28 @@ std::optional<ShapeElements> HeadTarget(const Graph& graph, const Node& reshape)
 }  // namespace
 
 std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& value,
-                                        std::initializer_list<int64_t> perm, bool shared) {
+                                        std::initializer_list<int64_t> perm, bool shared,
+                                        bool chains) {
   HeadSplit split;
   if (!shared) {
+    if (chains) {
+      if (auto standard = MatchHeadSplit(graph, value, perm)) return standard;
+      const bool keys = std::vector<int64_t>(perm) == std::vector<int64_t>{0, 2, 3, 1};
+      auto chain =
+          MatchHeadChain(graph, value, keys ? HeadForm::kTransposedHeads : HeadForm::kHeads);
+      if (!chain) return std::nullopt;
+      split.projected = chain->projected;
+      split.heads = chain->heads;
+      split.head_size = chain->head_size;
+      split.scale = chain->scale;
+      split.nodes = chain->nodes;
+      split.sequence_first = chain->sequence_first;
+      split.rank = chain->rank;
+      const ShapeElement kept{ShapeElement::Kind::kValue, 0, {}, 0};
+      split.leading = {kept, kept};
+      if (!split.sequence_first) split.batch_sequence_values = {split.projected};
+      return split;
+    }
     std::string current = SkipScalarFactors(graph, value, split.scale, split.nodes);
     const Node* transpose = IntermediateProducer(graph, current, "Transpose");
     if (transpose == nullptr || !HasPerm(*transpose, perm)) return std::nullopt;
@@ -163,7 +183,7 @@ bool KeepsBatchAndSequence(const Graph& graph, const std::vector<ShapeElement>& 
 
 bool HeadMerge::Keeps(const Graph& graph, int64_t hidden, const std::vector<std::string>& same,
                       const std::string& x) const {
-  if (!rewired.empty()) return true;
+  if (!rewired.empty() || proven) return true;
   const ShapeElement& last = target[2];
   const bool last_is_hidden =
       last.kind == ShapeElement::Kind::kValue && (last.value == hidden || last.value == -1);
@@ -191,9 +211,42 @@ bool ReshapesMergedHeadsAlike(const Graph& graph, const Node& reshape) {
   return true;
 }
 
+// The merge a head_layout.h chain proves.
+std::optional<HeadMerge> MatchMergeByChain(const Graph& graph, const Node& pv,
+                                           const HeadSplit& query) {
+  HeadChain heads;
+  heads.projected = query.projected;
+  heads.sequence_first = query.sequence_first;
+  heads.rank = query.rank;
+  heads.heads = query.heads;
+  heads.head_size = query.head_size;
+  const auto chain = MatchMergeChain(graph, pv, heads);
+  if (!chain) return std::nullopt;
+  HeadMerge merge;
+  merge.proven = true;
+  merge.sequence_first = chain->sequence_first;
+  merge.nodes = chain->nodes;
+  if (chain->regrouped != nullptr) {
+    merge.rewired = {chain->regrouped};
+    merge.output = chain->regrouped->inputs()[0] + "_heads";
+  } else {
+    merge.output = chain->output;
+  }
+  return merge;
+}
+
 }  // namespace
 
-std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv) {
+std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv,
+                                        const HeadSplit* query) {
+  if (query != nullptr) {
+    // The plain merge's [B,S] proofs are against the block's input, which a sequence-first
+    // block has as [S,B].
+    if (!query->sequence_first) {
+      if (auto merge = MatchHeadMerge(graph, pv)) return merge;
+    }
+    return MatchMergeByChain(graph, pv, *query);
+  }
   const Node* transpose = OnlyConsumer(graph, pv.outputs()[0]);
   if (!IsOnnxOp(transpose, "Transpose") || !HasPerm(*transpose, {0, 2, 1, 3})) return std::nullopt;
   const std::string& merged = transpose->outputs()[0];

@@ -42,13 +42,20 @@ struct HeadSplit {
   /// Steps that others read too (only when matched `shared`): the fused node leaves them, and
   /// they go once nothing reads them (RemoveIfUnused, in this order).
   std::vector<const Node*> kept;
+  /// Only from a chain (head_layout.h): `projected` is [L,B,N*h], and the heads are [B*N,..]
+  /// when rank is 3. `leading` is then two 0s: the chain proved [B,L] kept.
+  bool sequence_first = false;
+  size_t rank = 4;
 };
 
 /// With `shared`, the Transpose's and the Reshape's outputs may have other readers (a causal
 /// mask's sequence length, a transpose merged into a copy) and no factor is taken: the steps
-/// read elsewhere go to `kept` instead of `nodes`.
+/// read elsewhere go to `kept` instead of `nodes`. With `chains` (not shared), any chain of
+/// Reshapes and Transposes head_layout.h proves is taken too, sequence-first and [B*N,..] ones
+/// included.
 std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& value,
-                                        std::initializer_list<int64_t> perm, bool shared = false);
+                                        std::initializer_list<int64_t> perm, bool shared = false,
+                                        bool chains = false);
 
 /// True when the first two elements of a Reshape target keep [B,S], the first two dimensions of
 /// `x` and of the values in `same`: each is 0, x's static dimension, or the dimension read
@@ -71,6 +78,10 @@ struct HeadMerge {
   std::vector<ShapeElement> target;  // the single Reshape's target; empty when rewired
   /// The Transpose's output, whose first two dimensions are [B,S].
   std::vector<std::string> batch_sequence_values;
+  /// Only from a chain (head_layout.h): proven [B,S,N*h], or, `sequence_first`, [S,B,N*h]
+  /// (for the rewired Reshape, its elements in that order).
+  bool proven = false;
+  bool sequence_first = false;
 
   /// True when the output is [B,S,hidden]: rewired, or the Reshape target is [B,S,hidden] with
   /// [B,S] kept (KeepsBatchAndSequence) and the last element `hidden` or -1.
@@ -79,8 +90,10 @@ struct HeadMerge {
 };
 
 /// The merge reading `pv`'s output; nullopt for anything else. A new output name is taken from
-/// `graph` when Reshapes are to be rewired.
-std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv);
+/// `graph` when Reshapes are to be rewired. With `query` (the query heads, as matched), a chain
+/// that head_layout.h proves is taken too.
+std::optional<HeadMerge> MatchHeadMerge(const Graph& graph, const Node& pv,
+                                        const HeadSplit* query = nullptr);
 
 /// Makes the rewired Reshapes read the fused node's output (after the fused node replaced the
 /// matched ones).

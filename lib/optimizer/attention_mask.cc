@@ -260,6 +260,11 @@ std::optional<KeyPaddingMask> MatchWhere(const Graph& graph, const Node& where) 
 
 }  // namespace
 
+std::optional<std::string> MatchMaskIndicator(const Graph& graph, const std::string& value,
+                                              bool keep, std::vector<const Node*>& chain) {
+  return MatchIndicator(graph, value, keep, chain);
+}
+
 std::optional<KeyPaddingMask> MatchKeyPaddingMask(const Graph& graph, const std::string& value) {
   const Node* node = graph.Producer(value);
   if (node == nullptr || node->outputs()[0] != value || OnlyConsumer(graph, value) == nullptr) {

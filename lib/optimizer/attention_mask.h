@@ -36,6 +36,11 @@ struct KeyPaddingMask {
 /// unmasked key in the row the softmax is the same.
 std::optional<KeyPaddingMask> MatchKeyPaddingMask(const Graph& graph, const std::string& value);
 
+/// The mask m when `value` is true exactly where m is nonzero (`keep`) or zero (`!keep`): m itself
+/// when bool, Cast(m, bool), Equal(m, 0), Not of the opposite form; those nodes go to `chain`.
+std::optional<std::string> MatchMaskIndicator(const Graph& graph, const std::string& value,
+                                              bool keep, std::vector<const Node*>& chain);
+
 /// A dimension of a tensor: the sequence lengths a causal mask is checked against.
 struct DimensionOf {
   std::string tensor;

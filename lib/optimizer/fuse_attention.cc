@@ -8,7 +8,10 @@
 // anywhere along their projection) as scale. [B,S] in the Reshape targets is 0, x's static size,
 // or x's own dimension read through Shape. The optional key-padding mask m is one of the forms
 // attention_mask.h lists; the mask chain, which every layer may share, goes once the last reader
-// is fused. The raw 2-D mask keeps the exact semantics of any 0/1 mask, where onnxruntime's mask
+// is fused. Other head layouts (torch.bmm's [B*N,S,h], nn.MultiheadAttention's sequence-first
+// [S,B,D] with Slices of one packed projection) are taken as head_layout.h proves them, with
+// batched_key_mask.h's [B*N,1,S] mask; Attention then reads and writes [B,S,D] through
+// Transposes. The raw 2-D mask keeps the exact semantics of any 0/1 mask, where onnxruntime's mask
 // lengths assume right padding.
 #include <algorithm>
 #include <cmath>
@@ -18,6 +21,7 @@
 #include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_mask.h"
 #include "lib/optimizer/attention_patterns.h"
+#include "lib/optimizer/batched_key_mask.h"
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
@@ -59,6 +63,35 @@ std::optional<std::vector<int64_t>> SplitSizes(const Graph& graph, const Node& s
   return std::vector<int64_t>(static_cast<size_t>(parts), *length / parts);
 }
 
+// As MatchSplitPart, for a part sliced off the last axis with constant bounds (torch's chunk of
+// nn.MultiheadAttention's packed in_proj): [begin, begin + hidden) within the packed width.
+bool MatchSlicePart(const Graph& graph, const Node& slice, int64_t hidden, Projection& projection,
+                    int64_t& columns) {
+  const std::string& packed = slice.inputs()[0];
+  const auto width = LastDimension(graph, packed);
+  if (graph.OpsetVersion("") < 10 || !width || OnlyConsumer(graph, slice.outputs()[0]) == nullptr) {
+    return false;
+  }
+  const auto starts = ConstantInts(graph, slice, 1), ends = ConstantInts(graph, slice, 2);
+  const auto axes = slice.HasInput(3) ? ConstantInts(graph, slice, 3) : std::nullopt;
+  const auto steps = slice.HasInput(4) ? ConstantInts(graph, slice, 4) : std::nullopt;
+  const bool last_axis =
+      axes && axes->size() == 1 &&
+      ((*axes)[0] == -1 || ((*axes)[0] == 2 && RankOf(graph, packed) == size_t{3}));
+  if (!starts || !ends || starts->size() != 1 || ends->size() != 1 || !last_axis ||
+      (slice.HasInput(4) && (!steps || *steps != std::vector<int64_t>{1}))) {
+    return false;
+  }
+  const int64_t begin = (*starts)[0], end = std::min((*ends)[0], *width);
+  if (begin < 0 || end - begin != hidden) return false;
+  projection.column_begin = begin;
+  projection.split = &slice;
+  projection.split_output = slice.outputs()[0];
+  projection.nodes.push_back(&slice);
+  columns = *width;
+  return true;
+}
+
 // When `value` is a part of a Split along the last axis of a rank-3 packed projection (GPT-2's
 // c_attn): records the Split and the part's first column in `projection`, sets `columns` to the
 // packed width, and returns true. Returns true with nothing recorded for any other producer, and
@@ -66,6 +99,7 @@ std::optional<std::vector<int64_t>> SplitSizes(const Graph& graph, const Node& s
 bool MatchSplitPart(const Graph& graph, const std::string& value, int64_t hidden,
                     Projection& projection, int64_t& columns) {
   const Node* split = graph.Producer(value);
+  if (IsOnnxOp(split, "Slice")) return MatchSlicePart(graph, *split, hidden, projection, columns);
   if (!IsOnnxOp(split, "Split")) return true;
   const Attribute* axis = split->FindAttribute("axis");
   const std::string& packed = split->inputs()[0];
@@ -91,7 +125,7 @@ bool MatchSplitPart(const Graph& graph, const std::string& value, int64_t hidden
 
 std::optional<Projection> MatchProjection(const Graph& graph, const std::string& value,
                                           std::initializer_list<int64_t> perm) {
-  auto heads = MatchHeadSplit(graph, value, perm);
+  auto heads = MatchHeadSplit(graph, value, perm, false, /*chains=*/true);
   if (!heads) return std::nullopt;
   Projection projection;
   static_cast<HeadSplit&>(projection) = std::move(*heads);
@@ -99,9 +133,21 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
   std::string current = projection.projected;
   int64_t columns = hidden;
   if (!MatchSplitPart(graph, current, hidden, projection, columns)) return std::nullopt;
+  // Packed parts sliced off read the packed value beside each other (MatchAttention checks that
+  // they are q, k and v); a Split is its only reader.
+  const bool sliced = IsOnnxOp(projection.split, "Slice");
   if (projection.split != nullptr) current = projection.split->inputs()[0];
+  const auto producer = [&](const std::string& value, std::string_view op) -> const Node* {
+    if (!sliced || value != projection.split->inputs()[0]) {
+      return IntermediateProducer(graph, value, op);
+    }
+    const Node* node = graph.Producer(value);
+    return IsOnnxOp(node, op) && node->outputs()[0] == value && !graph.IsGraphOutput(value)
+               ? node
+               : nullptr;
+  };
   const Node* matmul = nullptr;
-  if (const Node* add = IntermediateProducer(graph, current, "Add")) {
+  if (const Node* add = producer(current, "Add")) {
     for (size_t i = 0; i < 2 && matmul == nullptr; ++i) {
       const Tensor* bias = ConstantInput(graph, *add, i);
       if (!IsFloatTensor(bias, std::vector<int64_t>{columns})) continue;
@@ -111,9 +157,9 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
     }
     if (matmul == nullptr) return std::nullopt;
     projection.nodes.push_back(add);
-    projection.batch_sequence_values.push_back(current);
+    if (!projection.sequence_first) projection.batch_sequence_values.push_back(current);
   } else {
-    matmul = IntermediateProducer(graph, current, "MatMul");
+    matmul = producer(current, "MatMul");
   }
   if (matmul == nullptr || matmul->inputs().size() != 2) return std::nullopt;
   const Tensor* weight = ConstantInput(graph, *matmul, 1);
@@ -124,23 +170,59 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
   projection.x = matmul->inputs()[0];
   projection.weight = weight;
   projection.weight_name = matmul->inputs()[1];
-  projection.batch_sequence_values.insert(projection.batch_sequence_values.end(),
-                                          {matmul->outputs()[0], projection.x});
+  if (!projection.sequence_first) {
+    projection.batch_sequence_values.insert(projection.batch_sequence_values.end(),
+                                            {matmul->outputs()[0], projection.x});
+  }
   return projection;
+}
+
+// The scores as com.microsoft FusedMatMul(q, k) read by `readers` only (fuse_matmul_scale_transpose
+// made it of a block some other pass freed only later): its alpha joins `scale`, and with transB
+// the keys come untransposed ([B,N,S,h] heads, `keys_transposed`).
+const Node* MatchScoresFusedMatMul(const Graph& graph, const std::string& scores,
+                                   const std::vector<const Node*>& readers, float& scale,
+                                   bool& keys_transposed) {
+  const Node* node = graph.Producer(scores);
+  if (node == nullptr || node->op_type() != "FusedMatMul" || node->domain() != kMsDomain ||
+      node->outputs()[0] != scores || graph.IsGraphOutput(scores)) {
+    return nullptr;
+  }
+  for (const Node* consumer : graph.Consumers(scores)) {
+    if (std::find(readers.begin(), readers.end(), consumer) == readers.end()) return nullptr;
+  }
+  const auto int_attribute = [node](const char* name) {
+    const Attribute* attribute = node->FindAttribute(name);
+    return attribute != nullptr ? attribute->i : 0;
+  };
+  const Attribute* alpha = node->FindAttribute("alpha");
+  const float factor = alpha != nullptr ? alpha->f : 1.0f;
+  if (int_attribute("transA") != 0 || int_attribute("transBatchA") != 0 ||
+      int_attribute("transBatchB") != 0 || factor == 0.0f || !std::isfinite(factor)) {
+    return nullptr;
+  }
+  scale *= factor;
+  keys_transposed = int_attribute("transB") != 0;
+  return node;
 }
 
 std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& softmax) {
   const auto rank = RankOf(graph, softmax.inputs()[0]);
   const Attribute* axis = softmax.FindAttribute("axis");
   const int64_t softmax_axis = axis != nullptr ? axis->i : (graph.OpsetVersion("") >= 13 ? -1 : 1);
-  // The scores are 4-D by construction (Reshapes to [B,S,N,h]), whatever inference knows.
-  if ((rank && *rank != 4) || (softmax_axis != -1 && softmax_axis != 3)) return std::nullopt;
+  // The scores are [B,N,S,S] or [B*N,S,S], as the matched heads prove, whatever inference knows.
+  if ((rank && *rank != 4 && *rank != 3) ||
+      (softmax_axis != -1 && softmax_axis != 3 && !(softmax_axis == 2 && rank == size_t{3}))) {
+    return std::nullopt;
+  }
 
   AttentionMatch match;
   // Upward: [mask] <- [scalar factor] <- MatMul(q, k).
   std::string scores = softmax.inputs()[0];
   std::vector<const Node*> readers{&softmax};
   match.mask = MatchKeyPaddingMask(graph, scores);
+  std::optional<BatchedKeyMask> batched;
+  if (!match.mask && (batched = MatchBatchedKeyMask(graph, scores))) match.mask = batched->mask;
   if (match.mask) {
     scores = match.mask->scores;
     readers = match.mask->applied;
@@ -152,10 +234,15 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
     readers = {factor};
     scores = scaled;
   }
+  bool keys_transposed = false;
   const Node* qk = ProducerReadOnlyBy(graph, scores, "MatMul", readers);
+  if (qk == nullptr)
+    qk = MatchScoresFusedMatMul(graph, scores, readers, match.scale, keys_transposed);
   if (qk == nullptr || qk->inputs().size() != 2) return std::nullopt;
   auto q = MatchProjection(graph, qk->inputs()[0], {0, 2, 1, 3});
-  auto k = MatchProjection(graph, qk->inputs()[1], {0, 2, 3, 1});
+  auto k = MatchProjection(graph, qk->inputs()[1],
+                           keys_transposed ? std::initializer_list<int64_t>{0, 2, 1, 3}
+                                           : std::initializer_list<int64_t>{0, 2, 3, 1});
   if (!q || !k) return std::nullopt;
 
   // Downward: MatMul(probs, v) -> Transpose(0,2,1,3) -> Reshape [B,S,N*h].
@@ -166,7 +253,12 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   }
   auto v = MatchProjection(graph, pv->inputs()[1], {0, 2, 1, 3});
   if (!v || v->scale != 1.0f) return std::nullopt;
-  const auto merge = MatchHeadMerge(graph, *pv);
+  // One head layout for the three: batched alike, projections alike.
+  for (const Projection* p : {&*k, &*v}) {
+    if (p->rank != q->rank || p->sequence_first != q->sequence_first) return std::nullopt;
+  }
+  if ((rank && *rank != q->rank) || (softmax_axis == 3 && q->rank != 4)) return std::nullopt;
+  const auto merge = MatchHeadMerge(graph, *pv, &*q);
   if (!merge) return std::nullopt;
 
   const int64_t heads = q->heads, head_size = q->head_size;
@@ -179,10 +271,19 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
       return std::nullopt;
     }
   }
-  // A packed projection's Split goes with the block: every part must be one of q, k, v.
+  // A packed projection's Split (or Slices) goes with the block: every part must be one of q, k,
+  // v.
   for (const Projection* p : {&*q, &*k, &*v}) {
     if (p->split == nullptr) continue;
-    for (const auto& part : p->split->outputs()) {
+    std::vector<std::string> parts = p->split->outputs();
+    if (IsOnnxOp(p->split, "Slice")) {
+      if (graph.IsGraphOutput(p->split->inputs()[0])) return std::nullopt;
+      parts.clear();
+      for (const Node* reader : graph.Consumers(p->split->inputs()[0])) {
+        parts.push_back(reader->outputs()[0]);
+      }
+    }
+    for (const auto& part : parts) {
       if (part != q->split_output && part != k->split_output && part != v->split_output) {
         return std::nullopt;
       }
@@ -190,6 +291,12 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   }
   const auto x_rank = RankOf(graph, q->x);
   if (x_rank && *x_rank != 3) return std::nullopt;
+  // The key padding masks attention_mask.h knows are [B,1,1,S], for [B,N,S,S] scores only;
+  // batched_key_mask.h's are [B*N,1,S], for [B*N,S,S] scores.
+  if (match.mask && q->rank != (batched ? 3 : 4)) return std::nullopt;
+  if (batched && !batched->Proves(graph, q->projected, q->sequence_first, q->heads)) {
+    return std::nullopt;
+  }
   std::vector<std::string> same = merge->batch_sequence_values;
   for (const Projection* p : {&*q, &*k, &*v}) {
     same.insert(same.end(), p->batch_sequence_values.begin(), p->batch_sequence_values.end());
@@ -237,6 +344,25 @@ Tensor MergedBias(const AttentionMatch& match) {
   return ConcatColumns(parts);
 }
 
+// Adds Transpose(input, perm 1,0,2) writing `output`.
+void AddTranspose(Graph& graph, const std::string& input, const std::string& output) {
+  NodeSpec transpose;
+  transpose.name = graph.UniqueNodeName(fmt::format("{}_transpose", output));
+  transpose.op_type = "Transpose";
+  transpose.inputs = {input};
+  transpose.outputs = {output};
+  transpose.attributes.push_back(Attribute::Ints("perm", {1, 0, 2}));
+  graph.AddNode(std::move(transpose));
+}
+
+// `value` [S,B,D] as [B,S,D], by a new Transpose.
+std::string SwapLeadingAxes(Graph& graph, const std::string& value, std::string_view suffix) {
+  const std::string output = graph.UniqueValueName(fmt::format("{}_{}", value, suffix));
+  graph.SetValueType(output, ValueType::Tensor(DataType::kFloat, std::nullopt));
+  AddTranspose(graph, value, output);
+  return output;
+}
+
 class FuseAttentionRule final : public RewriteRule {
  public:
   FuseAttentionRule()
@@ -258,11 +384,28 @@ class FuseAttentionRule final : public RewriteRule {
     NodeSpec spec;
     spec.op_type = "Attention";
     spec.domain = std::string(kMsDomain);
-    spec.inputs = {match.q.x, weights, bias};
+    // Attention reads and writes [B,S,D]; sequence-first ends are transposed.
+    const Node* input_transpose = nullptr;
+    std::string input = match.q.x;
+    if (match.q.sequence_first) {
+      input_transpose = graph.Producer(input);
+      if (IsOnnxOp(input_transpose, "Transpose") && HasPerm(*input_transpose, {1, 0, 2})) {
+        input = input_transpose->inputs()[0];
+      } else {
+        input_transpose = nullptr;
+        input = SwapLeadingAxes(graph, input, "batch_first");
+      }
+    }
+    spec.inputs = {input, weights, bias};
     if (!match.merge.rewired.empty()) {
       match.merge.output = graph.UniqueValueName(match.merge.output);
     }
-    spec.outputs = {match.merge.output};
+    std::string output = match.merge.output;
+    if (match.merge.sequence_first) {
+      output = graph.UniqueValueName(fmt::format("{}_batch_first", match.merge.output));
+      graph.SetValueType(output, ValueType::Tensor(DataType::kFloat, std::nullopt));
+    }
+    spec.outputs = {output};
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
     // The kernel's default scale is 1/sqrt(head_size); any other one is written out.
     const float default_scale = 1.0f / std::sqrt(static_cast<float>(match.q.head_size));
@@ -273,8 +416,10 @@ class FuseAttentionRule final : public RewriteRule {
       spec.attributes.push_back(Attribute::Float("mask_filter_value", match.mask->filter));
     }
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
+    if (match.merge.sequence_first) AddTranspose(graph, output, match.merge.output);
     RewireMerge(graph, match.merge);
     node_removed = true;
+    if (input_transpose != nullptr) RemoveIfUnused(graph, *input_transpose);
     if (match.mask) {
       for (const Node* chain_node : match.mask->chain) RemoveIfUnused(graph, *chain_node);
     }

@@ -63,8 +63,15 @@ std::optional<std::string_view> DimExpr::AsSymbol() const {
   return std::string_view(monomial[0].symbol);
 }
 
+std::optional<std::pair<DimExpr, DimExpr>> DimExpr::AsMin() const {
+  if (terms_.size() != 1) return std::nullopt;
+  const auto& [monomial, coefficient] = *terms_.begin();
+  if (coefficient != 1 || monomial.size() != 1 || monomial[0].other == nullptr) return std::nullopt;
+  return std::make_pair(*monomial[0].numerator, *monomial[0].other);
+}
+
 bool DimExpr::IsNonNegative() const {
-  // Every factor is >= 0 (symbols by assumption, floors by construction).
+  // Every factor is >= 0 (symbols by assumption, floors and minima by construction).
   return std::all_of(terms_.begin(), terms_.end(),
                      [](const auto& term) { return term.second > 0; });
 }
@@ -75,11 +82,15 @@ bool DimExpr::IsPositive() const {
 }
 
 int DimExpr::CompareFactors(const Factor& a, const Factor& b) {
-  const bool a_symbol = a.numerator == nullptr, b_symbol = b.numerator == nullptr;
-  if (a_symbol != b_symbol) return a_symbol ? -1 : 1;
-  if (a_symbol) return a.symbol.compare(b.symbol) < 0 ? -1 : (a.symbol == b.symbol ? 0 : 1);
+  // Symbols first, then floors, then minima.
+  const auto kind = [](const Factor& f) { return f.numerator == nullptr ? 0 : (f.other ? 2 : 1); };
+  if (kind(a) != kind(b)) return kind(a) < kind(b) ? -1 : 1;
+  if (kind(a) == 0) return a.symbol.compare(b.symbol) < 0 ? -1 : (a.symbol == b.symbol ? 0 : 1);
   if (a.divisor != b.divisor) return a.divisor < b.divisor ? -1 : 1;
-  return Compare(*a.numerator, *b.numerator);
+  if (const int order = Compare(*a.numerator, *b.numerator); order != 0 || kind(a) == 1) {
+    return order;
+  }
+  return Compare(*a.other, *b.other);
 }
 
 int DimExpr::CompareMonomials(const Monomial& a, const Monomial& b) {
@@ -119,6 +130,10 @@ bool DimExpr::AddTerm(const Monomial& monomial, int64_t coefficient) {
 std::string DimExpr::FactorToString(const Factor& factor) {
   if (factor.numerator == nullptr) {
     return IsIdentifier(factor.symbol) ? factor.symbol : Quoted(factor.symbol);
+  }
+  if (factor.other != nullptr) {
+    return "min(" + TermsToString(*factor.numerator, true) + "," +
+           TermsToString(*factor.other, true) + ")";
   }
   // A lone factor needs no parentheses: "floor(n/2)", "floor((n+1)/2)".
   const auto& terms = factor.numerator->terms_;
@@ -172,6 +187,10 @@ std::optional<int64_t> DimExpr::Evaluate(
       std::optional<int64_t> value;
       if (factor.numerator == nullptr) {
         value = symbol_value(factor.symbol);
+      } else if (factor.other != nullptr) {
+        const auto first = factor.numerator->Evaluate(symbol_value);
+        const auto second = factor.other->Evaluate(symbol_value);
+        if (first && second) value = std::min(*first, *second);
       } else if (const auto numerator = factor.numerator->Evaluate(symbol_value)) {
         value = FloorQuotient(*numerator, factor.divisor);
       }
@@ -241,7 +260,8 @@ std::optional<DimExpr> FloorDiv(const DimExpr& a, int64_t divisor) {
   // floor(floor(n / d) / e) = floor(n / (d * e)).
   if (numerator.terms_.size() == 1 && numerator.terms_.begin()->second == 1 &&
       numerator.terms_.begin()->first.size() == 1 &&
-      numerator.terms_.begin()->first[0].numerator != nullptr) {
+      numerator.terms_.begin()->first[0].numerator != nullptr &&
+      numerator.terms_.begin()->first[0].other == nullptr) {
     const DimExpr::Factor inner = numerator.terms_.begin()->first[0];
     if (__builtin_mul_overflow(reduced, inner.divisor, &reduced)) return std::nullopt;
     numerator = *inner.numerator;
@@ -291,6 +311,18 @@ std::optional<DimExpr> ProvableMin(const DimExpr& a, const DimExpr& b) {
   const auto negated = Sub(b, a);
   if (negated && negated->IsNonNegative()) return a;
   return std::nullopt;
+}
+
+std::optional<DimExpr> Min(const DimExpr& a, const DimExpr& b) {
+  if (!a.IsNonNegative() || !b.IsNonNegative()) return std::nullopt;
+  if (auto smaller = ProvableMin(a, b)) return smaller;
+  const bool ordered = DimExpr::Compare(a, b) < 0;
+  DimExpr::Factor factor;
+  factor.numerator = std::make_shared<const DimExpr>(ordered ? a : b);
+  factor.other = std::make_shared<const DimExpr>(ordered ? b : a);
+  DimExpr minimum;
+  minimum.terms_.emplace(DimExpr::Monomial{std::move(factor)}, 1);
+  return minimum;
 }
 
 std::optional<DimExpr> ProvableMax(const DimExpr& a, const DimExpr& b) {

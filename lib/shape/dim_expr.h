@@ -1,7 +1,7 @@
 // Symbolic tensor dimensions and shape-tensor elements: integer polynomials over named symbols
-// (a model's dim_params, fresh names for sizes nothing is known about) and floor divisions by
-// positive constants, kept in one canonical form so that equal expressions compare equal (the
-// idea of tract's TDim).
+// (a model's dim_params, fresh names for sizes nothing is known about), floor divisions by
+// positive constants and minima (a slice of a table by a length: x[:seq]), kept in one canonical
+// form so that equal expressions compare equal (the idea of tract's TDim).
 //
 // Every symbol stands for an integer >= 0 (a dimension size). Equality is sound, not complete:
 // two expressions that compare equal are equal for every value of their symbols; two that compare
@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ort {
@@ -31,6 +32,8 @@ class DimExpr {
   std::optional<int64_t> AsConstant() const;
   /// The name when the expression is one symbol alone (coefficient 1, nothing added).
   std::optional<std::string_view> AsSymbol() const;
+  /// The operands when the expression is one minimum alone (coefficient 1, nothing added).
+  std::optional<std::pair<DimExpr, DimExpr>> AsMin() const;
   /// True when the expression is >= 0 for every value of its symbols.
   bool IsNonNegative() const;
   /// True when the expression is >= 1 for every value of its symbols.
@@ -54,14 +57,17 @@ class DimExpr {
   friend std::optional<DimExpr> Mul(const DimExpr& a, const DimExpr& b);
   friend std::optional<DimExpr> FloorDiv(const DimExpr& a, int64_t divisor);
   friend std::optional<DimExpr> DivExact(const DimExpr& a, const DimExpr& b);
+  friend std::optional<DimExpr> Min(const DimExpr& a, const DimExpr& b);
 
  private:
-  /// A symbol (no numerator), or floor(numerator / divisor) with divisor >= 2 and a numerator
-  /// whose coefficients are all >= 0 (so every factor is >= 0).
+  /// A symbol (no numerator), floor(numerator / divisor) with divisor >= 2 and a numerator
+  /// whose coefficients are all >= 0, or min(numerator, other) (`other` set) of two expressions
+  /// that are >= 0, operands in canonical order (so every factor is >= 0).
   struct Factor {
     std::string symbol;
     std::shared_ptr<const DimExpr> numerator;
     int64_t divisor = 0;
+    std::shared_ptr<const DimExpr> other;
   };
   /// Factors sorted by CompareFactors, repeated for powers; empty for the constant term.
   using Monomial = std::vector<Factor>;
@@ -90,6 +96,9 @@ std::optional<DimExpr> FloorDiv(const DimExpr& a, int64_t divisor);
 /// a / b when b divides a as a polynomial (b a constant or a single term, or b == a): the
 /// quotient every valid assignment of the symbols gives; nullopt otherwise.
 std::optional<DimExpr> DivExact(const DimExpr& a, const DimExpr& b);
+/// min(a, b) of two expressions that are >= 0: the smaller one when provable, else a minimum
+/// term; nullopt when either may be negative.
+std::optional<DimExpr> Min(const DimExpr& a, const DimExpr& b);
 /// The smaller / larger of a and b when provable (or both constant); nullopt otherwise.
 std::optional<DimExpr> ProvableMin(const DimExpr& a, const DimExpr& b);
 std::optional<DimExpr> ProvableMax(const DimExpr& a, const DimExpr& b);

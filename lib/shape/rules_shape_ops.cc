@@ -61,7 +61,7 @@ std::optional<DimExpr> SliceStart(const DimExpr& start, const DimExpr& dim) {
   }
   // Every dimension fits int64, so INT64_MAX always means "to the end".
   if (constant == INT64_MAX) return dim;
-  return start.IsNonNegative() ? ProvableMin(start, dim) : std::nullopt;
+  return Min(start, dim);
 }
 
 // Where a slice of an axis of length `dim` starts (`end`: stops) with step `step`, by ONNX's

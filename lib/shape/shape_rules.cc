@@ -121,6 +121,15 @@ std::optional<DimExpr> BroadcastDim(const DimExpr& a, const DimExpr& b) {
   const auto a_constant = a.AsConstant(), b_constant = b.AsConstant();
   if (a_constant == 1) return b;
   if (b_constant == 1) return a;
+  // min(x, c) with c >= 1 against x: equal to x, or 1 when x is larger (x[:seq] of a table
+  // added to a [.., seq, ..] tensor), or x = 1 = min(1, c); the result is x in every valid case.
+  const auto bounds = [](const DimExpr& dim, const DimExpr& minimum) {
+    const auto operands = minimum.AsMin();
+    return operands && ((operands->first == dim && operands->second.IsPositive()) ||
+                        (operands->second == dim && operands->first.IsPositive()));
+  };
+  if (bounds(a, b)) return a;
+  if (bounds(b, a)) return b;
   // A number other than 1 fixes the result: the other side is that number or 1.
   if (a_constant && b_constant) return std::nullopt;
   if (a_constant) return a;

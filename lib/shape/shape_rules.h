@@ -85,7 +85,8 @@ std::optional<std::vector<DimExpr>> TensorValues(const Tensor& tensor);
 /// (Flatten's split point).
 std::optional<size_t> ResolveAxis(int64_t axis, size_t rank, bool inclusive = false);
 /// The numpy broadcast of two dimensions when provable: equal dims, a 1 on either side, or a
-/// number other than 1 on one side (the other must then be that number or 1).
+/// number other than 1 on one side (the other must then be that number or 1), or x against
+/// min(x, c) with c >= 1 (x either way).
 std::optional<DimExpr> BroadcastDim(const DimExpr& a, const DimExpr& b);
 /// The numpy broadcast of shapes, with a fresh symbol where a dimension is not provable.
 std::optional<std::vector<DimExpr>> BroadcastShapes(

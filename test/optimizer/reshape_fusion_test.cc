@@ -162,6 +162,40 @@ TEST_CASE("reshape_fusion proves dimensions that shape inference computes", "[op
   CHECK(FusedShape(graph) == std::vector<int64_t>{0, 0, 2, 12});
 }
 
+TEST_CASE("reshape_fusion proves x[:, :seq] of a position table broadcast to seq", "[optimizer]") {
+  // As above with position_ids[:, :ids.size(1)] of a [1, 16] buffer (BERT's registered
+  // position_ids): the slice has min(seq, 16) rows, which the broadcast against word[ids] makes
+  // seq in every valid run.
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.set_inputs({"ids"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("ids",
+                     ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Symbol("batch"),
+                                                                       Dimension::Symbol("seq")}));
+  graph.AddInitializer("words", RandomTensor({10, 24}, 1));
+  graph.AddInitializer("positions", RandomTensor({16, 24}, 2));
+  std::vector<int64_t> buffer(16);
+  for (int64_t i = 0; i < 16; ++i) buffer[static_cast<size_t>(i)] = i;
+  graph.AddInitializer("position_buffer", Tensor::FromVector<int64_t>({1, 16}, buffer));
+  graph.AddInitializer("zero", Tensor::FromVector<int64_t>({1}, {0}));
+  graph.AddInitializer("one", Tensor::FromVector<int64_t>({1}, {1}));
+  const std::string length = AddDimPiece(graph, "ids", 1);
+  graph.AddNode(
+      {"slice", "Slice", "", {"position_buffer", "zero", length, "one"}, {"position_ids"}, {}});
+  graph.AddNode({"word", "Gather", "", {"words", "ids"}, {"w"}, {}});
+  graph.AddNode({"position", "Gather", "", {"positions", "position_ids"}, {"p"}, {}});
+  graph.AddNode({"add", "Add", "", {"w", "p"}, {"x"}, {}});
+  const std::vector<std::string> pieces{AddDimPiece(graph, "ids", 0), length,
+                                        AddConstantPiece(graph, 2), AddConstantPiece(graph, 12)};
+  graph.AddNode({"concat", "Concat", "", pieces, {"shape"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  graph.AddNode({"reshape", "Reshape", "", {"x", "shape"}, {"y"}, {}});
+  graph.ResolveOuterScope();
+  OptimizeBasic(model);
+  CHECK(FusedShape(graph) == std::vector<int64_t>{0, 0, 2, 12});
+}
+
 TEST_CASE("reshape_fusion writes -1 for a product and keeps a given -1", "[optimizer]") {
   // x.view(x.size(0) * x.size(1), 24)
   Model flattened = ReshapeModel(kBatchSeqHidden, [](Graph& graph) {

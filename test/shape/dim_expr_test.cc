@@ -109,6 +109,29 @@ TEST_CASE("DimExpr proves signs and orders of non-negative symbols", "[shape]") 
   CHECK(Product({}) == C(1));
 }
 
+TEST_CASE("DimExpr minima are canonical and evaluate to the smaller operand", "[shape]") {
+  CHECK(Min(kN, kN + C(2)) == kN);  // provable: no minimum term
+  CHECK(!Min(kN - C(1), C(4)));     // an operand that may be negative
+  const DimExpr table = *Min(kN, C(128));
+  CHECK(table == *Min(C(128), kN));
+  CHECK(table.ToString() == "min(128,n)");
+  CHECK(table.IsNonNegative());
+  CHECK(!(table == kN));
+  const auto operands = table.AsMin();
+  REQUIRE(operands);
+  CHECK(((operands->first == kN && operands->second == C(128)) ||
+         (operands->first == C(128) && operands->second == kN)));
+  CHECK(!(table + C(1)).AsMin());
+  CHECK((table * C(2) - table).AsMin());
+  CHECK(!(*Min(kN, kM) == *Min(kN, C(128))));
+  for (int64_t n : {0, 1, 127, 128, 129, 1000}) {
+    const auto value = (table * C(3) + C(1)).Evaluate([n](std::string_view) { return n; });
+    CHECK(value == std::min<int64_t>(n, 128) * 3 + 1);
+  }
+  // A floor of a minimum stays a floor of it.
+  CHECK((*FloorDiv(table, 2)).ToString() == "floor(min(128,n)/2)");
+}
+
 TEST_CASE("DimExpr arithmetic that would overflow is unknown", "[shape]") {
   CHECK(!Add(C(INT64_MAX), C(1)));
   CHECK(!Mul(kN * C(INT64_MAX), C(2)));

@@ -30,6 +30,20 @@ TEST_CASE("Elementwise ops broadcast symbolic shapes", "[shape]") {
   g.Ints("fill", {-1}, true);
   g.Add("Where", {"condition", "scores", "fill"}, {"selected"});
   g.Add("PRelu", {"x", "bias"}, {"prelu"});
+  // positions[:seq] of a 512-row table added to [batch, seq, 768]: seq in every valid case (the
+  // table's rows are seq, or 512 < seq cannot broadcast, or seq is 1 and so is the slice).
+  g.Input("table", {int64_t{512}, int64_t{768}});
+  g.Ints("zeros", {0});
+  g.Ints("axes0", {0});
+  g.Add("Shape", {"x"}, {"shape"});
+  g.Ints("one_index", {1});
+  g.Add("Gather", {"shape", "one_index"}, {"seq_length"});
+  g.Add("Slice", {"table", "zeros", "seq_length", "axes0"}, {"rows"});
+  g.Add("Add", {"x", "rows"}, {"with_rows"});
+  g.Add("Add", {"rows", "x"}, {"rows_first"});
+  // Against another symbol nothing is known: m may be 1 while seq is not.
+  g.Input("other", {"batch", "m", int64_t{768}});
+  g.Add("Add", {"other", "rows"}, {"other_rows"});
 
   CHECK(g.Shape("biased") == "[batch,seq,768]");
   CHECK(g.Shape("embedded") == "[batch,seq,768]");
@@ -41,6 +55,10 @@ TEST_CASE("Elementwise ops broadcast symbolic shapes", "[shape]") {
   CHECK(g.Shape("sum") == "[batch,seq,768]");
   CHECK(g.Shape("selected") == "[batch,12,seq,seq]");
   CHECK(g.Shape("prelu") == "[batch,seq,768]");
+  CHECK(g.Shape("rows") == "[min(512,seq),768]");
+  CHECK(g.Shape("with_rows") == "[batch,seq,768]");
+  CHECK(g.Shape("rows_first") == "[batch,seq,768]");
+  CHECK(g.Shape("other_rows") == "[batch,?,768]");
 }
 
 TEST_CASE("Arithmetic on shape values keeps them as expressions", "[shape]") {

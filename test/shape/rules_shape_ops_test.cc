@@ -86,6 +86,9 @@ TEST_CASE("Slice shapes and values", "[shape]") {
   g.Add("Gather", {"shape", "one_scalar"}, {"s"});
   g.Add("Unsqueeze", {"s", "axes0"}, {"s1"});
   g.Add("Slice", {"x", "zero", "s1", "one"}, {"to_seq"});
+  // A table sliced to the length: positions[:, :seq] of a [1, 512, 768] table.
+  g.Input("table", {int64_t{1}, int64_t{512}, int64_t{768}});
+  g.Add("Slice", {"table", "zero", "s1", "one"}, {"table_to_seq"});
   g.Add("Slice", {"x", "zero"}, {"no_ends"});
   g.Add("Slice", {"x", "zero", "end", "one", "zero"}, {"zero_step"});
   g.Add("Slice", {"x", "zero", "end", "ten"}, {"bad_axis"});
@@ -98,6 +101,7 @@ TEST_CASE("Slice shapes and values", "[shape]") {
   CHECK(g.Values("leading") == "[batch,seq]");
   CHECK(g.Values("backwards") == "[768,seq,batch]");
   CHECK(g.Shape("to_seq") == "[batch,seq,768]");
+  CHECK(g.Shape("table_to_seq") == "[1,min(512,seq),768]");
   CHECK(g.Shape("no_ends") == "?");
   CHECK(g.Shape("zero_step") == "?");
   CHECK(g.Shape("bad_axis") == "?");

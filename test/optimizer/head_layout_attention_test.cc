@@ -1,0 +1,311 @@
+// fuse_attention on head layouts other than [B,S,N,h] + Transpose (head_layout.h): HF Whisper's
+// [B*N,S,h] heads for torch.bmm and nn.MultiheadAttention's sequence-first packed projection,
+// both with dynamic batch and sequence and Reshape targets computed from shapes, the latter with
+// its key padding mask (batched_key_mask.h). Each fused model must give the unfused model's
+// outputs; layouts that regroup other axes, and masks the fusion does not know, stay unfused
+// (and still compute the same).
+#include <cmath>
+
+#include "test/optimizer/optimizer_test_util.h"
+
+namespace ort::test {
+namespace {
+
+constexpr int64_t kHidden = 8, kHeads = 2, kHeadSize = 4;
+
+// Builds graphs node by node with generated names.
+// Dimension `axis` (batch or sequence) of x and of the padding mask.
+Dimension LeadingDim(std::optional<std::pair<int64_t, int64_t>> fixed, int axis) {
+  if (!fixed) return Dimension::Symbol(axis == 0 ? "batch" : "sequence");
+  return Dimension::Known(axis == 0 ? fixed->first : fixed->second);
+}
+
+class Builder {
+ public:
+  explicit Builder(Graph& graph) : graph_(graph) {}
+
+  std::string Node(const std::string& op, std::vector<std::string> inputs,
+                   std::string domain = "") {
+    const std::string output = fmt::format("v{}", next_++);
+    graph_.AddNode({output + "_" + op, op, std::move(domain), std::move(inputs), {output}, {}});
+    return output;
+  }
+  std::string Node(const std::string& op, std::vector<std::string> inputs, Attribute attribute) {
+    const std::string output = Node(op, std::move(inputs));
+    graph_.GetNode(graph_.Producer(output)->index())->SetAttribute(std::move(attribute));
+    return output;
+  }
+  std::string Ints(std::vector<int64_t> values, bool scalar = false) {
+    const std::string name = fmt::format("c{}", next_++);
+    const auto size = static_cast<int64_t>(values.size());
+    graph_.AddInitializer(name, scalar ? Tensor::Scalar<int64_t>(values[0])
+                                       : Tensor::FromVector<int64_t>({size}, values));
+    return name;
+  }
+  std::string Floats(std::vector<int64_t> dims, uint32_t seed) {
+    const std::string name = fmt::format("w{}", next_++);
+    graph_.AddInitializer(name, RandomTensor(std::move(dims), seed, -0.5f, 0.5f));
+    return name;
+  }
+  std::string Scalar(float value) {
+    const std::string name = fmt::format("s{}", next_++);
+    graph_.AddInitializer(name, Tensor::Scalar<float>(value));
+    return name;
+  }
+  // Dimension `axis` of `value` as a 1-element vector, read through Shape.
+  std::string Dim(const std::string& value, int64_t axis) {
+    const std::string dims = Node("Shape", {value});
+    return Node("Unsqueeze", {Node("Gather", {dims, Ints({axis}, true)}), Ints({0})});
+  }
+  std::string Concat(std::vector<std::string> pieces) {
+    return Node("Concat", std::move(pieces), Attribute::Int("axis", 0));
+  }
+  std::string Transpose(const std::string& value, std::vector<int64_t> perm) {
+    return Node("Transpose", {value}, Attribute::Ints("perm", std::move(perm)));
+  }
+
+ private:
+  Graph& graph_;
+  int next_ = 0;
+};
+
+// x [batch, sequence, D], or of the static `fixed` batch and sequence.
+Model DynamicModel(int64_t opset, const std::vector<std::string>& inputs,
+                   std::optional<std::pair<int64_t, int64_t>> fixed = std::nullopt) {
+  Model model = MakeModel(opset);
+  Graph& graph = model.graph();
+  graph.SetValueType(
+      "x",
+      ValueType::Tensor(DataType::kFloat, SymbolicShape{LeadingDim(fixed, 0), LeadingDim(fixed, 1),
+                                                        Dimension::Known(kHidden)}));
+  graph.set_inputs(inputs);
+  return model;
+}
+
+// HF Whisper's encoder attention: q scaled before the view, heads [B,N,S,h] reshaped to
+// [B*N,-1,h], bmm(q, k^T) and bmm(probs, v), view [B,N,S,h], transpose, reshape [B,S,D].
+// `wrong_group` views the heads as [S*N,-1,h] instead: not heads of one batch row. With
+// `fused_scores` the scores are com.microsoft FusedMatMul(q, k, transB=1, alpha=0.5), as
+// fuse_matmul_scale_transpose leaves a block it saw before the attention fusion did.
+Model WhisperModel(bool wrong_group = false, bool fused_scores = false) {
+  Model model = DynamicModel(17, {"x"});
+  if (fused_scores) model.opsets()[std::string(kMsDomain)] = 1;
+  Graph& graph = model.graph();
+  Builder b(graph);
+  const std::string batch = b.Dim("x", 0), sequence = b.Dim("x", 1);
+  const std::string split_target = b.Concat({batch, b.Ints({-1, kHeads, kHeadSize})});
+  const std::string bmm_first = wrong_group ? b.Node("Mul", {sequence, b.Ints({kHeads})})
+                                            : b.Node("Mul", {batch, b.Ints({kHeads})});
+  const std::string bmm_target = b.Concat({bmm_first, b.Ints({-1, kHeadSize})});
+  const auto heads = [&](bool bias, float scale, uint32_t seed) {
+    std::string projected = b.Node("MatMul", {"x", b.Floats({kHidden, kHidden}, seed)});
+    if (bias) projected = b.Node("Add", {b.Floats({kHidden}, seed + 1), projected});
+    if (scale != 1.0f) projected = b.Node("Mul", {projected, b.Scalar(scale)});
+    const std::string split = b.Node("Reshape", {projected, split_target});
+    return b.Node("Reshape", {b.Transpose(split, {0, 2, 1, 3}), bmm_target});
+  };
+  const std::string q = heads(true, 1.0f / std::sqrt(float{kHeadSize}), 1);
+  const std::string k = heads(false, 1.0f, 3);
+  const std::string v = heads(true, 1.0f, 5);
+  std::string scores;
+  if (fused_scores) {
+    scores = b.Node("FusedMatMul", {q, k}, std::string(kMsDomain));
+    Node& fused = *graph.GetNode(graph.Producer(scores)->index());
+    fused.SetAttribute(Attribute::Int("transB", 1));
+    fused.SetAttribute(Attribute::Float("alpha", 0.5f));
+  } else {
+    scores = b.Node("MatMul", {q, b.Transpose(k, {0, 2, 1})});
+  }
+  const std::string probs = b.Node("Softmax", {scores}, Attribute::Int("axis", -1));
+  const std::string context = b.Node("MatMul", {probs, v});
+  const std::string unbatched = b.Node(
+      "Reshape", {context, b.Concat({batch, b.Ints({kHeads}), sequence, b.Ints({kHeadSize})})});
+  const std::string merged = b.Transpose(unbatched, {0, 2, 1, 3});
+  const std::string y = b.Node("Reshape", {merged, b.Concat({batch, sequence, b.Ints({kHidden})})});
+  graph.set_outputs({y});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+enum class MhaMask {
+  kNone,
+  kFloatInput,  // a float [B*N,1,S] model input added to the scores
+  kPadding,     // key_padding_mask = (pad == 0) as F.multi_head_attention_forward applies it
+};
+
+// torchvision's nn.MultiheadAttention (need_weights=False) on batch-first x: transposed to
+// [S,B,D], one packed in_proj chunked by Slices, heads [S,B*N,h] transposed to [B*N,S,h], q
+// divided by sqrt(h), out_proj as Gemm on [S*B,D], back to [B,S,D], and `mask` added to the
+// scores (baddbmm's form). As torch exports it, k's and v's views read their lengths through
+// Shape of their slices.
+Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
+                              std::optional<std::pair<int64_t, int64_t>> fixed = std::nullopt) {
+  std::vector<std::string> inputs{"x"};
+  if (mask == MhaMask::kFloatInput) inputs.push_back("mask");
+  if (mask == MhaMask::kPadding) inputs.push_back("pad");
+  Model model = DynamicModel(opset, inputs, fixed);
+  Graph& graph = model.graph();
+  if (mask == MhaMask::kFloatInput) {
+    graph.SetValueType(
+        "mask", ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Symbol("batch_heads"),
+                                                                  Dimension::Known(1),
+                                                                  Dimension::Symbol("sequence")}));
+  }
+  if (mask == MhaMask::kPadding) {
+    graph.SetValueType(
+        "pad", ValueType::Tensor(DataType::kInt64,
+                                 SymbolicShape{LeadingDim(fixed, 0), LeadingDim(fixed, 1)}));
+  }
+  Builder b(graph);
+  const std::string xt = b.Transpose("x", {1, 0, 2});
+  const std::string sequence = b.Dim(xt, 0), batch = b.Dim(xt, 1);
+  const std::string packed = b.Node(
+      "Add",
+      {b.Floats({3 * kHidden}, 7), b.Node("MatMul", {xt, b.Floats({kHidden, 3 * kHidden}, 8)})});
+  const std::string batch_heads = b.Node("Mul", {batch, b.Ints({kHeads})});
+  // q's view reads the sequence length from x, k's and v's from their own slices (k.shape[0]).
+  const auto part = [&](int64_t index) {
+    const std::string slice = b.Node("Slice", {packed, b.Ints({index * kHidden}),
+                                               b.Ints({(index + 1) * kHidden}), b.Ints({-1})});
+    const std::string length = index == 0 ? sequence : b.Dim(slice, 0);
+    return b.Node("Reshape", {slice, b.Concat({length, batch_heads, b.Ints({kHeadSize})})});
+  };
+  const std::string q =
+      b.Node("Div", {b.Transpose(part(0), {1, 0, 2}), b.Scalar(std::sqrt(float{kHeadSize}))});
+  const std::string k = b.Transpose(part(1), {1, 2, 0});
+  const std::string v = b.Transpose(part(2), {1, 0, 2});
+  std::string scores = b.Node("MatMul", {q, k});
+  if (mask == MhaMask::kFloatInput) scores = b.Node("Add", {"mask", scores});
+  if (mask == MhaMask::kPadding) {
+    // view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len), then
+    // zeros_like(...).masked_fill_(mask, -inf) and baddbmm's beta 1.
+    const std::string padded = b.Node("Equal", {"pad", b.Ints({0}, true)});
+    const std::string viewed =
+        b.Node("Reshape", {padded, b.Concat({batch, b.Ints({1, 1}), sequence})});
+    const std::string expanded = b.Node("Expand", {viewed, b.Ints({1, kHeads, 1, 1})});
+    const std::string batched =
+        b.Node("Reshape", {expanded, b.Concat({batch_heads, b.Ints({1}), sequence})});
+    const std::string zeros = b.Node("ConstantOfShape", {b.Node("Shape", {batched})},
+                                     Attribute::TensorValue("value", Tensor::Scalar<float>(0.0f)));
+    const std::string filled = b.Node("Where", {batched, b.Scalar(-INFINITY), zeros});
+    scores = b.Node("Add", {b.Node("Mul", {filled, b.Scalar(1.0f)}), scores});
+  }
+  const std::string probs = b.Node("Softmax", {scores}, Attribute::Int("axis", -1));
+  const std::string context = b.Transpose(b.Node("MatMul", {probs, v}), {1, 0, 2});
+  const std::string rows = b.Node("Reshape", {context, b.Ints({-1, kHidden})});
+  const std::string projected =
+      b.Node("Gemm", {rows, b.Floats({kHidden, kHidden}, 9), b.Floats({kHidden}, 10)},
+             Attribute::Int("transB", 1));
+  const std::string unflattened =
+      b.Node("Reshape", {projected, b.Concat({sequence, batch, b.Ints({kHidden})})});
+  const std::string y = b.Transpose(unflattened, {1, 0, 2});
+  graph.set_outputs({y});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, MhaMask mask = MhaMask::kNone) {
+  std::vector<NamedValue> feeds{{"x", Value(RandomTensor({batch, sequence, kHidden}, 21))}};
+  if (mask == MhaMask::kPadding) {
+    // Row b keeps its first sequence - b keys (at least one).
+    std::vector<int64_t> pad(static_cast<size_t>(batch * sequence), 1);
+    for (int64_t row = 0; row < batch; ++row) {
+      for (int64_t key = std::max<int64_t>(1, sequence - row); key < sequence; ++key) {
+        pad[static_cast<size_t>(row * sequence + key)] = 0;
+      }
+    }
+    feeds.push_back({"pad", Value(Tensor::FromVector<int64_t>({batch, sequence}, pad))});
+  }
+  if (mask == MhaMask::kFloatInput) {
+    // Key 1 of batch row 1 padded, for both heads.
+    std::vector<float> values(static_cast<size_t>(batch * kHeads * sequence), 0.0f);
+    for (int64_t head = 0; head < kHeads; ++head) {
+      values[static_cast<size_t>((kHeads + head) * sequence + 1)] = -INFINITY;
+    }
+    feeds.push_back({"mask", Value(Tensor::FromVector<float>({batch * kHeads, 1, sequence},
+                                                             std::span<const float>(values)))});
+  }
+  return feeds;
+}
+
+void CheckFusedAlike(const std::function<Model()>& build, const std::vector<NamedValue>& feeds,
+                     size_t attention_nodes) {
+  const auto plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
+  const auto fused = RunOnCpu(build(), OptimizationLevel::kExtended, feeds);
+  CHECK(std::count(fused.executed.begin(), fused.executed.end(), "Attention") ==
+        static_cast<ptrdiff_t>(attention_nodes));
+  CheckClose(fused.output, plain.output, 1e-5, 1e-4);
+}
+
+}  // namespace
+
+TEST_CASE("fuse_attention takes Whisper's [B*N,S,h] heads", "[optimizer][bert]") {
+  Model model = WhisperModel();
+  OptimizeExtended(model);
+  CHECK(OpTypes(model.graph()) == Ops{"Attention"});
+  const Node& attention = *model.graph().Producer(model.graph().outputs()[0]);
+  CHECK(attention.FindAttribute("num_heads")->i == kHeads);
+  // q scaled by 1/sqrt(h) before the view: the kernel's default.
+  CHECK(attention.FindAttribute("scale") == nullptr);
+  CheckFusedAlike([] { return WhisperModel(); }, Feeds(2, 5), 1);
+  CheckFusedAlike([] { return WhisperModel(); }, Feeds(1, 3), 1);
+}
+
+TEST_CASE("fuse_attention takes scores a FusedMatMul computes", "[optimizer][bert]") {
+  Model model = WhisperModel(false, /*fused_scores=*/true);
+  OptimizeExtended(model);
+  REQUIRE(OpTypes(model.graph()) == Ops{"Attention"});
+  const Node& attention = *model.graph().Producer(model.graph().outputs()[0]);
+  // alpha 0.5 times q's 1/sqrt(4).
+  CHECK(attention.FindAttribute("scale")->f == 0.25f);
+  CheckFusedAlike([] { return WhisperModel(false, true); }, Feeds(2, 3), 1);
+}
+
+TEST_CASE("fuse_attention takes nn.MultiheadAttention's sequence-first packed heads",
+          "[optimizer][bert]") {
+  for (const int64_t opset : {14, 17}) {
+    CAPTURE(opset);
+    Model model = MultiheadAttentionModel(opset);
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "Attention") == 1);
+    CHECK(CountOps(model.graph(), "Softmax") == 0);
+    CHECK(CountOps(model.graph(), "Slice") == 0);
+    CheckFusedAlike([opset] { return MultiheadAttentionModel(opset); }, Feeds(3, 4), 1);
+    CheckFusedAlike([opset] { return MultiheadAttentionModel(opset); }, Feeds(1, 2), 1);
+  }
+}
+
+TEST_CASE("fuse_attention takes nn.MultiheadAttention's key padding mask", "[optimizer][bert]") {
+  Model model = MultiheadAttentionModel(17, MhaMask::kPadding);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "Softmax") == 0);
+  CHECK(CountOps(model.graph(), "Where") == 0);
+  const Node* attention = nullptr;
+  for (const Node* node : model.graph().Nodes()) {
+    if (node->op_type() == "Attention") attention = node;
+  }
+  REQUIRE(attention != nullptr);
+  REQUIRE(attention->inputs().size() == 4);
+  CHECK(std::isinf(attention->FindAttribute("mask_filter_value")->f));
+  for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{3, 4}, {1, 2}, {2, 5}}) {
+    CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kPadding); },
+                    Feeds(batch, sequence, MhaMask::kPadding), 1);
+  }
+  // At static shapes constant folding leaves zeros_like a constant and the views constant.
+  for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{1, 4}, {2, 3}}) {
+    const std::pair<int64_t, int64_t> fixed{batch, sequence};
+    CheckFusedAlike([fixed] { return MultiheadAttentionModel(17, MhaMask::kPadding, fixed); },
+                    Feeds(batch, sequence, MhaMask::kPadding), 1);
+    CheckFusedAlike([fixed] { return MultiheadAttentionModel(14, MhaMask::kNone, fixed); },
+                    Feeds(batch, sequence), 1);
+  }
+}
+
+TEST_CASE("fuse_attention leaves head layouts it cannot prove and masks it does not know",
+          "[optimizer][bert]") {
+  CheckFusedAlike([] { return WhisperModel(/*wrong_group=*/true); }, Feeds(2, 2), 0);
+  CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kFloatInput); },
+                  Feeds(2, 3, MhaMask::kFloatInput), 0);
+}
+
+}  // namespace ort::test
