@@ -106,8 +106,8 @@ std::optional<DimExpr> ProvableMax(const DimExpr& a, const DimExpr& b);
 std::optional<DimExpr> Product(const std::vector<DimExpr>& dims);
 
 /// The expression `text` spells in DimExpr::ToString's syntax (spaces allowed): "batch",
-/// "2*seq+1", "floor((seq+1)/2)", "\"a.b\"*n"; nullopt when it is not such a spelling (the caller
-/// may then treat the whole text as one symbol).
+/// "2*seq+1", "floor((seq+1)/2)", "min(seq,512)", "\"a.b\"*n"; nullopt when it is not such a
+/// spelling (the caller may then treat the whole text as one symbol).
 std::optional<DimExpr> ParseDimExpr(std::string_view text);
 
 }  // namespace ort

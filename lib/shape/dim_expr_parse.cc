@@ -96,6 +96,13 @@ class Parser {
       if (!divisor || !Take(')')) return std::nullopt;
       return FloorDiv(*numerator, *divisor);
     }
+    if (name == "min" && Take('(')) {
+      const auto a = Sum();
+      if (!a || !Take(',')) return std::nullopt;
+      const auto b = Sum();
+      if (!b || !Take(')')) return std::nullopt;
+      return Min(*a, *b);
+    }
     return DimExpr::Symbol(std::string(name));
   }
 

@@ -143,9 +143,9 @@ TEST_CASE("DimExpr arithmetic that would overflow is unknown", "[shape]") {
 
 TEST_CASE("DimExpr spellings parse back to the expressions they spell", "[shape]") {
   const DimExpr odd = DimExpr::Symbol("a.b");
-  for (const DimExpr& expr :
-       {kN, C(7), C(2) * kN + C(1), kN * kM - C(3) * kM, *FloorDiv(kN + C(1), 2),
-        *FloorDiv(kN, 2) * kM, C(0) - kN, odd * kN, C(64) * kN * kN}) {
+  for (const DimExpr& expr : {kN, C(7), C(2) * kN + C(1), kN * kM - C(3) * kM,
+                              *FloorDiv(kN + C(1), 2), *FloorDiv(kN, 2) * kM, C(0) - kN, odd * kN,
+                              C(64) * kN * kN, *Min(kN, C(512)), C(2) * *Min(kN + C(1), kM)}) {
     INFO(expr.ToString());
     const auto parsed = ParseDimExpr(expr.ToString());
     REQUIRE(parsed);
