@@ -147,6 +147,9 @@ def _tiny_classifiers():
         _classifier("swin_tiny", lambda: models.SwinTransformer(
             patch_size=[4, 4], embed_dim=16, depths=[2, 2], num_heads=[2, 4], window_size=[4, 4]), 32,
             ("ci", "full")),
+        _classifier("maxvit_tiny", lambda: models.MaxVit(
+            input_size=(64, 64), stem_channels=16, partition_size=4, block_channels=[16, 32],
+            block_layers=[1, 1], head_dim=8, stochastic_depth_prob=0.0), 64, ("ci", "full")),
     ]
 
 
