@@ -1,6 +1,6 @@
 // Rule fuse_einsum_attention: attention over groups of tokens written with Einsum, as
 // torchvision's MaxViT (RelativePositionalMultiHeadAttention) writes it on x [B, G, P, D]:
-//   q, k, v = Transpose(Reshape(Slice(x W + b, last axis), [B, G, P, N, h]), 0,1,3,2,4)
+//   q, k, v = Transpose(Reshape(Slice or Split(x W + b, last axis), [B, G, P, N, h]), 0,1,3,2,4)
 //   s = Einsum("bghid,bghjd->bghij", q, k) (scalar factors on q, k or s) + constant bias
 //   y = Reshape(Transpose(Einsum("bghij,bghjd->bghid", Softmax(s), v), 0,1,3,2,4), [B, G, P, N*h])
 // becomes Reshape(Attention(Reshape(x, [B*G, P, D]), W, b, attention_bias [1, N, P, P]),
@@ -91,12 +91,69 @@ bool ReshapeYields(SymbolicShapes& shapes, const Node& reshape, const std::vecto
   return inferred <= 1 && in_count && out_count && *in_count == *out_count;
 }
 
-// One of the query, key and value heads: Transpose(Reshape(Slice(packed, [start, end) of the last
-// axis), [B, G, P, N, h]), 0,1,3,2,4), each step read once.
-struct Heads {
+// A range [start, end) of the last axis of `packed` [B, G, P, 3*N*h], taken by `source`.
+struct Range {
   std::string packed;
-  int64_t start = 0, end = 0, heads = 0, head_size = 0;
-  /// [B, G, P] of the slice.
+  int64_t start = 0, end = 0;
+  const Node* source = nullptr;
+};
+
+// The range `part` is, read only by one node, when a Slice of one range or a Split (torch.chunk,
+// as other exporters write it) of the last axis takes it; else nullopt.
+std::optional<Range> MatchRange(SymbolicShapes& shapes, const std::string& part) {
+  const Graph& graph = shapes.graph();
+  const Node* source = graph.Producer(part);
+  if (source == nullptr || OnlyConsumer(graph, part) == nullptr || source->inputs().empty()) {
+    return std::nullopt;
+  }
+  const auto& packed_shape = shapes.Facts(source->inputs()[0]).shape;
+  const auto width =
+      packed_shape && packed_shape->size() == 4 ? packed_shape->back().AsConstant() : std::nullopt;
+  if (!width) return std::nullopt;
+  const auto last_axis = [](int64_t axis) { return axis == -1 || axis == 3; };
+  if (IsOnnxOp(source, "Slice") && source->inputs().size() >= 4) {
+    const auto starts = ConstantInts(graph, *source, 1);
+    const auto ends = ConstantInts(graph, *source, 2);
+    const auto axes = ConstantInts(graph, *source, 3);
+    const auto steps = source->HasInput(4) ? ConstantInts(graph, *source, 4)
+                                           : std::optional(std::vector<int64_t>{1});
+    if (!starts || !ends || !axes || !steps || starts->size() != 1 || ends->size() != 1 ||
+        axes->size() != 1 || *steps != std::vector<int64_t>{1} || !last_axis(axes->front())) {
+      return std::nullopt;
+    }
+    const auto clamp = [&](int64_t index) {
+      return std::clamp(index < 0 ? index + *width : index, int64_t{0}, *width);
+    };
+    return Range{source->inputs()[0], clamp(starts->front()), clamp(ends->front()), source};
+  }
+  // A Split goes with the block: it must have no other part.
+  if (!IsOnnxOp(source, "Split") || source->outputs().size() != 3) return std::nullopt;
+  const Attribute* axis = source->FindAttribute("axis");
+  if (axis == nullptr || !last_axis(axis->i)) return std::nullopt;
+  const Attribute* attribute = source->FindAttribute("split");
+  auto sizes = attribute != nullptr ? std::optional(attribute->ints)
+                                    : (source->HasInput(1) ? ConstantInts(graph, *source, 1)
+                                                           : std::optional<std::vector<int64_t>>());
+  const auto outputs = static_cast<int64_t>(source->outputs().size());
+  if (!sizes && !source->HasInput(1) && *width % outputs == 0) {
+    sizes = std::vector<int64_t>(static_cast<size_t>(outputs), *width / outputs);
+  }
+  if (!sizes || sizes->size() != source->outputs().size()) return std::nullopt;
+  Range range{source->inputs()[0], 0, 0, source};
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    range.end = range.start + (*sizes)[i];
+    if (source->outputs()[i] == part) return range;
+    range.start = range.end;
+  }
+  return std::nullopt;
+}
+
+// One of the query, key and value heads: Transpose(Reshape(range, [B, G, P, N, h]), 0,1,3,2,4),
+// each step read once.
+struct Heads {
+  Range range;
+  int64_t heads = 0, head_size = 0;
+  /// [B, G, P] of the range.
   std::vector<DimExpr> leading;
   std::vector<const Node*> nodes;
 };
@@ -106,44 +163,27 @@ std::optional<Heads> MatchHeads(SymbolicShapes& shapes, const std::string& value
   const Node* transpose = IntermediateProducer(graph, value, "Transpose");
   if (transpose == nullptr || !HasPerm(*transpose, {0, 1, 3, 2, 4})) return std::nullopt;
   const Node* reshape = IntermediateProducer(graph, transpose->inputs()[0], "Reshape");
-  const Node* slice =
-      reshape == nullptr ? nullptr : IntermediateProducer(graph, reshape->inputs()[0], "Slice");
-  if (slice == nullptr || slice->inputs().size() < 4) return std::nullopt;
-  const auto starts = ConstantInts(graph, *slice, 1);
-  const auto ends = ConstantInts(graph, *slice, 2);
-  const auto axes = ConstantInts(graph, *slice, 3);
-  const auto steps =
-      slice->HasInput(4) ? ConstantInts(graph, *slice, 4) : std::optional(std::vector<int64_t>{1});
-  const auto& packed_shape = shapes.Facts(slice->inputs()[0]).shape;
-  const auto& sliced_shape = shapes.Facts(slice->outputs()[0]).shape;
-  if (!starts || !ends || !axes || !steps || starts->size() != 1 || ends->size() != 1 ||
-      axes->size() != 1 || *steps != std::vector<int64_t>{1} || !packed_shape ||
-      packed_shape->size() != 4 || !sliced_shape || sliced_shape->size() != 4 ||
-      (axes->front() != -1 && axes->front() != 3)) {
+  if (reshape == nullptr) return std::nullopt;
+  const std::string& part = reshape->inputs()[0];
+  auto range = MatchRange(shapes, part);
+  const auto& part_shape = shapes.Facts(part).shape;
+  const auto& target = shapes.Facts(reshape->inputs()[1]).values;
+  if (!range || !part_shape || part_shape->size() != 4 || !target || target->size() != kRank) {
     return std::nullopt;
   }
-  const auto width = packed_shape->back().AsConstant();
-  if (!width) return std::nullopt;
-  const auto clamp = [&](int64_t index) {
-    return std::clamp(index < 0 ? index + *width : index, int64_t{0}, *width);
-  };
-  Heads heads{slice->inputs()[0], clamp(starts->front()), clamp(ends->front()), 0, 0, {}, {}};
-  const auto& target = shapes.Facts(reshape->inputs()[1]).values;
-  if (!target || target->size() != kRank) return std::nullopt;
   const auto count = (*target)[3].AsConstant();
   const auto size = (*target)[4].AsConstant();
   if (!count || !size || *count <= 0 || *size <= 0) return std::nullopt;
-  heads.heads = *count;
-  heads.head_size = *size;
-  heads.leading.assign(sliced_shape->begin(), sliced_shape->begin() + 3);
+  Heads heads{std::move(*range), *count, *size, {}, {}};
+  heads.leading.assign(part_shape->begin(), part_shape->begin() + 3);
   std::vector<DimExpr> expected = heads.leading;
   expected.push_back(DimExpr::Constant(*count));
   expected.push_back(DimExpr::Constant(*size));
-  if (heads.end - heads.start != *count * *size ||
-      !ReshapeYields(shapes, *reshape, *sliced_shape, expected)) {
+  if (heads.range.end - heads.range.start != *count * *size ||
+      !ReshapeYields(shapes, *reshape, *part_shape, expected)) {
     return std::nullopt;
   }
-  heads.nodes = {transpose, reshape, slice};
+  heads.nodes = {transpose, reshape};
   return heads;
 }
 
@@ -284,7 +324,10 @@ std::optional<EinsumAttention> MatchEinsumAttention(const Graph& graph, const No
   const auto k =
       MatchHeads(shapes, SkipFactors(graph, qk->inputs()[1], qk, match.scale, match.nodes));
   const auto v = MatchHeads(shapes, pv->inputs()[1]);
-  if (!q || !k || !v || q->packed != k->packed || q->packed != v->packed) return std::nullopt;
+  if (!q || !k || !v || q->range.packed != k->range.packed || q->range.packed != v->range.packed) {
+    return std::nullopt;
+  }
+  const std::string& packed = q->range.packed;
   match.heads = q->heads;
   match.head_size = q->head_size;
   match.hidden = q->heads * q->head_size;
@@ -293,19 +336,24 @@ std::optional<EinsumAttention> MatchEinsumAttention(const Graph& graph, const No
   for (int64_t i = 0; i < 3; ++i) {
     const Heads& part = *parts[static_cast<size_t>(i)];
     if (part.heads != match.heads || part.head_size != match.head_size ||
-        part.start != i * match.hidden || part.end != (i + 1) * match.hidden) {
+        part.range.start != i * match.hidden || part.range.end != (i + 1) * match.hidden) {
       return std::nullopt;
     }
   }
-  const auto packed_readers = graph.Consumers(q->packed);
-  if (!tokens || graph.IsGraphOutput(q->packed) || packed_readers.size() != 3) return std::nullopt;
+  // Nothing but the ranges reads the projection.
+  for (const Node* reader : graph.Consumers(packed)) {
+    if (reader != q->range.source && reader != k->range.source && reader != v->range.source) {
+      return std::nullopt;
+    }
+  }
+  if (!tokens || graph.IsGraphOutput(packed)) return std::nullopt;
   match.tokens = *tokens;
   if (score_bias != nullptr) {
     auto values = BroadcastScoreBias(*score_bias, match.heads, match.tokens);
     if (!values) return std::nullopt;
     match.score_bias = std::move(*values);
   }
-  if (!MatchProjection(shapes, q->packed, match)) return std::nullopt;
+  if (!MatchProjection(shapes, packed, match)) return std::nullopt;
 
   // The merge: [B, G, N, P, h] -> [B, G, P, N, h] -> [B, G, P, N*h].
   const Node* transpose = OnlyConsumer(graph, pv->outputs()[0]);
@@ -332,6 +380,11 @@ std::optional<EinsumAttention> MatchEinsumAttention(const Graph& graph, const No
   match.output = reshape->outputs()[0];
   for (const Heads* part : parts) {
     match.nodes.insert(match.nodes.end(), part->nodes.begin(), part->nodes.end());
+    // A Split takes all three.
+    if (std::find(match.nodes.begin(), match.nodes.end(), part->range.source) ==
+        match.nodes.end()) {
+      match.nodes.push_back(part->range.source);
+    }
   }
   match.nodes.insert(match.nodes.end(), {qk, &softmax, pv, transpose, reshape});
   return match;

@@ -22,6 +22,8 @@ struct EinsumOptions {
   int64_t bias_groups = 1;
   // The factor on the keys (MaxViT's k * feat_dim**-0.5); none leaves the scores unscaled.
   bool scale_keys = true;
+  // q, k, v taken by one Split (torch.chunk at a static width) instead of three Slices.
+  bool split = false;
 };
 
 std::string Ints(Graph& graph, const std::string& name, std::vector<int64_t> values) {
@@ -47,17 +49,23 @@ Model EinsumAttentionModel(const EinsumOptions& options = {}) {
   Ints(graph, "axes", {-1});
   Ints(graph, "heads_shape", {0, kGroups, kTokens, kHeads, kHeadSize});
   const char* names[] = {"q", "k", "v"};
+  if (options.split) {
+    graph.AddNode({"chunk", "Split", "", {"qkv_out"}, {"q_sliced", "k_sliced", "v_sliced"}, {}})
+        .SetAttribute(Attribute::Int("axis", -1));
+  }
   for (int64_t i = 0; i < 3; ++i) {
     const std::string part = names[i];
-    // torch.chunk's last Slice ends past the end.
-    const int64_t end = i == 2 ? std::numeric_limits<int64_t>::max() : (i + 1) * kHidden;
-    graph.AddNode({part + "_slice",
-                   "Slice",
-                   "",
-                   {"qkv_out", Ints(graph, part + "_start", {i * kHidden}),
-                    Ints(graph, part + "_end", {end}), "axes"},
-                   {part + "_sliced"},
-                   {}});
+    if (!options.split) {
+      // torch.chunk's last Slice ends past the end.
+      const int64_t end = i == 2 ? std::numeric_limits<int64_t>::max() : (i + 1) * kHidden;
+      graph.AddNode({part + "_slice",
+                     "Slice",
+                     "",
+                     {"qkv_out", Ints(graph, part + "_start", {i * kHidden}),
+                      Ints(graph, part + "_end", {end}), "axes"},
+                     {part + "_sliced"},
+                     {}});
+    }
     graph.AddNode(
         {part + "_reshape", "Reshape", "", {part + "_sliced", "heads_shape"}, {part + "_5d"}, {}});
     graph.AddNode({part + "_transpose", "Transpose", "", {part + "_5d"}, {part}, {}})
@@ -158,6 +166,15 @@ TEST_CASE("fuse_einsum_attention takes unscaled scores without a bias, any label
   REQUIRE(fused.FindAttribute("scale") != nullptr);
   CHECK(fused.FindAttribute("scale")->f == 1.0f);
   CheckFusedMatches(options, {2});
+}
+
+TEST_CASE("fuse_einsum_attention takes q, k and v from one Split", "[optimizer][bert]") {
+  const EinsumOptions options{.split = true};
+  Model model = EinsumAttentionModel(options);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "Attention") == 1);
+  CHECK(CountOps(model.graph(), "Split") == 0);
+  CheckFusedMatches(options, {1, 2});
 }
 
 TEST_CASE("fuse_einsum_attention leaves blocks whose fusion would change the result",
