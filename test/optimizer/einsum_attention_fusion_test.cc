@@ -3,6 +3,7 @@
 // scores and the context, a constant relative position bias) into com.microsoft Attention over
 // the B*G groups; and the look-alikes whose fusion would change the result.
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "lib/onnx/model_loader.h"
@@ -24,6 +25,8 @@ struct EinsumOptions {
   bool scale_keys = true;
   // q, k, v taken by one Split (torch.chunk at a static width) instead of three Slices.
   bool split = false;
+  // The third of the projection each of q, k, v slices (MaxViT: 0, 1, 2).
+  std::array<int64_t, 3> thirds{0, 1, 2};
 };
 
 std::string Ints(Graph& graph, const std::string& name, std::vector<int64_t> values) {
@@ -57,11 +60,12 @@ Model EinsumAttentionModel(const EinsumOptions& options = {}) {
     const std::string part = names[i];
     if (!options.split) {
       // torch.chunk's last Slice ends past the end.
-      const int64_t end = i == 2 ? std::numeric_limits<int64_t>::max() : (i + 1) * kHidden;
+      const int64_t third = options.thirds[static_cast<size_t>(i)];
+      const int64_t end = third == 2 ? std::numeric_limits<int64_t>::max() : (third + 1) * kHidden;
       graph.AddNode({part + "_slice",
                      "Slice",
                      "",
-                     {"qkv_out", Ints(graph, part + "_start", {i * kHidden}),
+                     {"qkv_out", Ints(graph, part + "_start", {third * kHidden}),
                       Ints(graph, part + "_end", {end}), "axes"},
                      {part + "_sliced"},
                      {}});
@@ -179,12 +183,14 @@ TEST_CASE("fuse_einsum_attention takes q, k and v from one Split", "[optimizer][
 
 TEST_CASE("fuse_einsum_attention leaves blocks whose fusion would change the result",
           "[optimizer][bert]") {
-  // Transposed scores, a context contracting the wrong axis, and a bias that varies along the
-  // groups (Attention's bias is one [N, P, P] for every B*G row).
+  // Transposed scores, a context contracting the wrong axis, a bias that varies along the
+  // groups (Attention's bias is one [N, P, P] for every B*G row), and queries and keys from
+  // other thirds of the projection than Attention's weights give them.
   for (const EinsumOptions& options :
        {EinsumOptions{.scores_equation = "B G H I D, B G H J D -> B G H J I"},
         EinsumOptions{.context_equation = "B G H I J, B G H I D -> B G H J D"},
-        EinsumOptions{.bias_groups = kGroups}}) {
+        EinsumOptions{.bias_groups = kGroups}, EinsumOptions{.thirds = {1, 0, 2}},
+        EinsumOptions{.thirds = {0, 2, 1}}}) {
     INFO(options.scores_equation << " / " << options.context_equation);
     Model model = EinsumAttentionModel(options);
     OptimizeExtended(model);
