@@ -224,7 +224,10 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   std::vector<const Node*> readers{&softmax};
   match.mask = MatchKeyPaddingMask(graph, scores);
   std::optional<BatchedKeyMask> batched;
-  if (!match.mask && (batched = MatchBatchedKeyMask(graph, scores))) match.mask = batched->mask;
+  if (!match.mask && (batched = MatchBatchedKeyMask(graph, scores))) {
+    match.mask = batched->mask;
+    if (!batched->attn_mask.empty()) match.bias = SequenceBias{batched->attn_mask, scores, nullptr};
+  }
   if (match.mask) {
     scores = match.mask->scores;
     readers = match.mask->applied;
@@ -307,6 +310,12 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   if (match.bias &&
       (q->rank != 3 || !ProvesSequenceBias(graph, *match.bias, qk->inputs()[0], qk->inputs()[1],
                                            keys_transposed ? 1 : 2))) {
+    return std::nullopt;
+  }
+  // Beside a key padding mask, ORT adds the filter to the bias where torch fills it in: alike
+  // only for a -inf filter and a bias without +inf or NaN.
+  if (match.bias && match.mask &&
+      (match.mask->filter != -INFINITY || !NeverPositiveInfinityOrNaN(graph, match.bias->bias))) {
     return std::nullopt;
   }
   std::vector<std::string> same = merge->batch_sequence_values;

@@ -1,6 +1,7 @@
 #include "lib/optimizer/sequence_bias.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/pattern_utils.h"
@@ -30,7 +31,38 @@ bool IsScoresSide(const Graph& graph, const std::string& value) {
   return false;
 }
 
+bool NoPositiveInfinityOrNaN(const Tensor& tensor) {
+  if (tensor.dtype() == DataType::kBool || tensor.dtype() == DataType::kInt64) return true;
+  if (tensor.dtype() != DataType::kFloat) return false;
+  const auto values = tensor.Span<float>();
+  return std::none_of(values.begin(), values.end(),
+                      [](float v) { return std::isnan(v) || v == INFINITY; });
+}
+
 }  // namespace
+
+bool NeverPositiveInfinityOrNaN(const Graph& graph, const std::string& value) {
+  if (const Tensor* constant = graph.GetConstantInitializer(value, true)) {
+    return NoPositiveInfinityOrNaN(*constant);
+  }
+  const Node* producer = graph.Producer(value);
+  if (producer == nullptr || !producer->domain().empty() || producer->inputs().empty()) {
+    return false;
+  }
+  const std::string& op = producer->op_type();
+  if (op == "Unsqueeze" || op == "Reshape" || op == "Trilu") {
+    return NeverPositiveInfinityOrNaN(graph, producer->inputs()[0]);
+  }
+  if (op == "Where" && producer->inputs().size() == 3) {
+    return NeverPositiveInfinityOrNaN(graph, producer->inputs()[1]) &&
+           NeverPositiveInfinityOrNaN(graph, producer->inputs()[2]);
+  }
+  if (op == "ConstantOfShape") {
+    const Attribute* filled = producer->FindAttribute("value");
+    return filled == nullptr || NoPositiveInfinityOrNaN(filled->t);
+  }
+  return false;
+}
 
 std::optional<SequenceBias> MatchSequenceBias(const Graph& graph, const std::string& value,
                                               const std::vector<const Node*>& readers) {

@@ -36,4 +36,9 @@ std::optional<SequenceBias> MatchSequenceBias(const Graph& graph, const std::str
 bool ProvesSequenceBias(const Graph& graph, SequenceBias& bias, const std::string& queries,
                         const std::string& keys, size_t key_axis);
 
+/// True when no element of `value` can be +inf or NaN: a constant, ConstantOfShape, or a Where
+/// of such, through Unsqueeze, Reshape and Trilu. Adding -inf to such a bias is -inf, as
+/// filling -inf into it is, so a key padding mask may go to Attention's mask_index beside it.
+bool NeverPositiveInfinityOrNaN(const Graph& graph, const std::string& value);
+
 }  // namespace ort
