@@ -107,9 +107,14 @@ std::optional<BatchedKeyMask> MatchBatchedKeyMask(const Graph& graph, const std:
     const auto fill = ScalarFloatConstant(graph, where->inputs()[1]);
     if (!fill || !(*fill < 0.0f)) continue;
     match.mask.chain.push_back(where);
-    if (!IsZeros(graph, where->inputs()[2], match.mask.chain)) continue;
+    if (IsZeros(graph, where->inputs()[2], match.mask.chain)) {
+      match.zeros = where->inputs()[2];
+    } else if (beta == 1.0f) {
+      match.attn_mask = where->inputs()[2];
+    } else {
+      continue;
+    }
     match.batched = where->inputs()[0];
-    match.zeros = where->inputs()[2];
     const Node* batch = ProducerOp(graph, match.batched, "Reshape");
     const Node* expand =
         batch != nullptr ? ProducerOp(graph, batch->inputs()[0], "Expand") : nullptr;
@@ -156,7 +161,7 @@ bool BatchedKeyMask::Proves(const Graph& graph, const std::string& projected, bo
   const bool zeros_like = fill_shape != nullptr && fill_shape->inputs()[0] == batched &&
                           fill_shape->attributes().empty();
   const auto& zeros_shape = shapes.Facts(zeros).shape;
-  if (!zeros_like) {
+  if (!zeros_like && attn_mask.empty()) {
     if (!zeros_shape || zeros_shape->size() > 3) return false;
     for (size_t i = 0; i < zeros_shape->size(); ++i) {
       const DimExpr& dim = (*zeros_shape)[zeros_shape->size() - 1 - i];

@@ -10,9 +10,9 @@
 // attention_mask.h lists; the mask chain, which every layer may share, goes once the last reader
 // is fused. Other head layouts (torch.bmm's [B*N,S,h], nn.MultiheadAttention's sequence-first
 // [S,B,D] with Slices of one packed projection) are taken as head_layout.h proves them, with
-// batched_key_mask.h's [B*N,1,S] mask; Attention then reads and writes [B,S,D] through
-// Transposes. The raw 2-D mask keeps the exact semantics of any 0/1 mask, where onnxruntime's mask
-// lengths assume right padding.
+// batched_key_mask.h's [B*N,1,S] mask or sequence_bias.h's [1,S,T] attn_mask (as attention_bias);
+// Attention then reads and writes [B,S,D] through Transposes. The raw 2-D mask keeps the exact
+// semantics of any 0/1 mask, where onnxruntime's mask lengths assume right padding.
 #include <algorithm>
 #include <cmath>
 
@@ -25,6 +25,7 @@
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
+#include "lib/optimizer/sequence_bias.h"
 #include "lib/optimizer/shape_elements.h"
 
 namespace ort {
@@ -47,6 +48,7 @@ struct Projection : HeadSplit {
 struct AttentionMatch {
   Projection q, k, v;
   std::optional<KeyPaddingMask> mask;
+  std::optional<SequenceBias> bias;
   float scale = 1;
   HeadMerge merge;
   std::vector<const Node*> nodes;  // every node replaced, projections included
@@ -222,11 +224,18 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   std::vector<const Node*> readers{&softmax};
   match.mask = MatchKeyPaddingMask(graph, scores);
   std::optional<BatchedKeyMask> batched;
-  if (!match.mask && (batched = MatchBatchedKeyMask(graph, scores))) match.mask = batched->mask;
+  if (!match.mask && (batched = MatchBatchedKeyMask(graph, scores))) {
+    match.mask = batched->mask;
+    if (!batched->attn_mask.empty()) match.bias = SequenceBias{batched->attn_mask, scores, nullptr};
+  }
   if (match.mask) {
     scores = match.mask->scores;
     readers = match.mask->applied;
     match.nodes = match.mask->applied;
+  } else if ((match.bias = MatchSequenceBias(graph, scores, readers))) {
+    scores = match.bias->scores;
+    readers = {match.bias->add};
+    match.nodes = {match.bias->add};
   }
   std::string scaled;
   if (const Node* factor = MatchScalarFactor(graph, scores, readers, match.scale, scaled)) {
@@ -297,6 +306,18 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   if (batched && !batched->Proves(graph, q->projected, q->sequence_first, q->heads)) {
     return std::nullopt;
   }
+  // sequence_bias.h's [1,S,T] attn_mask broadcasts over [B*N,S,T] scores only.
+  if (match.bias &&
+      (q->rank != 3 || !ProvesSequenceBias(graph, *match.bias, qk->inputs()[0], qk->inputs()[1],
+                                           keys_transposed ? 1 : 2))) {
+    return std::nullopt;
+  }
+  // Beside a key padding mask, ORT adds the filter to the bias where torch fills it in: alike
+  // only for a -inf filter and a bias without +inf or NaN.
+  if (match.bias && match.mask &&
+      (match.mask->filter != -INFINITY || !NeverPositiveInfinityOrNaN(graph, match.bias->bias))) {
+    return std::nullopt;
+  }
   std::vector<std::string> same = merge->batch_sequence_values;
   for (const Projection* p : {&*q, &*k, &*v}) {
     same.insert(same.end(), p->batch_sequence_values.begin(), p->batch_sequence_values.end());
@@ -363,6 +384,30 @@ std::string SwapLeadingAxes(Graph& graph, const std::string& value, std::string_
   return output;
 }
 
+// The [1,S,T] or [S,T] `bias` as Attention's [1,1,S,T] attention_bias, by a new Unsqueeze.
+std::string AttentionBias4d(Graph& graph, const SequenceBias& sequence_bias) {
+  const std::string& bias = sequence_bias.bias;
+  const std::vector<int64_t> axes =
+      sequence_bias.rank == 2 ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0};
+  NodeSpec unsqueeze;
+  unsqueeze.name = graph.UniqueNodeName(fmt::format("{}_attention_bias", bias));
+  unsqueeze.op_type = "Unsqueeze";
+  unsqueeze.inputs = {bias};
+  if (graph.OpsetVersion("") >= 13) {
+    const std::string name = graph.UniqueValueName(fmt::format("{}_axes", bias));
+    graph.AddInitializer(name,
+                         Tensor::FromVector<int64_t>({static_cast<int64_t>(axes.size())}, axes));
+    unsqueeze.inputs.push_back(name);
+  } else {
+    unsqueeze.attributes.push_back(Attribute::Ints("axes", axes));
+  }
+  const std::string output = graph.UniqueValueName(fmt::format("{}_4d", bias));
+  graph.SetValueType(output, ValueType::Tensor(DataType::kFloat, std::nullopt));
+  unsqueeze.outputs = {output};
+  graph.AddNode(std::move(unsqueeze));
+  return output;
+}
+
 class FuseAttentionRule final : public RewriteRule {
  public:
   FuseAttentionRule()
@@ -414,6 +459,10 @@ class FuseAttentionRule final : public RewriteRule {
     if (match.mask) {
       spec.inputs.push_back(CastToInt32(graph, match.mask->mask));
       spec.attributes.push_back(Attribute::Float("mask_filter_value", match.mask->filter));
+    }
+    if (match.bias) {
+      spec.inputs.resize(5);
+      spec.inputs.push_back(AttentionBias4d(graph, *match.bias));
     }
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
     if (match.merge.sequence_first) AddTranspose(graph, output, match.merge.output);

@@ -129,9 +129,24 @@ Model WhisperModel(bool wrong_group = false, bool fused_scores = false) {
 
 enum class MhaMask {
   kNone,
-  kFloatInput,  // a float [B*N,1,S] model input added to the scores
-  kPadding,     // key_padding_mask = (pad == 0) as F.multi_head_attention_forward applies it
+  kFloatInput,     // a float [B*N,1,S] model input added to the scores
+  kPadding,        // key_padding_mask = (pad == 0) as F.multi_head_attention_forward applies it
+  kCausal,         // attn_mask = triu(full((S,S), -inf), 1), unsqueezed to [1,S,S]
+  kCausalBool,     // attn_mask = triu(ones((S,S), bool), 1), made -inf by Where
+  kSquareInput,    // a float [S,S] model input as attn_mask
+  kPerHeadInput,   // a float [B*N,S,S] model input as attn_mask: no [1,S,S] bias
+  kPaddingCausal,  // kPadding filled into kCausal's attn_mask instead of zeros
+  kPaddingSquareInput,  // kPadding filled into kSquareInput's attn_mask: it may hold +inf
 };
+
+bool Padded(MhaMask mask) {
+  return mask == MhaMask::kPadding || mask == MhaMask::kPaddingCausal ||
+         mask == MhaMask::kPaddingSquareInput;
+}
+bool SquareInput(MhaMask mask) {
+  return mask == MhaMask::kSquareInput || mask == MhaMask::kPerHeadInput ||
+         mask == MhaMask::kPaddingSquareInput;
+}
 
 // torchvision's nn.MultiheadAttention (need_weights=False) on batch-first x: transposed to
 // [S,B,D], one packed in_proj chunked by Slices, heads [S,B*N,h] transposed to [B*N,S,h], q
@@ -142,7 +157,8 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
                               std::optional<std::pair<int64_t, int64_t>> fixed = std::nullopt) {
   std::vector<std::string> inputs{"x"};
   if (mask == MhaMask::kFloatInput) inputs.push_back("mask");
-  if (mask == MhaMask::kPadding) inputs.push_back("pad");
+  if (Padded(mask)) inputs.push_back("pad");
+  if (SquareInput(mask)) inputs.push_back("mask");
   Model model = DynamicModel(opset, inputs, fixed);
   Graph& graph = model.graph();
   if (mask == MhaMask::kFloatInput) {
@@ -151,7 +167,12 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
                                                                   Dimension::Known(1),
                                                                   Dimension::Symbol("sequence")}));
   }
-  if (mask == MhaMask::kPadding) {
+  if (SquareInput(mask)) {
+    SymbolicShape shape{LeadingDim(fixed, 1), LeadingDim(fixed, 1)};
+    if (mask == MhaMask::kPerHeadInput) shape.insert(shape.begin(), Dimension::Symbol("bh"));
+    graph.SetValueType("mask", ValueType::Tensor(DataType::kFloat, shape));
+  }
+  if (Padded(mask)) {
     graph.SetValueType(
         "pad", ValueType::Tensor(DataType::kInt64,
                                  SymbolicShape{LeadingDim(fixed, 0), LeadingDim(fixed, 1)}));
@@ -176,7 +197,31 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
   const std::string v = b.Transpose(part(2), {1, 0, 2});
   std::string scores = b.Node("MatMul", {q, k});
   if (mask == MhaMask::kFloatInput) scores = b.Node("Add", {"mask", scores});
-  if (mask == MhaMask::kPadding) {
+  std::string attn_mask;
+  if (mask == MhaMask::kCausal || mask == MhaMask::kCausalBool || mask == MhaMask::kPaddingCausal) {
+    // As torch 1.13 exports triu(...) at a traced length, then attn_mask.unsqueeze(0) and
+    // baddbmm(attn_mask, q, k) with beta 1.
+    const bool boolean = mask == MhaMask::kCausalBool;
+    const std::string square =
+        b.Node("ConstantOfShape", {b.Concat({sequence, sequence})},
+               Attribute::TensorValue("value", boolean ? Tensor::Scalar<bool>(true)
+                                                       : Tensor::Scalar<float>(-INFINITY)));
+    const std::string upper =
+        b.Node("Trilu", {square, b.Ints({1}, true)}, Attribute::Int("upper", 1));
+    std::string bias = b.Node("Unsqueeze", {upper, b.Ints({0})});
+    if (boolean) {
+      const std::string zeros =
+          b.Node("ConstantOfShape", {b.Node("Shape", {bias})},
+                 Attribute::TensorValue("value", Tensor::Scalar<float>(0.0f)));
+      bias = b.Node("Where", {bias, b.Scalar(-INFINITY), zeros});
+    }
+    attn_mask = bias;
+  }
+  if (SquareInput(mask)) attn_mask = "mask";
+  if (!attn_mask.empty() && !Padded(mask)) {
+    scores = b.Node("Add", {scores, b.Node("Mul", {attn_mask, b.Scalar(1.0f)})});
+  }
+  if (Padded(mask)) {
     // view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1).reshape(bsz * heads, 1, src_len), then
     // zeros_like(...).masked_fill_(mask, -inf) and baddbmm's beta 1.
     const std::string padded = b.Node("Equal", {"pad", b.Ints({0}, true)});
@@ -185,8 +230,11 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
     const std::string expanded = b.Node("Expand", {viewed, b.Ints({1, kHeads, 1, 1})});
     const std::string batched =
         b.Node("Reshape", {expanded, b.Concat({batch_heads, b.Ints({1}), sequence})});
-    const std::string zeros = b.Node("ConstantOfShape", {b.Node("Shape", {batched})},
-                                     Attribute::TensorValue("value", Tensor::Scalar<float>(0.0f)));
+    // With an attn_mask, torch fills the padded keys into it instead.
+    const std::string zeros =
+        !attn_mask.empty() ? attn_mask
+                           : b.Node("ConstantOfShape", {b.Node("Shape", {batched})},
+                                    Attribute::TensorValue("value", Tensor::Scalar<float>(0.0f)));
     const std::string filled = b.Node("Where", {batched, b.Scalar(-INFINITY), zeros});
     scores = b.Node("Add", {b.Node("Mul", {filled, b.Scalar(1.0f)}), scores});
   }
@@ -206,7 +254,7 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
 
 std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, MhaMask mask = MhaMask::kNone) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor({batch, sequence, kHidden}, 21))}};
-  if (mask == MhaMask::kPadding) {
+  if (Padded(mask)) {
     // Row b keeps its first sequence - b keys (at least one).
     std::vector<int64_t> pad(static_cast<size_t>(batch * sequence), 1);
     for (int64_t row = 0; row < batch; ++row) {
@@ -224,6 +272,19 @@ std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, MhaMask mask = Mh
     }
     feeds.push_back({"mask", Value(Tensor::FromVector<float>({batch * kHeads, 1, sequence},
                                                              std::span<const float>(values)))});
+  }
+  if (SquareInput(mask)) {
+    const int64_t planes = mask == MhaMask::kPerHeadInput ? batch * kHeads : 1;
+    Tensor values = RandomTensor(planes == 1 ? std::vector<int64_t>{sequence, sequence}
+                                             : std::vector<int64_t>{planes, sequence, sequence},
+                                 23, -2.0f, 2.0f);
+    // Key 0 hidden from the last query (of every plane): a -inf that is no causal pattern.
+    for (int64_t plane = 0; plane < planes; ++plane) {
+      values
+          .MutableData<float>()[static_cast<size_t>((plane + 1) * sequence * sequence - sequence)] =
+          -INFINITY;
+    }
+    feeds.push_back({"mask", Value(std::move(values))});
   }
   return feeds;
 }
@@ -301,11 +362,65 @@ TEST_CASE("fuse_attention takes nn.MultiheadAttention's key padding mask", "[opt
   }
 }
 
+TEST_CASE("fuse_attention takes nn.MultiheadAttention's 2-D attn_mask as attention_bias",
+          "[optimizer][bert]") {
+  for (const MhaMask mask : {MhaMask::kCausal, MhaMask::kCausalBool, MhaMask::kSquareInput}) {
+    for (const int64_t opset : {14, 17}) {
+      CAPTURE(static_cast<int>(mask), opset);
+      Model model = MultiheadAttentionModel(opset, mask);
+      OptimizeExtended(model);
+      CHECK(CountOps(model.graph(), "Softmax") == 0);
+      const Node* attention = nullptr;
+      for (const Node* node : model.graph().Nodes()) {
+        if (node->op_type() == "Attention") attention = node;
+      }
+      REQUIRE(attention != nullptr);
+      // No mask_index or past: the mask is attention_bias alone.
+      REQUIRE(attention->inputs().size() == 6);
+      CHECK(attention->inputs()[3].empty());
+      CHECK(attention->inputs()[4].empty());
+      for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{3, 4}, {1, 2}, {2, 5}}) {
+        CheckFusedAlike([opset, mask] { return MultiheadAttentionModel(opset, mask); },
+                        Feeds(batch, sequence, mask), 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("fuse_attention takes nn.MultiheadAttention's attn_mask with a key padding mask",
+          "[optimizer][bert]") {
+  for (const int64_t opset : {14, 17}) {
+    CAPTURE(opset);
+    Model model = MultiheadAttentionModel(opset, MhaMask::kPaddingCausal);
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "Softmax") == 0);
+    const Node* attention = nullptr;
+    for (const Node* node : model.graph().Nodes()) {
+      if (node->op_type() == "Attention") attention = node;
+    }
+    REQUIRE(attention != nullptr);
+    // mask_index and attention_bias, the padding filtered by -inf as torch fills it.
+    REQUIRE(attention->inputs().size() == 6);
+    CHECK(!attention->inputs()[3].empty());
+    CHECK(attention->FindAttribute("mask_filter_value")->f == -INFINITY);
+    for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{3, 4}, {1, 2}, {2, 5}}) {
+      CheckFusedAlike([opset] { return MultiheadAttentionModel(opset, MhaMask::kPaddingCausal); },
+                      Feeds(batch, sequence, MhaMask::kPaddingCausal), 1);
+    }
+  }
+}
+
 TEST_CASE("fuse_attention leaves head layouts it cannot prove and masks it does not know",
           "[optimizer][bert]") {
   CheckFusedAlike([] { return WhisperModel(/*wrong_group=*/true); }, Feeds(2, 2), 0);
   CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kFloatInput); },
                   Feeds(2, 3, MhaMask::kFloatInput), 0);
+  // A per-head [B*N,S,S] attn_mask is no [1,S,S] bias.
+  CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kPerHeadInput); },
+                  Feeds(2, 3, MhaMask::kPerHeadInput), 0);
+  // Torch fills the padding into an attn_mask that may hold +inf, where Attention would add it.
+  CheckFusedAlike([] { return MultiheadAttentionModel(17, MhaMask::kPaddingSquareInput); },
+                  Feeds(2, 3, MhaMask::kPaddingSquareInput), 0);
 }
 
 }  // namespace ort::test

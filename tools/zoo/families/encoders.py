@@ -1,6 +1,7 @@
 """Encoder families written the way Hugging Face writes them, so that they export the same graphs:
 BERT in three shape styles, DistilBERT (masked_fill -> Where), RoBERTa (position ids from the
-input ids by CumSum) and a Whisper-style audio encoder (Conv1d + GELU + sinusoidal positions)."""
+input ids by CumSum), a Whisper-style audio encoder (Conv1d + GELU + sinusoidal positions) and
+torch's own nn.TransformerEncoderLayer with a causal attn_mask beside the key padding mask."""
 import math
 
 import numpy as np
@@ -191,6 +192,29 @@ class WhisperEncoder(nn.Module):
         return self.layer_norm(x)
 
 
+class TorchCausalEncoder(nn.Module):
+    """nn.TransformerEncoderLayer (batch_first) layers over token embeddings, each given a causal
+    src_mask and src_key_padding_mask = attention_mask == 0: nn.MultiheadAttention fills the
+    padding into the causal mask. Layers in a ModuleList keep nn.TransformerEncoder's nested
+    tensor path out of the export."""
+
+    def __init__(self, hidden, heads, layers, intermediate):
+        super().__init__()
+        self.embed = nn.Embedding(VOCAB, hidden)
+        self.layers = nn.ModuleList([
+            nn.TransformerEncoderLayer(hidden, heads, intermediate, dropout=0.0, batch_first=True)
+            for _ in range(layers)])
+
+    def forward(self, input_ids, attention_mask):
+        x = self.embed(input_ids)
+        length = input_ids.shape[1]
+        causal = torch.triu(torch.full((length, length), float("-inf")), 1)
+        padded = attention_mask == 0
+        for layer in self.layers:
+            x = layer(x, src_mask=causal, src_key_padding_mask=padded)
+        return x
+
+
 def _text_inputs(batch, seq, token_types=True, roberta=False):
     def make(rng, trace):
         b, s = batch if trace else batch + 1, seq[0] if trace else seq[1]
@@ -249,4 +273,9 @@ def specs():
             ["last_hidden_state"],
             {"input_features": {0: "batch", 2: "frames"}, "last_hidden_state": {0: "batch", 1: "positions"}},
             slices))
+        out.append(Spec(
+            f"torch_causal_encoder{suffix}", "torch_transformer",
+            lambda dims=dims: TorchCausalEncoder(**{**dims, "layers": 1 if suffix else dims["layers"]}),
+            _text_inputs(2, seq, token_types=False), ["last_hidden_state"],
+            {**_axes(text[:2]), "last_hidden_state": {0: "batch", 1: "sequence"}}, slices))
     return out
