@@ -55,9 +55,9 @@ TEST_CASE("MultiHeadAttention's outputs follow its query, keys and past", "[shap
   g.Input("key_heads", {"batch", int64_t{4}, "kv", int64_t{16}});
   Node& cross = g.Add("MultiHeadAttention", {"query", "key", "value"}, {"cross", "", "", "qk"}, ms);
   cross.SetAttribute(Attribute::Int("num_heads", 4));
-  Node& cached = g.Add("MultiHeadAttention",
-                       {"query", "key", "value", "", "", "", "past_key", "past_value"},
-                       {"cached", "present_key", "present_value"}, ms);
+  Node& cached =
+      g.Add("MultiHeadAttention", {"query", "key", "value", "", "", "", "past_key", "past_value"},
+            {"cached", "present_key", "present_value"}, ms);
   cached.SetAttribute(Attribute::Int("num_heads", 4));
   Node& heads = g.Add("MultiHeadAttention", {"query", "key_heads", "key_heads"}, {"heads"}, ms);
   heads.SetAttribute(Attribute::Int("num_heads", 4));
