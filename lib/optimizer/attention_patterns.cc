@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -89,6 +90,19 @@ void RemoveInitializerIfUnused(Graph& graph, const std::string& name) {
     inputs.erase(input);
     graph.set_inputs(std::move(inputs));
   }
+}
+
+std::string FlatQkvBias(Graph& graph, const std::string& bias, const Tensor* constant,
+                        int64_t width, const std::string& name_hint) {
+  if (constant != nullptr && constant->shape().rank() == 1) return bias;
+  std::vector<float> values(static_cast<size_t>(width), 0.0f);
+  if (constant != nullptr) {
+    const float* data = constant->Data<float>();
+    values.assign(data, data + width);
+  }
+  const std::string name = graph.UniqueValueName(name_hint);
+  graph.AddInitializer(name, Tensor::FromVector<float>({width}, std::span<const float>(values)));
+  return name;
 }
 
 }  // namespace ort

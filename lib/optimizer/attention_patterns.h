@@ -37,6 +37,13 @@ Tensor ConcatColumns(const std::vector<ColumnRange>& parts);
 /// one that an earlier fusion added.
 std::string CastToInt32(Graph& graph, const std::string& value);
 
+/// The packed QKV bias of a fused Attention, 1-D [width]: `bias` itself when `constant` (its
+/// value, null when there is none) already is 1-D, else a new initializer named after `name_hint`
+/// holding its values, or zeros when there is no bias: ONNX Runtime 1.30's CPU Attention crashes
+/// without one.
+std::string FlatQkvBias(Graph& graph, const std::string& bias, const Tensor* constant,
+                        int64_t width, const std::string& name_hint);
+
 /// Removes initializer `name` when no node, subgraph or graph output reads it any more.
 void RemoveInitializerIfUnused(Graph& graph, const std::string& name);
 

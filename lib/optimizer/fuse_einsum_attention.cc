@@ -412,19 +412,8 @@ class FuseEinsumAttentionRule final : public RewriteRule {
     if (!found) return Status::OK();
     const EinsumAttention match = std::move(*found);
     const int64_t width = 3 * match.hidden;
-    // onnxruntime's CPU Attention crashes without a bias (1.30): a projection without one gets
-    // zeros; Attention takes it 1-D.
-    std::string bias = match.bias;
-    if (match.bias_constant == nullptr || match.bias_constant->shape().rank() != 1) {
-      std::vector<float> values(static_cast<size_t>(width), 0.0f);
-      if (match.bias_constant != nullptr) {
-        const float* data = match.bias_constant->Data<float>();
-        values.assign(data, data + width);
-      }
-      bias = graph.UniqueValueName(match.weights + "_bias");
-      graph.AddInitializer(bias,
-                           Tensor::FromVector<float>({width}, std::span<const float>(values)));
-    }
+    const std::string bias =
+        FlatQkvBias(graph, match.bias, match.bias_constant, width, match.weights + "_bias");
     std::string attention_bias;
     if (!match.score_bias.empty()) {
       attention_bias = graph.UniqueValueName(node.name() + "_attention_bias");

@@ -305,21 +305,9 @@ class FusePackedQkvAttentionRule final : public RewriteRule {
     if (!found) return Status::OK();
     PackedAttentionMatch match = std::move(*found);
     const PackedQkv& qkv = match.qkv;
-    // onnxruntime's CPU Attention crashes without a bias (1.30): a projection without one gets
-    // zeros.
-    std::string bias = qkv.bias;
-    if (qkv.bias_constant == nullptr || qkv.bias_constant->shape().rank() != 1) {
-      const int64_t width = 3 * qkv.heads * qkv.head_size;
-      std::vector<float> values(static_cast<size_t>(width), 0.0f);
-      if (qkv.bias_constant != nullptr) {
-        const float* data = qkv.bias_constant->Data<float>();
-        values.assign(data, data + width);
-      }
-      bias = graph.UniqueValueName(qkv.bias_constant != nullptr ? qkv.bias + "_flat"
-                                                                : qkv.weights + "_bias");
-      graph.AddInitializer(bias,
-                           Tensor::FromVector<float>({width}, std::span<const float>(values)));
-    }
+    const std::string bias =
+        FlatQkvBias(graph, qkv.bias, qkv.bias_constant, 3 * qkv.heads * qkv.head_size,
+                    qkv.bias_constant != nullptr ? qkv.bias + "_flat" : qkv.weights + "_bias");
     std::string attention_bias;
     if (!match.bias.terms.empty()) {
       attention_bias = graph.UniqueValueName(fmt::format("{}_attention_bias", node.name()));
