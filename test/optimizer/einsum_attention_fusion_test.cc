@@ -29,12 +29,6 @@ struct EinsumOptions {
   std::array<int64_t, 3> thirds{0, 1, 2};
 };
 
-std::string Ints(Graph& graph, const std::string& name, std::vector<int64_t> values) {
-  const auto size = static_cast<int64_t>(values.size());
-  graph.AddInitializer(name, Tensor::FromVector<int64_t>({size}, std::span(values)));
-  return name;
-}
-
 // RelativePositionalMultiHeadAttention on x [B, G, P, D] (B dynamic) as torch 1.13 exports it,
 // its reshape targets folded to constants, without the merge Linear.
 Model EinsumAttentionModel(const EinsumOptions& options = {}) {

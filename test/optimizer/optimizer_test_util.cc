@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <span>
 
 #include "lib/common/logging.h"
 #include "lib/onnx/model_loader.h"
@@ -28,6 +29,12 @@ ValueType FloatTensor(std::vector<int64_t> dims) {
   SymbolicShape shape;
   for (int64_t dim : dims) shape.push_back(Dimension::Known(dim));
   return ValueType::Tensor(DataType::kFloat, shape);
+}
+
+std::string Ints(Graph& graph, const std::string& name, std::vector<int64_t> values) {
+  const auto size = static_cast<int64_t>(values.size());
+  graph.AddInitializer(name, Tensor::FromVector<int64_t>({size}, std::span(values)));
+  return name;
 }
 
 Model MakeModel(int64_t opset) {

@@ -30,6 +30,9 @@ ValueType FloatTensor(std::vector<int64_t> dims);
 /// A model importing ai.onnx `opset`, whose graph tests fill in.
 Model MakeModel(int64_t opset = 14);
 
+/// Adds the int64 initializer `name` = `values` (1-D) to `graph` and returns its name.
+std::string Ints(Graph& graph, const std::string& name, std::vector<int64_t> values);
+
 /// A float tensor of `dims` with values drawn uniformly from [low, high) by a generator seeded
 /// with `seed`.
 Tensor RandomTensor(std::vector<int64_t> dims, uint32_t seed, float low = -2.0f, float high = 2.0f);

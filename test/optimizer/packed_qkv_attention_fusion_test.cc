@@ -31,12 +31,6 @@ struct WindowOptions {
   bool unbind = false;
 };
 
-std::string Ints(Graph& graph, const std::string& name, std::vector<int64_t> values) {
-  const auto size = static_cast<int64_t>(values.size());
-  graph.AddInitializer(name, Tensor::FromVector<int64_t>({size}, std::span(values)));
-  return name;
-}
-
 // The attention of x [B', S, C] (B' dynamic) as torchvision's shifted_window_attention writes it.
 Model WindowAttentionModel(const WindowOptions& options = {}) {
   Model model = MakeModel(14);
