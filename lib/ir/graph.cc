@@ -160,13 +160,18 @@ void Graph::ReplaceAllUses(const std::string& from, const std::string& to) {
     for (size_t i = 0; i < consumer->inputs_.size(); ++i) {
       if (consumer->inputs_[i] == from) SetNodeInput(*consumer, i, to);
     }
-    for (auto& implicit : consumer->implicit_inputs_) {
-      if (implicit == from) {
-        RemoveConsumer(from, consumer->index_);
-        implicit = to;
-        AddConsumer(to, consumer->index_);
-      }
+    auto& implicit = consumer->implicit_inputs_;
+    const auto read = std::find(implicit.begin(), implicit.end(), from);
+    if (read == implicit.end()) continue;
+    RemoveConsumer(from, consumer->index_);
+    if (std::find(implicit.begin(), implicit.end(), to) == implicit.end()) {
+      *read = to;
+      AddConsumer(to, consumer->index_);
+    } else {
+      implicit.erase(read);
     }
+    // Its subgraphs read the outer value by name: they must read the new one too.
+    for (Graph* subgraph : consumer->Subgraphs()) subgraph->ReplaceAllUses(from, to);
   }
   for (auto& output : outputs_) {
     if (output == from) output = to;

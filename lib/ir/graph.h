@@ -148,7 +148,8 @@ class Graph {
   void SetNodeInput(Node& node, size_t input_index, std::string value);
   /// Renames output `output_index` of `node`.
   void SetNodeOutput(Node& node, size_t output_index, std::string value);
-  /// Makes every consumer of `from` (nodes, implicit inputs, graph outputs) read `to` instead.
+  /// Makes every consumer of `from` (nodes, implicit inputs and the subgraphs reading them, graph
+  /// outputs) read `to` instead.
   void ReplaceAllUses(const std::string& from, const std::string& to);
 
   /// The node producing `value`, or nullptr (graph input, initializer, outer scope).

@@ -169,4 +169,54 @@ TEST_CASE("Disabling an unknown pass is an error that lists the known ones", "[o
   CHECK(std::find(names.begin(), names.end(), "eliminate_dead_nodes") != names.end());
 }
 
+// maskrcnn's paste loop reads a no-op Cast's output from inside its body: bypassing the Cast must
+// rewire the body too, and an If that already reads the Cast's input keeps one implicit input.
+Model CastReadInBranchModel() {
+  Model model = MakeModel();
+  Graph& graph = model.graph();
+  graph.set_inputs({"cond", "x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("cond", ValueType::Tensor(DataType::kBool, SymbolicShape{}));
+  graph.SetValueType("x", FloatTensor({3}));
+  graph.SetValueType("a", FloatTensor({3}));
+  auto then_branch = std::make_unique<Graph>(graph.shared_opsets());
+  then_branch->set_outputs({"t"});
+  then_branch->AddNode({"square", "Mul", "", {"a", "x"}, {"t"}, {}});
+  auto else_branch = std::make_unique<Graph>(graph.shared_opsets());
+  else_branch->set_outputs({"e"});
+  else_branch->AddNode({"negate", "Neg", "", {"a"}, {"e"}, {}});
+  graph.AddNode({"cast", "Cast", "", {"x"}, {"a"}, {}}).SetAttribute(Attribute::Int("to", 1));
+  std::vector<Attribute> branches;
+  branches.push_back(Attribute::GraphValue("then_branch", std::move(then_branch)));
+  branches.push_back(Attribute::GraphValue("else_branch", std::move(else_branch)));
+  graph.AddNode({"if", "If", "", {"cond"}, {"y"}, std::move(branches)});
+  graph.ResolveOuterScope();
+  return model;
+}
+
+TEST_CASE("Bypassing a node rewires the subgraphs that read its output", "[optimizer]") {
+  Model model = CastReadInBranchModel();
+  OptimizeBasic(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "Cast") == 0);
+  const Node& if_node = *graph.Producer("y");
+  CHECK(if_node.implicit_inputs() == std::vector<std::string>{"x"});
+  for (const Graph* branch : if_node.Subgraphs()) {
+    for (const Node* node : branch->Nodes()) {
+      CHECK(std::find(node->inputs().begin(), node->inputs().end(), "a") == node->inputs().end());
+    }
+  }
+  const Tensor x = Tensor::FromVector<float>({3}, {1.5f, -2.0f, 0.5f});
+  for (bool cond : {true, false}) {
+    const std::vector<NamedValue> feeds{
+        {"cond", Value(Tensor::FromVector<bool>(TensorShape{}, {cond}))}, {"x", Value(x)}};
+    const auto [fused, fused_ops] =
+        RunOnCpu(CastReadInBranchModel(), OptimizationLevel::kBasic, feeds);
+    REQUIRE(fused.size() == 3);
+    const std::vector<float> expected =
+        cond ? std::vector<float>{2.25f, 4.0f, 0.25f} : std::vector<float>{-1.5f, 2.0f, -0.5f};
+    CheckClose(fused, expected, 0, 0);
+  }
+}
+
 }  // namespace ort::test
