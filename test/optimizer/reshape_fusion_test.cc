@@ -132,9 +132,10 @@ TEST_CASE("reshape_fusion writes known dimensions and a single -1", "[optimizer]
   CHECK(FusedShape(one_unknown.graph()) == std::vector<int64_t>{2, -1, 3});
 }
 
-TEST_CASE("reshape_fusion proves dimensions that shape inference computes", "[optimizer]") {
-  // x = word[ids] + position[Range(0, ids.size(1))], reshaped by ids' sizes: what BERT exporters
-  // write. x's sequence dimension is only known through the Range's length and the broadcast.
+// y = (word[ids] + position[position_ids]).view(ids.size(0), ids.size(1), 2, 12), where
+// `add_positions` adds the nodes making "position_ids" and returns a [1] piece holding ids.size(1):
+// what BERT exporters write. x's sequence dimension is only known through the positions.
+static void CheckEmbeddingSumViewFolds(const std::function<std::string(Graph&)>& add_positions) {
   Model model = MakeModel(14);
   Graph& graph = model.graph();
   graph.set_inputs({"ids"});
@@ -144,45 +145,7 @@ TEST_CASE("reshape_fusion proves dimensions that shape inference computes", "[op
                                                                        Dimension::Symbol("seq")}));
   graph.AddInitializer("words", RandomTensor({10, 24}, 1));
   graph.AddInitializer("positions", RandomTensor({16, 24}, 2));
-  graph.AddInitializer("zero", Tensor::Scalar<int64_t>(0));
-  graph.AddInitializer("one", Tensor::Scalar<int64_t>(1));
-  graph.AddNode({"shape", "Shape", "", {"ids"}, {"ids_shape"}, {}});
-  graph.AddNode({"length", "Gather", "", {"ids_shape", "one"}, {"length"}, {}});
-  graph.AddNode({"range", "Range", "", {"zero", "length", "one"}, {"position_ids"}, {}});
-  graph.AddNode({"word", "Gather", "", {"words", "ids"}, {"w"}, {}});
-  graph.AddNode({"position", "Gather", "", {"positions", "position_ids"}, {"p"}, {}});
-  graph.AddNode({"add", "Add", "", {"w", "p"}, {"x"}, {}});
-  const std::vector<std::string> pieces{AddDimPiece(graph, "ids", 0), AddDimPiece(graph, "ids", 1),
-                                        AddConstantPiece(graph, 2), AddConstantPiece(graph, 12)};
-  graph.AddNode({"concat", "Concat", "", pieces, {"shape"}, {}})
-      .SetAttribute(Attribute::Int("axis", 0));
-  graph.AddNode({"reshape", "Reshape", "", {"x", "shape"}, {"y"}, {}});
-  graph.ResolveOuterScope();
-  OptimizeBasic(model);
-  CHECK(FusedShape(graph) == std::vector<int64_t>{0, 0, 2, 12});
-}
-
-TEST_CASE("reshape_fusion proves x[:, :seq] of a position table broadcast to seq", "[optimizer]") {
-  // As above with position_ids[:, :ids.size(1)] of a [1, 16] buffer (BERT's registered
-  // position_ids): the slice has min(seq, 16) rows, which the broadcast against word[ids] makes
-  // seq in every valid run.
-  Model model = MakeModel(14);
-  Graph& graph = model.graph();
-  graph.set_inputs({"ids"});
-  graph.set_outputs({"y"});
-  graph.SetValueType("ids",
-                     ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Symbol("batch"),
-                                                                       Dimension::Symbol("seq")}));
-  graph.AddInitializer("words", RandomTensor({10, 24}, 1));
-  graph.AddInitializer("positions", RandomTensor({16, 24}, 2));
-  std::vector<int64_t> buffer(16);
-  for (int64_t i = 0; i < 16; ++i) buffer[static_cast<size_t>(i)] = i;
-  graph.AddInitializer("position_buffer", Tensor::FromVector<int64_t>({1, 16}, buffer));
-  graph.AddInitializer("zero", Tensor::FromVector<int64_t>({1}, {0}));
-  graph.AddInitializer("one", Tensor::FromVector<int64_t>({1}, {1}));
-  const std::string length = AddDimPiece(graph, "ids", 1);
-  graph.AddNode(
-      {"slice", "Slice", "", {"position_buffer", "zero", length, "one"}, {"position_ids"}, {}});
+  const std::string length = add_positions(graph);
   graph.AddNode({"word", "Gather", "", {"words", "ids"}, {"w"}, {}});
   graph.AddNode({"position", "Gather", "", {"positions", "position_ids"}, {"p"}, {}});
   graph.AddNode({"add", "Add", "", {"w", "p"}, {"x"}, {}});
@@ -194,6 +157,34 @@ TEST_CASE("reshape_fusion proves x[:, :seq] of a position table broadcast to seq
   graph.ResolveOuterScope();
   OptimizeBasic(model);
   CHECK(FusedShape(graph) == std::vector<int64_t>{0, 0, 2, 12});
+}
+
+TEST_CASE("reshape_fusion proves dimensions that shape inference computes", "[optimizer]") {
+  // position_ids = Range(0, ids.size(1)).
+  CheckEmbeddingSumViewFolds([](Graph& graph) {
+    graph.AddInitializer("zero", Tensor::Scalar<int64_t>(0));
+    graph.AddInitializer("one", Tensor::Scalar<int64_t>(1));
+    graph.AddNode({"shape", "Shape", "", {"ids"}, {"ids_shape"}, {}});
+    graph.AddNode({"length", "Gather", "", {"ids_shape", "one"}, {"length"}, {}});
+    graph.AddNode({"range", "Range", "", {"zero", "length", "one"}, {"position_ids"}, {}});
+    return AddDimPiece(graph, "ids", 1);
+  });
+}
+
+TEST_CASE("reshape_fusion proves x[:, :seq] of a position table broadcast to seq", "[optimizer]") {
+  // position_ids[:, :ids.size(1)] of a [1, 16] buffer (BERT's registered position_ids): the slice
+  // has min(seq, 16) rows, which the broadcast against word[ids] makes seq in every valid run.
+  CheckEmbeddingSumViewFolds([](Graph& graph) {
+    std::vector<int64_t> buffer(16);
+    for (int64_t i = 0; i < 16; ++i) buffer[static_cast<size_t>(i)] = i;
+    graph.AddInitializer("position_buffer", Tensor::FromVector<int64_t>({1, 16}, buffer));
+    graph.AddInitializer("zero", Tensor::FromVector<int64_t>({1}, {0}));
+    graph.AddInitializer("one", Tensor::FromVector<int64_t>({1}, {1}));
+    const std::string length = AddDimPiece(graph, "ids", 1);
+    graph.AddNode(
+        {"slice", "Slice", "", {"position_buffer", "zero", length, "one"}, {"position_ids"}, {}});
+    return length;
+  });
 }
 
 TEST_CASE("reshape_fusion writes -1 for a product and keeps a given -1", "[optimizer]") {
