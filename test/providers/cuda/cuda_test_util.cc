@@ -62,7 +62,8 @@ Status RunOnCuda(std::unique_ptr<Model> model, const NamedTensors& feeds,
 Tensor RunOneNode(const std::string& op, NamedTensors inputs, std::vector<Attribute> attributes,
                   int opset) {
   std::vector<Value> outputs;
-  REQUIRE(RunOnCuda(OneNodeModel(op, inputs, std::move(attributes), {"y"}, opset), inputs, &outputs)
+  REQUIRE(RunOnCuda(OneNodeModel(op, inputs, std::move(attributes), {"one_node_output"}, opset),
+                    inputs, &outputs)
               .ToString() == "OK");
   return outputs[0].tensor();
 }

@@ -160,19 +160,22 @@ class Conv : public CudaKernel {
       }
       beta = 1.0f;
     }
+    // Most algorithms need no workspace: cuDNN then takes a null pointer.
     Tensor workspace;
+    void* workspace_data = nullptr;
     if (plan->workspace_bytes > 0) {
       ORT_ASSIGN_OR_RETURN(
           workspace,
           context.AllocateTemp(DataType::kUint8,
                                TensorShape{static_cast<int64_t>(plan->workspace_bytes)}));
+      workspace_data = workspace.MutableRawData();
     }
     const float alpha = 1.0f;
     ORT_RETURN_IF_ERROR(
         CudnnStatus(*api_,
                     api_->forward(cudnn_, &alpha, plan->x, input, plan->w, w->RawData(), plan->conv,
-                                  plan->algorithm, workspace.MutableRawData(),
-                                  plan->workspace_bytes, &beta, plan->y, y->MutableRawData()),
+                                  plan->algorithm, workspace_data, plan->workspace_bytes, &beta,
+                                  plan->y, y->MutableRawData()),
                     node));
     if (bias == nullptr && activation_ == cuda::ConvActivation::kNone) return Status::OK();
     return CudaStatus(
