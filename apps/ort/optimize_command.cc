@@ -8,6 +8,7 @@
 #include "apps/ort/common_options.h"
 #include "apps/ort/optimize_report.h"
 #include "lib/onnx/model_proto.h"
+#include "lib/optimizer/graph_optimizer.h"
 #include "lib/optimizer/optimization_record.h"
 #include "lib/session/memcpy_insertion.h"
 #include "lib/session/partitioner.h"
@@ -73,6 +74,28 @@ Status ReportPlacement(InferenceSession& session, OptimizeReport& report) {
   return Status::OK();
 }
 
+// A session on the saved model also runs the session-only passes (their ops are not saved, for
+// other engines to load the model): they run here after saving, so that the placement and the
+// report show the graph such a session executes.
+Status ApplySessionOnlyPasses(InferenceSession& session, const OptimizeArgs& args,
+                              OptimizationLevel level, OptimizeReport& report) {
+  std::vector<IExecutionProvider*> providers;
+  for (const auto& provider : session.providers()) providers.push_back(provider.get());
+  OptimizerOptions options;
+  options.level = level;
+  options.applied_level = level;
+  options.disabled_passes = {args.session.disabled_passes.begin(),
+                             args.session.disabled_passes.end()};
+  options.strict = args.session.strict_optimizer;
+  Model& model = session.mutable_model();
+  const auto saved = CountOpTypes(model.graph());
+  ORT_RETURN_IF_ERROR(OptimizeGraph(model, options, providers));
+  for (OpCount& op : CompareOpCounts(saved, CountOpTypes(model.graph()))) {
+    if (op.before != op.after) report.session_only_ops.push_back(std::move(op));
+  }
+  return Status::OK();
+}
+
 bool SameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
   std::error_code error;
   return std::filesystem::equivalent(a, b, error);
@@ -133,6 +156,7 @@ Status Execute(const OptimizeArgs& args) {
   report.save_ms = MillisecondsSince(start);
   if (report.external_initializers > 0) report.external_data_file = data_path.filename().string();
   report.output_bytes = static_cast<int64_t>(std::filesystem::file_size(output, error));
+  ORT_RETURN_IF_ERROR(ApplySessionOnlyPasses(*session, args, level, report));
   ORT_RETURN_IF_ERROR(ReportPlacement(*session, report));
 
   std::cout << FormatOptimizeReport(report);

@@ -127,6 +127,14 @@ std::string FormatOptimizeReport(const OptimizeReport& report) {
   for (const OptimizerRollback& rollback : report.rollbacks) {
     text += fmt::format("  {}\n", DescribeRollback(rollback));
   }
+  if (!report.session_only_ops.empty()) {
+    text +=
+        "\nsession-only fusions (ops onnxruntime has no kernel for: a session on the saved "
+        "model makes them)\n";
+    for (const OpCount& op : report.session_only_ops) {
+      text += fmt::format("  {:<38} {:>8} {:>8}\n", op.op_type, op.before, op.after);
+    }
+  }
   if (report.placement.size() > 1) {
     text += "\nplacement (nodes per provider; copies between devices are not counted as nodes)\n";
     for (const ProviderPlacement& placed : report.placement) {
@@ -179,6 +187,11 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
                       {"changed", level.changed},
                       {"time_ms", level.time_ms}});
   }
+  Json session_only_ops = Json::array();
+  for (const OpCount& op : report.session_only_ops) {
+    session_only_ops.push_back(
+        {{"op_type", op.op_type}, {"before", op.before}, {"after", op.after}});
+  }
   Json rollbacks = Json::array();
   for (const OptimizerRollback& rollback : report.rollbacks) {
     rollbacks.push_back({{"pass", rollback.pass},
@@ -205,6 +218,7 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
       {"passes", passes},
       {"optimizer_rollbacks", report.rollbacks.size()},
       {"rollbacks", rollbacks},
+      {"session_only_ops", session_only_ops},
       {"placement", placement},
       {"copies",
        {{"to_device", report.copies_to_device},

@@ -55,16 +55,35 @@ std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses() {
   std::vector<std::unique_ptr<GraphTransformer>> passes;
   RuleGroup group;
 #define ORT_RULE_GROUP(name, level) group.Start(#name, OptimizationLevel::level, passes);
+#define ORT_SESSION_RULE_GROUP(name, level) ORT_RULE_GROUP(name, level)
 #define ORT_RULE(Name) group.Add(Create##Name##Rule());
 #define ORT_PASS(Name)  \
   group.Finish(passes); \
   passes.push_back(Create##Name());
 #include "lib/optimizer/passes.inc"
 #undef ORT_RULE_GROUP
+#undef ORT_SESSION_RULE_GROUP
 #undef ORT_RULE
 #undef ORT_PASS
   group.Finish(passes);
   return passes;
+}
+
+bool IsSessionOnlyPass(std::string_view name) {
+  static const std::set<std::string, std::less<>> session_only = [] {
+    std::set<std::string, std::less<>> names;
+#define ORT_RULE_GROUP(name, level)
+#define ORT_SESSION_RULE_GROUP(name, level) names.insert(#name);
+#define ORT_RULE(Name)
+#define ORT_PASS(Name)
+#include "lib/optimizer/passes.inc"
+#undef ORT_RULE_GROUP
+#undef ORT_SESSION_RULE_GROUP
+#undef ORT_RULE
+#undef ORT_PASS
+    return names;
+  }();
+  return session_only.count(name) > 0;
 }
 
 std::vector<std::string> DisablePassNames() {
@@ -153,9 +172,15 @@ class Optimization {
   // back at the level's start, `snapshot`).
   Result<bool> RunIterations(OptimizationLevel current, OptimizerStep& level_step,
                              std::optional<Snapshot>& snapshot);
+  // Levels up to options_.applied_level were applied to the saved model, except for the
+  // session-only passes, which no saved model has had.
   bool Runs(const GraphTransformer& pass, OptimizationLevel level) const {
-    return pass.level() == level && !context_.IsDisabled(pass.name()) &&
-           pass.ServesPreferred(providers_);
+    if (pass.level() != level || context_.IsDisabled(pass.name()) ||
+        !pass.ServesPreferred(providers_)) {
+      return false;
+    }
+    if (IsSessionOnlyPass(pass.name())) return !options_.for_saving;
+    return static_cast<int>(level) > static_cast<int>(options_.applied_level);
   }
   // Applies one pass, validates the graph when it changed and tells the observer.
   Outcome Apply(const GraphTransformer& pass, int iteration);
@@ -347,7 +372,11 @@ Status Optimization::Run() {
   for (OptimizationLevel current :
        {OptimizationLevel::kBasic, OptimizationLevel::kExtended, OptimizationLevel::kAll}) {
     if (static_cast<int>(current) > static_cast<int>(level)) break;
-    if (static_cast<int>(current) <= static_cast<int>(options_.applied_level)) continue;
+    if (static_cast<int>(current) <= static_cast<int>(options_.applied_level) &&
+        std::none_of(passes_.begin(), passes_.end(),
+                     [&](const auto& pass) { return Runs(*pass, current); })) {
+      continue;
+    }
     // Folding shape arithmetic into constants lets shape inference reach values it could not at
     // load time (e.g. after BERT's position-id Slice); fusions above basic need those shapes.
     if (previous_level_changed) InferModelTypes(model_);

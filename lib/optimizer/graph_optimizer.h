@@ -24,13 +24,21 @@ std::vector<std::unique_ptr<GraphTransformer>> BuiltInPasses();
 /// Names users may disable: every built-in pass and every rule inside one, sorted.
 std::vector<std::string> DisablePassNames();
 
+/// True for the built-in passes passes.inc marks session-only: they make ops that only this
+/// engine runs, so they never rewrite a model being saved.
+bool IsSessionOnlyPass(std::string_view name);
+
 struct OptimizerOptions {
   OptimizationLevel level = OptimizationLevel::kAll;
   /// Passes and rules to skip, by name (DisablePassNames or a custom pass's); an unknown name is
   /// an error.
   std::set<std::string> disabled_passes = {};
-  /// Levels up to this one were applied before (a model saved by `ort optimize`): skipped.
+  /// Levels up to this one were applied before (a model saved by `ort optimize`): skipped, but
+  /// for their session-only passes (IsSessionOnlyPass), which no saved model has had.
   OptimizationLevel applied_level = OptimizationLevel::kDisable;
+  /// The model is being optimized to be saved (`ort optimize`), for other engines to load too:
+  /// the session-only passes do not run.
+  bool for_saving = false;
   /// A pass that fails or leaves an invalid graph is an error naming it, instead of being rolled
   /// back with a warning (tests, the model zoo sweep, `--strict-optimizer`).
   bool strict = false;

@@ -169,24 +169,25 @@ Status InferenceSession::OptimizeForSaving(const OptimizerObserver& observer) {
     return ORT_ERROR(kInvalidArgument, "the session's model was already prepared");
   }
   if (!model_) return ORT_ERROR(kInvalidArgument, "no model is loaded");
-  Status status = RewriteModel(ActiveProfiler(), observer);
+  Status status = RewriteModel(ActiveProfiler(), observer, /*for_saving=*/true);
   if (!status.ok()) return status.WithContext(model_->path);
   return Status::OK();
 }
 
 Status InferenceSession::InitializeSteps(Profiler* profiler) {
-  ORT_RETURN_IF_ERROR(RewriteModel(profiler, {}));
+  ORT_RETURN_IF_ERROR(RewriteModel(profiler, {}, /*for_saving=*/false));
   ORT_RETURN_IF_ERROR(PartitionAndInsertCopies(profiler));
   ORT_RETURN_IF_ERROR(CreateSessionState(profiler));
   CreateThreadPools(profiler);
   return Status::OK();
 }
 
-Status InferenceSession::RewriteModel(Profiler* profiler, const OptimizerObserver& observer) {
+Status InferenceSession::RewriteModel(Profiler* profiler, const OptimizerObserver& observer,
+                                      bool for_saving) {
   rewritten_ = true;
   ORT_RETURN_IF_ERROR(ApplyFreeDimensionOverrides(profiler));
   ORT_RETURN_IF_ERROR(ExpandFunctions(profiler));
-  return Optimize(profiler, observer);
+  return Optimize(profiler, observer, for_saving);
 }
 
 Status InferenceSession::ExpandFunctions(Profiler* profiler) {
@@ -220,7 +221,8 @@ ResumePoint InferenceSession::FindResume(OptimizationRecord& record) const {
   return resume;
 }
 
-Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& observer) {
+Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& observer,
+                                  bool for_saving) {
   ScopedProfileEvent event(profiler, "graph_optimization");
   event.AddArg("level", OptimizationLevelName(options_.optimization_level));
   OptimizationRecord record;
@@ -232,6 +234,7 @@ Status InferenceSession::Optimize(Profiler* profiler, const OptimizerObserver& o
   optimizer_options.disabled_passes = options_.disabled_optimizers;
   optimizer_options.applied_level = resume.applied_level;
   optimizer_options.strict = options_.strict_optimizer;
+  optimizer_options.for_saving = for_saving;
   optimizer_options.custom_passes = custom_passes_;
   ORT_RETURN_IF_ERROR(OptimizeGraph(*model_, optimizer_options, provider_list_,
                                     TracingObserver(profiler, observer, rollbacks_)));

@@ -88,11 +88,12 @@ class InferenceSession {
   Status InitializeSteps(Profiler* profiler);
   /// The steps of Initialize that rewrite the model: free-dimension overrides, function
   /// expansion, and optimization (or resuming a model optimized offline).
-  Status RewriteModel(Profiler* profiler, const OptimizerObserver& observer);
+  Status RewriteModel(Profiler* profiler, const OptimizerObserver& observer, bool for_saving);
   Status ApplyFreeDimensionOverrides(Profiler* profiler);
   Status ExpandFunctions(Profiler* profiler);
-  /// Optimizes the model, skipping levels its optimization record says were applied.
-  Status Optimize(Profiler* profiler, const OptimizerObserver& observer);
+  /// Optimizes the model, skipping levels its optimization record says were applied;
+  /// `for_saving` (OptimizeForSaving) leaves out the session-only passes.
+  Status Optimize(Profiler* profiler, const OptimizerObserver& observer, bool for_saving);
   /// Reads the model's optimization record into `record` (an empty one when it has none or an
   /// unreadable one) and says which levels this session may skip.
   ResumePoint FindResume(OptimizationRecord& record) const;

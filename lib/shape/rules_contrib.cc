@@ -102,7 +102,7 @@ void AddContribRules(RuleRegistry& registry) {
   registry.Add(kMsDomain, {"FusedGemm"}, InferGemm);
   registry.Add(kMsDomain, {"FusedMatMul"}, FusedMatMul);
   registry.Add(kMsDomain,
-               {"Gelu", "QuickGelu", "FastGelu", "BiasGelu", "BiasAdd", "RotaryEmbedding"},
+               {"Gelu", "QuickGelu", "FastGelu", "BiasGelu", "BiasAdd", "RotaryEmbedding", "GroupNorm"},
                SameAsInput);
   registry.Add(kMsDomain, {"SkipLayerNormalization", "SkipSimplifiedLayerNormalization"},
                SkipLayerNormalization);

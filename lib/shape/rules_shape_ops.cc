@@ -294,6 +294,11 @@ void Reshape(RuleContext& context) {
       shape.push_back(element);
     } else if (input_dim != nullptr && element == *input_dim) {
       shape.push_back(element);  // a copied 0 would be the same dimension
+    } else if (element.IsNonNegative() &&
+               (input_dim == nullptr || DivExact(*input_dim, element).has_value())) {
+      // Where the element is 0, the copied input dimension is a multiple of it, so 0 too; a 0
+      // past the input's rank is an error at run time.
+      shape.push_back(element);
     } else {
       // At run time the element might be 0 (copy) or -1 (infer).
       shape.push_back(element.IsPositive() ? element : context.Fresh());

@@ -185,6 +185,12 @@ TEST_CASE("Reshape resolves 0 and -1 and honours allowzero", "[shape]") {
   g.Input("computed_target", {int64_t{3}}, DataType::kInt64);
   g.Add("Reshape", {"x", "computed_target"}, {"rank_only"});
   g.Add("Reshape", {"x"}, {"no_target"});
+  // torch's GroupNorm: the groups' view back to the image's own shape.
+  g.Input("image", {"batch", int64_t{8}, "h", "w"});
+  g.Ints("group_view", {0, 4, -1});
+  g.Add("Reshape", {"image", "group_view"}, {"grouped"});
+  g.Add("Shape", {"image"}, {"image_shape"});
+  g.Add("Reshape", {"grouped", "image_shape"}, {"restored"});
 
   CHECK(g.Shape("heads") == "[batch,seq,12,64]");
   CHECK(g.Shape("tokens") == "[batch*seq,768]");
@@ -197,6 +203,9 @@ TEST_CASE("Reshape resolves 0 and -1 and honours allowzero", "[shape]") {
   CHECK(g.Shape("positive") == "[n+1,768]");
   CHECK(g.Shape("rank_only") == "[?,?,?]");
   CHECK(g.Shape("no_target") == "?");
+  CHECK(g.Shape("grouped") == "[batch,4,2*h*w]");
+  // h = 0 would copy 2*h*w, 0 as well; w is past grouped's rank.
+  CHECK(g.Shape("restored") == "[batch,8,h,w]");
 }
 
 TEST_CASE("Flatten multiplies the leading and trailing dimensions", "[shape]") {

@@ -198,7 +198,11 @@ class Check:
                 continue
             with open(report) as f:
                 data = json.load(f)
-            histograms[level] = {o["op_type"]: o["after"] for o in data["op_types"]}
+            # What a session runs: the saved graph plus the session-only fusions.
+            histogram = {o["op_type"]: o["after"] for o in data["op_types"]}
+            for o in data.get("session_only_ops", []):
+                histogram[o["op_type"]] = o["after"]
+            histograms[level] = {op: n for op, n in histogram.items() if n}
             histograms.setdefault("export", {o["op_type"]: o["before"] for o in data["op_types"]})
             if "optimizer_rollbacks" in data:
                 value = data["optimizer_rollbacks"]

@@ -7,6 +7,7 @@ namespace ort {
 void RegisterContribNnKernels(KernelRegistry& registry) {
   RegisterFusedConvKernels(registry);
   RegisterSkipLayerNormalizationKernels(registry);
+  RegisterGroupNormKernels(registry);
 }
 
 }  // namespace ort

@@ -7,5 +7,6 @@ namespace ort {
 
 void RegisterFusedConvKernels(KernelRegistry& registry);
 void RegisterSkipLayerNormalizationKernels(KernelRegistry& registry);
+void RegisterGroupNormKernels(KernelRegistry& registry);
 
 }  // namespace ort

@@ -1,9 +1,9 @@
 // GroupNormalization: channels split into num_groups groups, each (image, group) normalized by
 // its own mean and variance. Scale and bias are per group in opsets 18-20 and per channel from
 // opset 21.
-#include <cmath>
-
+#include "providers/cpu/kernels/common/group_norm.h"
 #include "providers/cpu/kernels/common/elementwise.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
@@ -45,32 +45,25 @@ class GroupNormalization final : public OpKernel {
       ORT_ASSIGN_OR_RETURN(const std::vector<C> beta, ReadFloatParams<C>(*bias));
       const T* in = x->Data<T>();
       T* out = y->MutableData<T>();
-      ThreadPool::TryParallelFor(
-          context.thread_pool(), xs[0] * groups_, 5.0 * group_size,
-          [&](int64_t begin, int64_t end) {
-            for (int64_t block = begin; block < end; ++block) {
-              const T* src = in + block * group_size;
-              T* dst = out + block * group_size;
-              C sum = C(0);
-              for (int64_t i = 0; i < group_size; ++i) sum += C(src[i]);
-              const C mean = group_size > 0 ? sum / static_cast<C>(group_size) : C(0);
-              C squares = C(0);
-              for (int64_t i = 0; i < group_size; ++i) {
-                squares += (C(src[i]) - mean) * (C(src[i]) - mean);
-              }
-              const C var = group_size > 0 ? squares / static_cast<C>(group_size) : C(0);
-              const C inv_std = C(1) / static_cast<C>(std::sqrt(var + static_cast<C>(epsilon_)));
-              const int64_t group = block % groups_;
-              for (int64_t c = 0; c < group_channels; ++c) {
-                const int64_t p = per_channel_ ? group * group_channels + c : group;
-                const C a = gamma[p] * inv_std;
-                const C b = beta[p] - mean * a;
-                for (int64_t i = c * spatial; i < (c + 1) * spatial; ++i) {
-                  dst[i] = static_cast<T>(C(src[i]) * a + b);
-                }
-              }
-            }
-          });
+      ThreadPool::TryParallelFor(context.thread_pool(), xs[0] * groups_, 5.0 * group_size,
+                                 [&](int64_t begin, int64_t end) {
+                                   for (int64_t block = begin; block < end; ++block) {
+                                     const T* src = in + block * group_size;
+                                     T* dst = out + block * group_size;
+                                     const auto [mean, inv_std] = ComputeGroupStatistics<C>(
+                                         src, 1, group_size, group_size, epsilon_);
+                                     const int64_t group = block % groups_;
+                                     for (int64_t c = 0; c < group_channels; ++c) {
+                                       const int64_t p =
+                                           per_channel_ ? group * group_channels + c : group;
+                                       const C a = gamma[p] * inv_std;
+                                       const C b = beta[p] - mean * a;
+                                       for (int64_t i = c * spatial; i < (c + 1) * spatial; ++i) {
+                                         dst[i] = static_cast<T>(C(src[i]) * a + b);
+                                       }
+                                     }
+                                   }
+                                 });
       return Status::OK();
     });
   }
