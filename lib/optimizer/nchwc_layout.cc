@@ -153,9 +153,10 @@ class Rewriter {
       return;
     }
     const std::string x = conv.inputs()[0];
-    const auto x_shape = FloatShape4(graph_, x);
     const Tensor* weight = ConstantInput(graph_, conv, 1);
-    if (!x_shape || weight->shape().rank() != 4) return;
+    if (weight->shape().rank() != 4) return;
+    const auto x_shape = ConvInputShape(conv, weight->shape());
+    if (!x_shape) return;
     // Inference may stop short of the output (after contrib ops of an optimized model): its
     // channels are the filters all the same.
     const SymbolicShape y_shape =
@@ -212,6 +213,24 @@ class Rewriter {
                                   {output},
                                   std::move(attributes)});
     convs_[output] = {nchwc.index(), has_sum || activated};
+  }
+
+  // X's shape. Where inference lost its channel count (detection models batch their resized
+  // images in ways it cannot follow), a stem Conv reading NCHW directly takes it from W: any
+  // other count fails the Conv at run time, as the nchwc kernel checks.
+  std::optional<SymbolicShape> ConvInputShape(const Node& conv, const TensorShape& ws) const {
+    const std::string& x = conv.inputs()[0];
+    if (auto shape = FloatShape4(graph_, x)) return shape;
+    const Attribute* group = conv.FindAttribute("group");
+    const ValueType* type = graph_.FindTypeInScope(x);
+    if ((group != nullptr && group->i != 1) || ws[1] >= block_ || twins_.count(x) > 0 ||
+        type == nullptr || !type->IsTensor() || type->elem_type != DataType::kFloat ||
+        !type->shape || type->shape->size() != 4) {
+      return std::nullopt;
+    }
+    SymbolicShape shape = *type->shape;
+    shape[1] = Dimension::Known(ws[1]);
+    return shape;
   }
 
   // The filters in the layout the nchwc Conv reads, as a new initializer.

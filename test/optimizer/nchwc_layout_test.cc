@@ -557,4 +557,36 @@ TEST_CASE("nchwc_layout applies per-channel constants to blocked data", "[optimi
 }
 
 }  // namespace
+// Detection models batch their resized images in ways inference cannot follow: the stem's input
+// has no known channel count, which its weights give.
+Model UnknownChannelsStemModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType(
+      "x", ValueType::Tensor(DataType::kFloat,
+                             SymbolicShape{Dimension::Symbol("n"), Dimension{},
+                                           Dimension::Symbol("h"), Dimension::Symbol("w")}));
+  AddConv(graph, "stem", "x", 3, 16, 3, 2, 1, "s", 31);
+  graph.AddNode({"relu", "Relu", "", {"s"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+TEST_CASE("nchwc_layout takes a stem's unknown input channels from its weights",
+          "[optimizer][nchwc]") {
+  Model model = UnknownChannelsStemModel();
+  InferAndOptimizeAll(model);
+  CHECK(CountNchwc(model.graph(), "Conv") == 1);
+  CHECK(CountNchwc(model.graph(), "ReorderInput") == 0);
+  CheckSameOutputsAtAll(UnknownChannelsStemModel, {2, 3, 9, 11});
+  // Another channel count is the Conv's error at run time, as without the layout.
+  const auto session = MakeCpuSession(std::make_unique<Model>(UnknownChannelsStemModel()));
+  std::vector<NamedValue> feeds{{"x", Value(RandomTensor({1, 4, 9, 11}, 3))}};
+  std::vector<Value> outputs;
+  const Status status = session->Run({}, feeds, {}, &outputs);
+  CHECK_FALSE(status.ok());
+  CHECK_THAT(status.message(), Catch::Contains("group"));
+}
+
 }  // namespace ort::test
