@@ -234,7 +234,13 @@ Attribute CopyPlainAttribute(const Attribute& attribute, std::string name) {
 Node& ReplaceByFusedNode(Graph& graph, const std::vector<const Node*>& nodes, NodeSpec fused) {
   if (!fused.domain.empty()) graph.mutable_opsets().try_emplace(fused.domain, 1);
   fused.name = graph.UniqueNodeName(fused.name.empty() ? fused.op_type : fused.name);
-  for (const Node* node : nodes) graph.RemoveNode(node->index());
+  // A pattern may list a node in two roles (a packed projection's Split feeds q, k and v): each
+  // goes once, and none is read after the first removal.
+  std::vector<NodeIndex> indices;
+  for (const Node* node : nodes) indices.push_back(node->index());
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  for (NodeIndex index : indices) graph.RemoveNode(index);
   return graph.AddNode(std::move(fused));
 }
 

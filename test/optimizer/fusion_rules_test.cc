@@ -1,6 +1,7 @@
 // The basic level's fusions: Conv with BatchNormalization / Add / Mul, Relu into Clip, MatMul+Add
 // into Gemm. Fused constants are checked against values worked out by hand, and a fused model
 // against the unfused one run by the same kernels.
+#include "lib/optimizer/fusion_patterns.h"
 #include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
@@ -229,6 +230,23 @@ TEST_CASE("fuse_hard_swish makes x * Clip(x + 3, 0, 6) / 6 a HardSigmoid and a M
   Model shared = build(14, "Div", true);
   OptimizeBasic(shared);
   CHECK(OpTypes(shared.graph()) == Ops{"Add", "Clip", "Mul", "Div"});
+}
+
+TEST_CASE("ReplaceByFusedNode removes a node listed in two roles once", "[optimizer]") {
+  // A packed projection's Split is part of the q, k and v chains alike (valgrind saw the second
+  // removal read the freed node).
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({2}));
+  graph.AddNode({"neg", "Neg", "", {"x"}, {"n"}, {}});
+  graph.AddNode({"abs", "Abs", "", {"n"}, {"y"}, {}});
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  const Node* neg = graph.Producer("n");
+  const Node* abs = graph.Producer("y");
+  ReplaceByFusedNode(graph, {neg, abs, neg}, {"fused", "Abs", "", {"x"}, {"y"}, {}});
+  CHECK(OpTypes(graph) == Ops{"Abs"});
+  CHECK(graph.Producer("y")->inputs() == std::vector<std::string>{"x"});
 }
 
 }  // namespace ort::test
