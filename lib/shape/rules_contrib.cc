@@ -69,8 +69,9 @@ void MultiHeadAttention(RuleContext& context) {
   const std::optional<DimExpr> head = DivExact((*query)[2], heads);
   const std::optional<DimExpr> v_head =
       head_major ? std::optional<DimExpr>((*value)[3]) : DivExact((*value)[2], heads);
+  // Head-major values may hold fewer heads (kv_num_heads); the output has num_heads of them.
   const std::optional<DimExpr> v_hidden =
-      head_major ? Mul((*value)[1], (*value)[3]) : std::optional<DimExpr>((*value)[2]);
+      head_major ? Mul(heads, (*value)[3]) : std::optional<DimExpr>((*value)[2]);
   context.SetShape(0, {batch, sequence, context.OrFresh(v_hidden)});
   std::optional<DimExpr> total = length;
   if (context.Input(6) != nullptr) {
@@ -101,9 +102,10 @@ void AddContribRules(RuleRegistry& registry) {
   registry.Add(kMsDomain, {"FusedConv"}, InferConv);
   registry.Add(kMsDomain, {"FusedGemm"}, InferGemm);
   registry.Add(kMsDomain, {"FusedMatMul"}, FusedMatMul);
-  registry.Add(kMsDomain,
-               {"Gelu", "QuickGelu", "FastGelu", "BiasGelu", "BiasAdd", "RotaryEmbedding", "GroupNorm"},
-               SameAsInput);
+  registry.Add(
+      kMsDomain,
+      {"Gelu", "QuickGelu", "FastGelu", "BiasGelu", "BiasAdd", "RotaryEmbedding", "GroupNorm"},
+      SameAsInput);
   registry.Add(kMsDomain, {"SkipLayerNormalization", "SkipSimplifiedLayerNormalization"},
                SkipLayerNormalization);
   registry.Add(kOnnxDomain, {"SimplifiedLayerNormalization"}, SimplifiedLayerNormalization);

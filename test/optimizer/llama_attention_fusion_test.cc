@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "lib/onnx/model_loader.h"
+#include "providers/cpu/cpu_provider.h"
 #include "test/optimizer/optimizer_test_util.h"
 
 namespace ort::test {
@@ -296,6 +297,9 @@ TEST_CASE("LLaMA attention with a cache fuses into RotaryEmbedding and MultiHead
   CHECK(attention.FindAttribute("num_heads")->i == kHeads);
   CHECK(attention.FindAttribute("scale") == nullptr);  // 1/2 = 1/sqrt(head size)
   CHECK(attention.inputs()[5] == "mask");
+  // In a session, the grouped-query heads are read unrepeated (fuse_grouped_kv_heads).
+  CHECK(attention.FindAttribute("kv_num_heads")->i == kKvHeads);
+  CHECK(CountOps(graph, "Expand") == 0);
   for (const Node* node : graph.Nodes()) {
     if (node->op_type() != "RotaryEmbedding") continue;
     // Rotated as the [B,S,N*h] projection, at the positions after the cache.
@@ -306,6 +310,20 @@ TEST_CASE("LLaMA attention with a cache fuses into RotaryEmbedding and MultiHead
   }
   CheckOutputs({}, Feeds(true, kPast), 1);
   CheckOutputs({}, Feeds(true, 0), 1);
+}
+
+TEST_CASE("A model optimized for saving keeps repeat_kv for onnxruntime",
+          "[optimizer][bert][llama]") {
+  SessionOptions options;
+  options.optimization_level = OptimizationLevel::kExtended;
+  InferenceSession session(options);
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(std::make_unique<Model>(LlamaModel())).ok());
+  REQUIRE(session.OptimizeForSaving().ok());
+  const Graph& graph = session.model().graph();
+  REQUIRE(CountOps(graph, "MultiHeadAttention") == 1);
+  CHECK(graph.Producer("y")->FindAttribute("kv_num_heads") == nullptr);
+  CHECK(CountOps(graph, "Expand") == 2);
 }
 
 TEST_CASE("LLaMA attention without a cache fuses", "[optimizer][bert][llama]") {

@@ -31,6 +31,12 @@ Result<AttentionMaskIndex> ClassifyKeyPaddingMask(const KernelContext& context, 
 
 Status MultiHeadAttentionAttributes::Parse(const KernelInfo& info) {
   ORT_RETURN_IF_ERROR(ParseShared(info));
+  ORT_ASSIGN_OR_RETURN(kv_num_heads, info.GetAttributeOr<int64_t>("kv_num_heads", num_heads));
+  if (kv_num_heads <= 0 || num_heads % kv_num_heads != 0) {
+    return ORT_ERROR(kInvalidArgument,
+                     "MultiHeadAttention: kv_num_heads {} does not divide num_heads {}",
+                     kv_num_heads, num_heads);
+  }
   if (info.InputCount() > 8 && info.node().HasInput(8)) {
     return ORT_ERROR(kNotImplemented,
                      "MultiHeadAttention: the past_sequence_length input (past and present "
@@ -86,6 +92,14 @@ Result<MultiHeadAttentionInputs> ReadMultiHeadAttentionInputs(
   }
   const TensorShape& ks = in.key->shape();
   const TensorShape& vs = in.value->shape();
+  in.kv_heads = attributes.kv_num_heads;
+  const bool grouped = in.kv_heads != num_heads;
+  if (grouped && (ks.rank() != 4 || in.past_key != nullptr || in.past_value != nullptr)) {
+    return context.Error(
+        "with kv_num_heads {} (of num_heads {}), key {} must be [B, kv_num_heads, L, head_size] "
+        "heads and no past may be given",
+        in.kv_heads, num_heads, in.key->Describe());
+  }
   if (ks.rank() == 3) {
     in.kv_sequence = ks[1];
     const bool fits = ks == TensorShape({batch, in.kv_sequence, hidden}) && vs.rank() == 3 &&
@@ -100,11 +114,11 @@ Result<MultiHeadAttentionInputs> ReadMultiHeadAttentionInputs(
   } else if (ks.rank() == 4) {
     in.kv_head_major = true;
     in.kv_sequence = ks[2];
-    if (ks != TensorShape({batch, num_heads, in.kv_sequence, in.head}) || vs != ks) {
+    if (ks != TensorShape({batch, in.kv_heads, in.kv_sequence, in.head}) || vs != ks) {
       return context.Error(
-          "key {} and value {} must both be [B, num_heads, L, head_size] = [{}, "
-          "{}, L, {}]",
-          in.key->Describe(), in.value->Describe(), batch, num_heads, in.head);
+          "key {} and value {} must both be [B, {}, L, head_size] = [{}, {}, L, {}]",
+          in.key->Describe(), in.value->Describe(), grouped ? "kv_num_heads" : "num_heads", batch,
+          in.kv_heads, in.head);
     }
     in.v_head = in.head;
   } else {

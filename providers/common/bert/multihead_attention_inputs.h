@@ -12,6 +12,11 @@ namespace ort {
 
 /// MultiHeadAttention's attributes, parsed once at kernel creation.
 struct MultiHeadAttentionAttributes : HeadAttentionAttributes {
+  /// This engine's extension, made only by the session-only fuse_grouped_kv_heads (onnxruntime
+  /// has no such attribute): head-major key and value hold kv_num_heads heads, each read by
+  /// num_heads / kv_num_heads consecutive query heads (grouped-query attention). 0: num_heads.
+  int64_t kv_num_heads = 0;
+
   /// Reads and checks the attributes; the past_sequence_length (buffer sharing) and
   /// cache_indirection (beam search) inputs are not supported.
   Status Parse(const KernelInfo& info);
@@ -22,10 +27,13 @@ struct MultiHeadAttentionAttributes : HeadAttentionAttributes {
 struct MultiHeadAttentionInputs {
   /// [B, S, N*H].
   const Tensor* query = nullptr;
-  /// [B, L, N*H] and [B, L, N*Hv], or already projected heads [B, N, L, H] both.
+  /// [B, L, N*H] and [B, L, N*Hv], or already projected heads [B, N, L, H] both ([B, Nkv, L, H]
+  /// with kv_num_heads).
   const Tensor* key = nullptr;
   const Tensor* value = nullptr;
   bool kv_head_major = false;
+  /// Nkv: the heads key and value hold (N unless grouped).
+  int64_t kv_heads = 0;
   /// [N*H + N*H + N*Hv] (Q, K, V parts) or null. With head-major key and value only the Q part
   /// is added (ONNX Runtime takes their bias as already applied).
   const Tensor* bias = nullptr;

@@ -13,10 +13,13 @@ namespace ort {
 struct HeadView {
   int64_t batch = 0, heads = 0, tokens = 0, head_size = 0;
   int64_t batch_stride = 0, head_stride = 0, token_stride = 0;
+  /// How many consecutive heads read one stored head (grouped-query attention's keys and
+  /// values, which `heads` / group heads hold).
+  int64_t group = 1;
 
   /// Element offset of the head vector of batch b, head h, token s.
   int64_t Offset(int64_t b, int64_t h, int64_t s) const {
-    return b * batch_stride + h * head_stride + s * token_stride;
+    return b * batch_stride + h / group * head_stride + s * token_stride;
   }
 };
 

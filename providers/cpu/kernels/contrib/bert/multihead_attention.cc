@@ -4,7 +4,9 @@
 // With past_key/past_value [B,N,P,H] the keys are the past followed by this step's, T = P + L;
 // present_key/present_value return them ([B,N,T,H]) and qk the scores before the softmax
 // [B,N,S,T]. key_padding_mask and attention_bias as in multihead_attention_inputs.h;
-// unidirectional hides the keys after P + s from query s (attention_core.h).
+// unidirectional hides the keys after P + s from query s (attention_core.h). This engine's
+// kv_num_heads attribute lets head-major key and value hold fewer heads, each shared by a group
+// of query heads (grouped-query attention, without repeating them).
 #include <algorithm>
 #include <vector>
 
@@ -88,11 +90,15 @@ class MultiHeadAttention final : public OpKernel {
       const int64_t width = num_heads * size;
       HeadSource fresh{step.Data<float>(),
                        in.kv_head_major
-                           ? HeadMajorHeads(batch, num_heads, in.kv_sequence, size)
+                           ? HeadMajorHeads(batch, in.kv_heads, in.kv_sequence, size)
                            : TokenMajorHeads(batch, in.kv_sequence, num_heads, size, width)};
+      fresh.view.group = num_heads / in.kv_heads;
       const float* part_bias =
           bias != nullptr && !in.kv_head_major ? bias + part * hidden : nullptr;
       const bool present = context.IsOutputUsed(present_index);
+      if (present && fresh.view.group != 1) {
+        return context.Error("present_key and present_value need kv_num_heads = num_heads");
+      }
       if (past == nullptr && !present) {
         if (part_bias == nullptr) return fresh;
         ORT_ASSIGN_OR_RETURN(float* biased, allocate({batch, in.kv_sequence, width}));
