@@ -129,8 +129,8 @@ std::string FormatOptimizeReport(const OptimizeReport& report) {
   }
   if (!report.session_only_ops.empty()) {
     text +=
-        "\nsession-only fusions (ops onnxruntime has no kernel for: a session on the saved "
-        "model makes them)\n";
+        "\nsession-only fusions (forms onnxruntime cannot run, left out of the saved model; a "
+        "session on it makes them)\n";
     for (const OpCount& op : report.session_only_ops) {
       text += fmt::format("  {:<38} {:>8} {:>8}\n", op.op_type, op.before, op.after);
     }

@@ -63,7 +63,7 @@ struct OptimizeReport {
   /// Passes (or rules) that broke the graph and were rolled back, in order.
   std::vector<OptimizerRollback> rollbacks;
   /// What the session-only passes (IsSessionOnlyPass) change in a session on the saved model,
-  /// which does not hold their ops: the op types whose count they change, `before` as saved.
+  /// which does not hold their rewrites: the op types whose count they change, `before` as saved.
   std::vector<OpCount> session_only_ops;
   /// Where a session with these providers would run the optimized nodes (priority order), and
   /// the copies between devices it would make.
