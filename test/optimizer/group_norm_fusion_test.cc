@@ -27,6 +27,8 @@ struct GroupNormOptions {
   bool pixel_mul = false;
   // A com.microsoft QuickGelu without alpha (1.702: CLIP's QuickGELU, not SiLU) follows.
   bool default_quick_gelu = false;
+  // x is [N, C, W] (GroupNorm over a sequence, as audio models have).
+  bool one_dimensional = false;
 };
 
 Tensor Floats(std::vector<int64_t> dims, float first, float step) {
@@ -42,10 +44,12 @@ Model GroupNormModel(const GroupNormOptions& options) {
   Model model = MakeModel(14);
   Graph& graph = model.graph();
   const int64_t c = options.channels, g = options.groups;
-  graph.SetValueType(
-      "x", ValueType::Tensor(DataType::kFloat,
-                             SymbolicShape{Dimension::Symbol("b"), Dimension::Known(c),
-                                           Dimension::Symbol("h"), Dimension::Known(kWidth)}));
+  SymbolicShape x_shape{Dimension::Symbol("b"), Dimension::Known(c), Dimension::Symbol("h"),
+                        Dimension::Known(kWidth)};
+  if (options.one_dimensional) x_shape.erase(x_shape.begin() + 2);
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, x_shape));
+  const std::vector<int64_t> channel_dims =
+      options.one_dimensional ? std::vector<int64_t>{c, 1} : std::vector<int64_t>{c, 1, 1};
   graph.AddNode(
       {"split", "Reshape", "", {"x", Ints(graph, "group_view", {0, g, -1})}, {"grouped"}, {}});
   graph.AddInitializer("in_scale",
@@ -69,8 +73,8 @@ Model GroupNormModel(const GroupNormOptions& options) {
   graph.AddNode({"merge", "Reshape", "", {"normed", restore_target}, {"restored"}, {}});
   std::string last = "restored";
   if (options.affine) {
-    graph.AddInitializer("gamma", Floats({c, 1, 1}, 0.75f, 0.125f));
-    graph.AddInitializer("beta", Floats({c, 1, 1}, -0.25f, 0.0625f));
+    graph.AddInitializer("gamma", Floats(channel_dims, 0.75f, 0.125f));
+    graph.AddInitializer("beta", Floats(channel_dims, -0.25f, 0.0625f));
     graph.AddNode({"scale", "Mul", "", {last, "gamma"}, {"scaled"}, {}});
     graph.AddNode({"shift", "Add", "", {"scaled", "beta"}, {"shifted"}, {}});
     last = "shifted";
@@ -110,6 +114,7 @@ TEST_CASE("fuse_group_norm turns torch's GroupNorm and its SiLU into one GroupNo
       {"affine only", {.silu = false}},
       {"no affine, no activation", {.affine = false, .silu = false}},
       {"InstanceNormalization's own scale and bias", {.group_affine = true}},
+      {"a [N, C, W] sequence", {.one_dimensional = true}},
   };
   for (const auto& [name, options] : forms) {
     SECTION(name) {
@@ -123,7 +128,11 @@ TEST_CASE("fuse_group_norm turns torch's GroupNorm and its SiLU into one GroupNo
       CHECK(fused.FindAttribute("groups")->i == 4);
       CHECK(fused.FindAttribute("channels_last")->i == 0);
       CHECK(fused.FindAttribute("activation")->i == (options.silu ? 1 : 0));
-      CheckSameOutputs([&options] { return GroupNormModel(options); }, Feeds(8), 1);
+      const std::vector<NamedValue> feeds =
+          options.one_dimensional
+              ? std::vector<NamedValue>{{"x", Value(RandomTensor({2, 8, kWidth}, 7))}}
+              : Feeds(8);
+      CheckSameOutputs([&options] { return GroupNormModel(options); }, feeds, 1);
     }
   }
 }

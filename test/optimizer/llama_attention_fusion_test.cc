@@ -245,6 +245,38 @@ void CheckOutputs(const LlamaOptions& options, const std::vector<NamedValue>& fe
   }
 }
 
+// A MultiHeadAttention over repeat_kv copies of key and value heads given as inputs ([B,KV,T,h];
+// the value's heads `value_kv_heads`), with the present outputs when `present`.
+Model RepeatedHeadsAttentionModel(bool present, int64_t value_kv_heads = kKvHeads) {
+  Model model = MakeModel(17);
+  model.opsets()[std::string(kMsDomain)] = 1;
+  Graph& graph = model.graph();
+  Builder b(graph);
+  const auto heads_type = [](int64_t heads) {
+    return ValueType::Tensor(
+        DataType::kFloat, SymbolicShape({Dimension::Symbol("batch"), Dimension::Known(heads),
+                                         Dimension::Symbol("total"), Dimension::Known(kHeadSize)}));
+  };
+  graph.SetValueType(
+      "q", ValueType::Tensor(DataType::kFloat, SymbolicShape({Dimension::Symbol("batch"),
+                                                              Dimension::Symbol("sequence"),
+                                                              Dimension::Known(kHidden)})));
+  graph.SetValueType("k", heads_type(kKvHeads));
+  graph.SetValueType("v", heads_type(value_kv_heads));
+  const std::string key = RepeatKv(b, "k");
+  const std::string value = value_kv_heads == kKvHeads ? RepeatKv(b, "v") : "v";
+  std::vector<std::string> outputs{"y"};
+  if (present) outputs.insert(outputs.end(), {"present_key", "present_value"});
+  Node& attention = graph.AddNode(
+      {"attention", "MultiHeadAttention", std::string(kMsDomain), {"q", key, value}, outputs, {}});
+  attention.SetAttribute(Attribute::Int("num_heads", kHeads));
+  graph.set_inputs({"q", "k", "v"});
+  graph.set_outputs(outputs);
+  graph.ResolveOuterScope();
+  InferModelTypes(model);
+  return model;
+}
+
 // Rotary embeddings of [B,N,S,h] heads given as an input, at positions 0..S-1.
 Model HeadsRotaryModel() {
   Model model = MakeModel(17);
@@ -370,6 +402,34 @@ TEST_CASE("LLaMA attention with position_ids fuses", "[optimizer][bert][llama]")
   feeds.push_back({"position_ids",
                    Value(Tensor::FromVector<int64_t>({kBatch, kSequence}, {2, 3, 4, 1, 2, 3}))});
   CheckOutputs(options, feeds, 1);
+}
+
+TEST_CASE("fuse_grouped_kv_heads reads the unrepeated heads, unless a present output needs them",
+          "[optimizer][bert][llama]") {
+  const std::vector<NamedValue> feeds{{"q", Value(Floats({kBatch, kSequence, kHidden}, 41))},
+                                      {"k", Value(Floats({kBatch, kKvHeads, 5, kHeadSize}, 42))},
+                                      {"v", Value(Floats({kBatch, kKvHeads, 5, kHeadSize}, 43))}};
+  SECTION("repeated key and value") {
+    Model model = RepeatedHeadsAttentionModel(false);
+    OptimizeExtended(model);
+    REQUIRE(OpTypes(model.graph()) == Ops{"MultiHeadAttention"});
+    const Node& attention = *model.graph().Producer("y");
+    CHECK(attention.inputs()[1] == "k");
+    CHECK(attention.inputs()[2] == "v");
+    CHECK(attention.FindAttribute("kv_num_heads")->i == kKvHeads);
+    CheckSameOutputs([] { return RepeatedHeadsAttentionModel(false); }, feeds, 1);
+  }
+  SECTION("present outputs, which hold num_heads heads") {
+    Model model = RepeatedHeadsAttentionModel(true);
+    OptimizeExtended(model);
+    CHECK(model.graph().Producer("y")->FindAttribute("kv_num_heads") == nullptr);
+    CHECK(CountOps(model.graph(), "Expand") == 2);
+  }
+  SECTION("a value that is not repeated") {
+    Model model = RepeatedHeadsAttentionModel(false, kHeads);
+    OptimizeExtended(model);
+    CHECK(model.graph().Producer("y")->FindAttribute("kv_num_heads") == nullptr);
+  }
 }
 
 }  // namespace ort::test
