@@ -13,6 +13,7 @@
 #include "lib/common/logging.h"
 #include "lib/common/mapped_file.h"
 #include "lib/ir/graph_validation.h"
+#include "lib/onnx/element_types.h"
 #include "lib/onnx/graph_proto.h"
 #include "lib/onnx/local_functions.h"
 #include "lib/onnx/model_proto.h"
@@ -77,8 +78,8 @@ bool CanInfer(const onnx::ModelProto& proto) {
 
 void InferShapesOnProto(onnx::ModelProto& proto, const std::string& label) {
   if (!CanInfer(proto)) {
-    ORT_LOG_INFO("{}: opset newer than the onnx library knows; skipping load-time shape inference",
-                 label);
+    ORT_LOG_INFO(
+        "{}: opset newer than the onnx library knows; element types by this engine's rules", label);
     return;
   }
   try {
@@ -138,6 +139,7 @@ Result<std::unique_ptr<Model>> ConvertModel(onnx::ModelProto& proto, const std::
   if (!status.ok()) return status.WithContext(label);
   ResolveSchemaVersions(model->graph());
   model->graph().ResolveOuterScope();
+  if (options.infer_shapes && !CanInfer(proto)) InferElementTypes(model->graph());
   status = ValidateGraph(model->graph());
   if (!status.ok()) return status.WithContext(label);
   return model;
@@ -176,6 +178,7 @@ void InferModelTypes(Model& model) {
   if (status.ok()) {
     InferShapesOnProto(proto, model.path);
     status = ApplyInferredTypes(proto.graph(), model.graph());
+    if (status.ok() && !CanInfer(proto)) InferElementTypes(model.graph());
   }
   if (!status.ok()) ORT_LOG_WARNING("{}: type inference skipped: {}", model.path, status.message());
 }
