@@ -275,7 +275,8 @@ def specs():
             slices))
         out.append(Spec(
             f"torch_causal_encoder{suffix}", "torch_transformer",
-            lambda dims=dims: TorchCausalEncoder(**{**dims, "layers": 1 if suffix else dims["layers"]}),
+            lambda dims=dims, suffix=suffix: TorchCausalEncoder(
+                **{**dims, "layers": 1 if suffix else dims["layers"]}),
             _text_inputs(2, seq, token_types=False), ["last_hidden_state"],
             {**_axes(text[:2]), "last_hidden_state": {0: "batch", 1: "sequence"}}, slices))
     return out
