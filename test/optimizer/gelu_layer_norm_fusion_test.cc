@@ -178,9 +178,10 @@ struct LayerNormOptions {
   bool duplicated_sub = false;  // older PyTorch: x - mean computed twice
   int64_t axis = -1;            // the axis both ReduceMeans average over
   bool centred_read_twice = false;
-  bool computed_gamma = false;  // gamma is computed from a feed, neither constant nor fed
-  bool residual = false;        // x = Add(Add(h, bias), skip), the encoder's residual
-  bool bias_first = false;      // with `residual`: the bias Add reads the bias as input 0
+  bool computed_gamma = false;            // gamma is computed from a feed, neither constant nor fed
+  bool residual = false;                  // x = Add(Add(h, bias), skip), the encoder's residual
+  bool bias_first = false;                // with `residual`: the bias Add reads the bias as input 0
+  std::vector<int64_t> dims = {2, 3, 4};  // x's shape (the last, 4, is normalized)
 };
 
 // LayerNormalization of x [2,3,4] over the last axis written out as ReduceMean ... Add.
@@ -188,12 +189,12 @@ Model LayerNormModel(const LayerNormOptions& options = {}) {
   Model model = MakeModel(14);
   Graph& graph = model.graph();
   std::vector<std::string> outputs{"y"};
-  graph.SetValueType("x", FloatTensor({2, 3, 4}));
+  graph.SetValueType("x", FloatTensor(options.dims));
   if (options.residual) {
     graph.set_inputs({"h", "skip"});
-    graph.SetValueType("h", FloatTensor({2, 3, 4}));
-    graph.SetValueType("skip", FloatTensor({2, 3, 4}));
-    graph.SetValueType("hb", FloatTensor({2, 3, 4}));
+    graph.SetValueType("h", FloatTensor(options.dims));
+    graph.SetValueType("skip", FloatTensor(options.dims));
+    graph.SetValueType("hb", FloatTensor(options.dims));
     graph.AddInitializer("bias", RandomTensor({4}, 7));
     graph.AddNode({"bias_add",
                    "Add",
@@ -302,6 +303,18 @@ TEST_CASE("fuse_skip_layer_norm takes the residual and bias Adds in", "[optimize
     CHECK(shared.graph().Producer("y")->outputs() == std::vector<std::string>{"y", "", "", "x"});
     CheckSameOutputs(build, feeds, 1);
   }
+  // [B, H, W, C] residuals (Swin's) fuse in a session only: onnxruntime's kernel takes 3-D.
+  const LayerNormOptions four_d{.residual = true, .dims = {2, 3, 2, 4}};
+  Model windows = LayerNormModel(four_d);
+  OptimizeExtended(windows);
+  CHECK(OpTypes(windows.graph()) == Ops{"SkipLayerNormalization"});
+  const std::vector<NamedValue> four_d_feeds{{"h", Value(RandomTensor({2, 3, 2, 4}, 5))},
+                                             {"skip", Value(RandomTensor({2, 3, 2, 4}, 6))}};
+  CheckSameOutputs([&four_d] { return LayerNormModel(four_d); }, four_d_feeds, 1);
+  Model unfused = LayerNormModel(four_d);
+  OptimizeForCpu(unfused, OptimizationLevel::kExtended, {"fuse_skip_layer_norm_any_rank"});
+  CHECK(OpTypes(unfused.graph()) == Ops{"Add", "Add", "LayerNormalization"});
+
   // A skip that broadcasts ([4] onto [2,3,4]) is not a residual of the same shape.
   Model broadcast = LayerNormModel({.residual = true});
   broadcast.graph().SetValueType("skip", FloatTensor({4}));
