@@ -1,6 +1,7 @@
 #include "lib/optimizer/attention_patterns.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <span>
 
@@ -90,6 +91,11 @@ void RemoveInitializerIfUnused(Graph& graph, const std::string& name) {
     inputs.erase(input);
     graph.set_inputs(std::move(inputs));
   }
+}
+
+void AddScaleUnlessDefault(std::vector<Attribute>& attributes, float scale, int64_t head_size) {
+  const float default_scale = 1.0f / std::sqrt(static_cast<float>(head_size));
+  if (scale != default_scale) attributes.push_back(Attribute::Float("scale", scale));
 }
 
 std::string FlatQkvBias(Graph& graph, const std::string& bias, const Tensor* constant,

@@ -44,6 +44,10 @@ std::string CastToInt32(Graph& graph, const std::string& value);
 std::string FlatQkvBias(Graph& graph, const std::string& bias, const Tensor* constant,
                         int64_t width, const std::string& name_hint);
 
+/// Adds `scale` to a fused attention node's `attributes` unless it is the kernels' default,
+/// 1/sqrt(head_size).
+void AddScaleUnlessDefault(std::vector<Attribute>& attributes, float scale, int64_t head_size);
+
 /// Removes initializer `name` when no node, subgraph or graph output reads it any more.
 void RemoveInitializerIfUnused(Graph& graph, const std::string& name);
 

@@ -452,10 +452,7 @@ class FuseAttentionRule final : public RewriteRule {
     }
     spec.outputs = {output};
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
-    // The kernel's default scale is 1/sqrt(head_size); any other one is written out.
-    const float default_scale = 1.0f / std::sqrt(static_cast<float>(match.q.head_size));
-    if (match.scale != default_scale)
-      spec.attributes.push_back(Attribute::Float("scale", match.scale));
+    AddScaleUnlessDefault(spec.attributes, match.scale, match.q.head_size);
     if (match.mask) {
       spec.inputs.push_back(CastToInt32(graph, match.mask->mask));
       spec.attributes.push_back(Attribute::Float("mask_filter_value", match.mask->filter));

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cmath>
 
 #include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_patterns.h"
@@ -444,10 +443,7 @@ class FuseEinsumAttentionRule final : public RewriteRule {
     if (attention_bias.empty()) spec.inputs.resize(3);
     spec.outputs = {attended};
     spec.attributes.push_back(Attribute::Int("num_heads", match.heads));
-    const float default_scale = 1.0f / std::sqrt(static_cast<float>(match.head_size));
-    if (match.scale != default_scale) {
-      spec.attributes.push_back(Attribute::Float("scale", match.scale));
-    }
+    AddScaleUnlessDefault(spec.attributes, match.scale, match.head_size);
     const ValueType* output_type = graph.FindTypeInScope(match.output);
     const ValueType kept_type = output_type != nullptr ? *output_type : ValueType{};
     const std::string old_bias = match.bias;

@@ -5,7 +5,6 @@
 // becomes com.microsoft MultiHeadAttention(Q, K, V, attention_bias = M) -> y, the key/value heads
 // given 4-D. The mask is added as written, so any causal, padding or cache mask keeps its meaning.
 // It runs after fuse_multi_head_attention, which takes the blocks whose heads it can split.
-#include <cmath>
 
 #include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_patterns.h"
@@ -181,10 +180,7 @@ class FuseKvHeadsAttentionRule final : public RewriteRule {
     }
     spec.outputs = {match.merge.output};
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
-    const float default_scale = 1.0f / std::sqrt(static_cast<float>(match.q.head_size));
-    if (match.scale != default_scale) {
-      spec.attributes.push_back(Attribute::Float("scale", match.scale));
-    }
+    AddScaleUnlessDefault(spec.attributes, match.scale, match.q.head_size);
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
     RewireMerge(graph, match.merge);
     node_removed = true;

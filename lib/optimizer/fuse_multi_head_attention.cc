@@ -8,7 +8,6 @@
 // set for a causal mask; an additive bias (T5's position bias, attention_bias.h) becomes
 // attention_bias. It runs after fuse_attention, which takes the self-attention blocks it can.
 #include <algorithm>
-#include <cmath>
 
 #include <fmt/format.h>
 
@@ -259,10 +258,7 @@ class FuseMultiHeadAttentionRule final : public RewriteRule {
     spec.outputs = {match.merge.output, match.k.present, match.v.present};
     while (spec.outputs.back().empty()) spec.outputs.pop_back();
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
-    const float default_scale = 1.0f / std::sqrt(static_cast<float>(match.q.head_size));
-    if (match.scale != default_scale) {
-      spec.attributes.push_back(Attribute::Float("scale", match.scale));
-    }
+    AddScaleUnlessDefault(spec.attributes, match.scale, match.q.head_size);
     if (match.causal) spec.attributes.push_back(Attribute::Int("unidirectional", 1));
     if (match.padding) {
       spec.attributes.push_back(Attribute::Float("mask_filter_value", match.padding->filter));

@@ -7,7 +7,6 @@
 // com.microsoft Attention(X, W, b, attention_bias) -> y. The terms fold into one constant; Swin's
 // shifted-window mask makes it per window, [W, N, S, T], tiled over the B'/W images at run time
 // (attention_bias takes a batch of 1 or B' only).
-#include <cmath>
 
 #include <fmt/format.h>
 
@@ -329,10 +328,7 @@ class FusePackedQkvAttentionRule final : public RewriteRule {
     }
     spec.outputs = {match.merge.output};
     spec.attributes.push_back(Attribute::Int("num_heads", qkv.heads));
-    const float default_scale = 1.0f / std::sqrt(static_cast<float>(qkv.head_size));
-    if (match.scale != default_scale) {
-      spec.attributes.push_back(Attribute::Float("scale", match.scale));
-    }
+    AddScaleUnlessDefault(spec.attributes, match.scale, qkv.head_size);
     const std::string old_bias = qkv.bias;
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
     RewireMerge(graph, match.merge);
