@@ -276,6 +276,7 @@ void Reshape(RuleContext& context) {
     return;
   }
   const bool allowzero = context.opset() >= 14 && context.IntAttribute("allowzero", 0) != 0;
+  const auto data_size = data != nullptr ? Product(*data) : std::nullopt;
   std::vector<DimExpr> shape;
   std::optional<size_t> inferred;
   for (size_t i = 0; i < target->size(); ++i) {
@@ -299,6 +300,13 @@ void Reshape(RuleContext& context) {
       // Where the element is 0, the copied input dimension is a multiple of it, so 0 too; a 0
       // past the input's rank is an error at run time.
       shape.push_back(element);
+    } else if (context.symbols().OnlyInputSizes(element) && data_size &&
+               DivExact(*data_size, element)) {
+      // torch's view(tgt_len, bsz, D) after nn.MultiheadAttention: were bsz 0, the input would
+      // be empty and the copy would change only which dimension of an empty tensor is 0. Like
+      // symbolic_shape_infer.py we keep bsz, but only a size of the model's inputs: a caller
+      // rarely passes an empty batch, while a data-dependent count (detections) is often 0.
+      shape.push_back(element);
     } else {
       // At run time the element might be 0 (copy) or -1 (infer).
       shape.push_back(element.IsPositive() ? element : context.Fresh());
@@ -307,10 +315,9 @@ void Reshape(RuleContext& context) {
   if (inferred) {
     std::vector<DimExpr> others = shape;
     others.erase(others.begin() + static_cast<ptrdiff_t>(*inferred));
-    const auto total = data != nullptr ? Product(*data) : std::nullopt;
     const auto known = Product(others);
-    shape[*inferred] =
-        context.OrFresh(total && known ? DivExact(*total, *known) : std::optional<DimExpr>());
+    shape[*inferred] = context.OrFresh(data_size && known ? DivExact(*data_size, *known)
+                                                          : std::optional<DimExpr>());
   }
   context.SetShape(0, shape);
   CarryValues(context, shape);

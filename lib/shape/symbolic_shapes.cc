@@ -1,5 +1,7 @@
 #include "lib/shape/symbolic_shapes.h"
 
+#include <algorithm>
+
 #include "lib/common/logging.h"
 #include "lib/shape/shape_rules.h"
 
@@ -31,7 +33,16 @@ const Graph& RootOf(const Graph& graph) {
 
 }  // namespace
 
-SymbolTable::SymbolTable(const Graph& root) { CollectSymbols(root, model_names_); }
+SymbolTable::SymbolTable(const Graph& root) {
+  CollectSymbols(root, model_names_);
+  for (const std::string& input : root.inputs()) {
+    const ValueInfo* info = root.FindValueInfo(input);
+    if (info == nullptr || !info->type.shape) continue;
+    for (const Dimension& dim : *info->type.shape) {
+      if (!dim.IsKnown() && !dim.param.empty()) input_sizes_.insert(dim.param);
+    }
+  }
+}
 
 DimExpr SymbolTable::Fresh() {
   for (;;) {
@@ -50,6 +61,18 @@ bool SymbolTable::IsFresh(const DimExpr& dim) const {
 
 bool SymbolTable::IsModelSymbol(std::string_view name) const {
   return model_names_.count(name) > 0;
+}
+
+void SymbolTable::AddInputSize(const DimExpr& dim) {
+  if (const auto symbol = dim.AsSymbol()) input_sizes_.emplace(*symbol);
+}
+
+bool SymbolTable::OnlyInputSizes(const DimExpr& dim) const {
+  const auto input_size = [this](std::string_view name) -> std::optional<int64_t> {
+    if (input_sizes_.count(name) == 0) return std::nullopt;
+    return 1;
+  };
+  return dim.IsNonNegative() && dim.Evaluate(input_size).has_value();
 }
 
 SymbolicShapes::SymbolicShapes(const Graph& graph) : graph_(graph) {
@@ -141,6 +164,10 @@ TensorFacts SymbolicShapes::FactsFromType(const std::string& value) {
       facts.shape->push_back(DimExpr::Symbol(dim.param));
     } else {
       facts.shape->push_back(symbols_->Fresh());
+      const auto& inputs = graph_.inputs();
+      if (parent_ == nullptr && std::find(inputs.begin(), inputs.end(), value) != inputs.end()) {
+        symbols_->AddInputSize(facts.shape->back());
+      }
     }
   }
   return facts;

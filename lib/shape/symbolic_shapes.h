@@ -9,7 +9,9 @@
 // from its op's rule (shape_rules.h), reconciled with the type the graph already records for them
 // (a known number there wins over a symbol; a fresh symbol gives way to a recorded dim_param).
 // Nothing here is ever wrong for a valid model at run time: what a rule cannot prove becomes a
-// fresh symbol (equal to nothing else) or an unknown rank.
+// fresh symbol (equal to nothing else) or an unknown rank. The one exception, as in
+// symbolic_shape_infer.py: Reshape takes a target size made of input sizes as non-zero when it
+// divides the input's size, so at worst an empty tensor's shape is misnamed (rules_shape_ops.cc).
 #pragma once
 
 #include <cstdint>
@@ -49,10 +51,16 @@ class SymbolTable {
   bool IsFresh(const DimExpr& dim) const;
   /// True when a type of the model (when the table was made) uses `name` as a dim_param.
   bool IsModelSymbol(std::string_view name) const;
+  /// Marks a symbol as a size of the model's inputs (one the caller chooses, unlike the sizes
+  /// data-dependent ops produce).
+  void AddInputSize(const DimExpr& dim);
+  /// True when `dim` is >= 0 and all its symbols size the model's inputs (4*batch, seq+past).
+  bool OnlyInputSizes(const DimExpr& dim) const;
 
  private:
   std::set<std::string, std::less<>> model_names_;
   std::set<std::string, std::less<>> fresh_;
+  std::set<std::string, std::less<>> input_sizes_;
   size_t next_ = 0;
 };
 

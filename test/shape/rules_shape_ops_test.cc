@@ -208,6 +208,43 @@ TEST_CASE("Reshape resolves 0 and -1 and honours allowzero", "[shape]") {
   CHECK(g.Shape("restored") == "[batch,8,h,w]");
 }
 
+TEST_CASE("Reshape keeps a size that divides its input's size (nn.MultiheadAttention's view)",
+          "[shape]") {
+  ShapeGraph g(14);
+  // out_proj's output [tgt_len * bsz, 16] viewed back as [tgt_len, bsz, 16], bsz read from the
+  // query's shape: were bsz 0 the input would be empty, so only an empty tensor's shape could
+  // differ.
+  g.Input("query", {"tgt_len", "bsz", int64_t{16}});
+  g.Input("projected", {"tokens", int64_t{16}});
+  g.Ints("flatten", {-1, 16});
+  g.Add("Reshape", {"query", "flatten"}, {"rows"});
+  g.Add("Shape", {"query"}, {"query_shape"});
+  g.Ints("first_two", {0, 1});
+  g.Add("Gather", {"query_shape", "first_two"}, {"tgt_len_bsz"});
+  g.Ints("hidden", {16});
+  g.Add("Concat", {"tgt_len_bsz", "hidden"}, {"view"}).SetAttribute(Attribute::Int("axis", 0));
+  g.Add("Reshape", {"rows", "view"}, {"restored"});
+  // A size that does not divide the input's: 0 would copy 16 into a non-empty tensor.
+  g.Add("Reshape", {"projected", "view"}, {"unrelated"});
+  // A data-dependent count is 0 often enough (no detections) that only input sizes are kept.
+  g.Add("NonZero", {"query"}, {"indices"});
+  g.Add("Shape", {"indices"}, {"indices_shape"});
+  g.Ints("second", {1});
+  g.Add("Gather", {"indices_shape", "second"}, {"count"});
+  g.Ints("three", {3});
+  g.Add("Concat", {"count", "three"}, {"by_count"}).SetAttribute(Attribute::Int("axis", 0));
+  g.Add("Reshape", {"indices", "by_count"}, {"transposed"});
+
+  CHECK(g.Shape("rows") == "[bsz*tgt_len,16]");
+  CHECK(g.Shape("restored") == "[tgt_len,bsz,16]");
+  CHECK(g.Shape("unrelated") == "[?,?,16]");
+  SymbolicShapes& shapes = g.Analyse();
+  const DimExpr count = shapes.Facts("indices").shape->at(1);
+  const DimExpr transposed_rows = shapes.Facts("transposed").shape->at(0);
+  CHECK(shapes.symbols().IsFresh(transposed_rows));
+  CHECK_FALSE(transposed_rows == count);
+}
+
 TEST_CASE("Flatten multiplies the leading and trailing dimensions", "[shape]") {
   ShapeGraph g;
   g.Input("x", {"batch", int64_t{3}, "h", "w"});
