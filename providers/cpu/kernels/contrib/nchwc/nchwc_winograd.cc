@@ -87,11 +87,15 @@ void RunChunk(const NchwcConvKernels& kernels, const NchwcConvArgs& args,
           const int64_t ob = task / column_tasks % block_groups * per_task;
           const int64_t column_begin = task % column_tasks * columns;
           NchwcConvArgs at = point;
-          at.x = v + xi * args.in_blocks * count * block;
-          at.w = filters.data() + xi * point_filters;
           at.y = m + xi * args.out_blocks * count * block;
-          kernels.conv_row(at, 0, ob, std::min(per_task, args.out_blocks - ob), 0, column_begin,
-                           std::min(count, column_begin + columns), nullptr);
+          for (int64_t part = 0; part < args.in_blocks; part += filters.part_blocks()) {
+            at.in_blocks = std::min(filters.part_blocks(), args.in_blocks - part);
+            at.x = v + (xi * args.in_blocks + part) * count * block;
+            at.w = filters.data() + xi * point_filters + part * filters.filters() * block;
+            at.sum = part == 0 ? nullptr : at.y;  // read and written element by element
+            kernels.conv_row(at, 0, ob, std::min(per_task, args.out_blocks - ob), 0, column_begin,
+                             std::min(count, column_begin + columns), nullptr);
+          }
         }
       });
 
@@ -126,7 +130,9 @@ float* ThreadScratch(int64_t floats) {
 
 NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int64_t channels,
                                            int64_t block)
-    : filters_(filters), channels_(channels) {
+    : filters_(filters),
+      channels_(channels),
+      part_blocks_(std::max<int64_t>(1, kWinogradChannelsPerSum / block)) {
   // U[i][j] = sum over taps (k, l) of G[i][k] G[j][l] g[k][l]: one coefficient per point and tap,
   // applied to all B x B channel pairs of a filter block at once (contiguous in OIHWBiBo).
   double coefficients[kWinogradPoints][9];
@@ -143,8 +149,11 @@ NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int6
   std::vector<double> sums(static_cast<size_t>(pairs));
   for (int64_t ob = 0; ob < out_blocks; ++ob) {
     for (int64_t ib = 0; ib < in_blocks; ++ib) {
-      const int64_t offset = (ob * in_blocks + ib) * pairs;
-      const float* g = w + offset * 9;
+      const float* g = w + (ob * in_blocks + ib) * pairs * 9;
+      const int64_t part_begin = ib / part_blocks_ * part_blocks_;
+      const int64_t part_size = std::min(part_blocks_, in_blocks - part_begin);
+      const int64_t offset =
+          out_blocks * part_begin * pairs + (ob * part_size + ib - part_begin) * pairs;
       for (int64_t point = 0; point < kWinogradPoints; ++point) {
         std::fill(sums.begin(), sums.end(), 0.0);
         for (int tap = 0; tap < 9; ++tap) {

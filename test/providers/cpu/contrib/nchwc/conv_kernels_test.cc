@@ -174,7 +174,8 @@ void CheckWinograd(const NchwcConvKernels& kernels, int64_t pad, bool with_sum, 
   NchwcConvArgs a;
   const int64_t batch = 2;
   a.in_block = block;
-  a.in_blocks = 3;
+  // Large: channel blocks in several of the filters' partial sums (kWinogradChannelsPerSum).
+  a.in_blocks = large ? 9 : 3;
   a.out_blocks = 2;
   a.in_h = large ? 30 : 11;
   a.in_w = large ? 37 : 14;
