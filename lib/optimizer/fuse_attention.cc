@@ -43,10 +43,15 @@ struct Projection : HeadSplit {
   const Node* split = nullptr;
   std::string split_output;
   std::string weight_name, bias_name;
+  /// The leading HeadSplit::nodes: the head split alone, without the projection's own nodes.
+  size_t head_nodes = 0;
 };
 
 struct AttentionMatch {
   Projection q, k, v;
+  /// Keys and values projected from another input than the queries (a decoder's memory): the
+  /// projections stay, and MultiHeadAttention reads their outputs.
+  bool cross = false;
   std::optional<KeyPaddingMask> mask;
   std::optional<SequenceBias> bias;
   float scale = 1;
@@ -71,9 +76,7 @@ bool MatchSlicePart(const Graph& graph, const Node& slice, int64_t hidden, Proje
                     int64_t& columns) {
   const std::string& packed = slice.inputs()[0];
   const auto width = LastDimension(graph, packed);
-  if (graph.OpsetVersion("") < 10 || !width || OnlyConsumer(graph, slice.outputs()[0]) == nullptr) {
-    return false;
-  }
+  if (graph.OpsetVersion("") < 10 || !width) return false;
   const auto starts = ConstantInts(graph, slice, 1), ends = ConstantInts(graph, slice, 2);
   const auto axes = slice.HasInput(3) ? ConstantInts(graph, slice, 3) : std::nullopt;
   const auto steps = slice.HasInput(4) ? ConstantInts(graph, slice, 4) : std::nullopt;
@@ -131,6 +134,7 @@ std::optional<Projection> MatchProjection(const Graph& graph, const std::string&
   if (!heads) return std::nullopt;
   Projection projection;
   static_cast<HeadSplit&>(projection) = std::move(*heads);
+  projection.head_nodes = projection.nodes.size();
   const int64_t hidden = projection.heads * projection.head_size;
   std::string current = projection.projected;
   int64_t columns = hidden;
@@ -272,21 +276,29 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
 
   const int64_t heads = q->heads, head_size = q->head_size;
   const int64_t hidden = heads * head_size;
-  // One input, one head layout, one input width for the three projections.
+  for (const Projection* p : {&*k, &*v}) {
+    if (p->heads != heads || p->head_size != head_size) return std::nullopt;
+  }
+  // Self-attention: one input, one input width, packed alike for the three projections.
+  // Cross-attention: keys and values of one other input.
+  match.cross = k->x == v->x && k->x != q->x;
   const int64_t width = q->weight->shape()[0];
   for (const Projection* p : {&*k, &*v}) {
-    if (p->x != q->x || p->heads != heads || p->head_size != head_size ||
-        p->weight->shape()[0] != width || (p->split == nullptr) != (q->split == nullptr)) {
+    if (!match.cross && (p->x != q->x || p->weight->shape()[0] != width ||
+                         (p->split == nullptr) != (q->split == nullptr))) {
       return std::nullopt;
     }
   }
-  // A packed projection's Split (or Slices) goes with the block: every part must be one of q, k,
-  // v.
+  // A packed projection's Split (or Slices) goes with a self-attention block: every part must be
+  // one of q, k, v.
   for (const Projection* p : {&*q, &*k, &*v}) {
-    if (p->split == nullptr) continue;
+    if (p->split == nullptr || match.cross) continue;
     std::vector<std::string> parts = p->split->outputs();
     if (IsOnnxOp(p->split, "Slice")) {
-      if (graph.IsGraphOutput(p->split->inputs()[0])) return std::nullopt;
+      if (graph.IsGraphOutput(p->split->inputs()[0]) ||
+          OnlyConsumer(graph, p->split_output) == nullptr) {
+        return std::nullopt;
+      }
       parts.clear();
       for (const Node* reader : graph.Consumers(p->split->inputs()[0])) {
         parts.push_back(reader->outputs()[0]);
@@ -298,12 +310,14 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
       }
     }
   }
-  const auto x_rank = RankOf(graph, q->x);
-  if (x_rank && *x_rank != 3) return std::nullopt;
+  for (const Projection* p : {&*q, &*k}) {
+    const auto x_rank = RankOf(graph, p->x);
+    if (x_rank && *x_rank != 3) return std::nullopt;
+  }
   // The key padding masks attention_mask.h knows are [B,1,1,S], for [B,N,S,S] scores only;
   // batched_key_mask.h's are [B*N,1,S], for [B*N,S,S] scores.
   if (match.mask && q->rank != (batched ? 3 : 4)) return std::nullopt;
-  if (batched && !batched->Proves(graph, q->projected, q->sequence_first, q->heads)) {
+  if (batched && !batched->Proves(graph, k->projected, k->sequence_first, k->heads)) {
     return std::nullopt;
   }
   // sequence_bias.h's [1,S,T] attn_mask broadcasts over [B*N,S,T] scores only.
@@ -318,12 +332,17 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
       (match.mask->filter != -INFINITY || !NeverPositiveInfinityOrNaN(graph, match.bias->bias))) {
     return std::nullopt;
   }
-  std::vector<std::string> same = merge->batch_sequence_values;
+  // [B,S] of the queries and the merge; [B,T] of the keys and values, the same in self-attention.
+  std::vector<std::string> same = merge->batch_sequence_values, key_same;
   for (const Projection* p : {&*q, &*k, &*v}) {
-    same.insert(same.end(), p->batch_sequence_values.begin(), p->batch_sequence_values.end());
+    auto& values = match.cross && p != &*q ? key_same : same;
+    values.insert(values.end(), p->batch_sequence_values.begin(), p->batch_sequence_values.end());
   }
   for (const Projection* p : {&*q, &*k, &*v}) {
-    if (!KeepsBatchAndSequence(graph, p->leading, same, q->x)) return std::nullopt;
+    const bool keys = match.cross && p != &*q;
+    if (!KeepsBatchAndSequence(graph, p->leading, keys ? key_same : same, keys ? k->x : q->x)) {
+      return std::nullopt;
+    }
   }
   if (!merge->Keeps(graph, hidden, same, q->x)) return std::nullopt;
 
@@ -332,7 +351,9 @@ std::optional<AttentionMatch> MatchAttention(const Graph& graph, const Node& sof
   match.nodes.insert(match.nodes.end(), {qk, &softmax, pv});
   match.nodes.insert(match.nodes.end(), merge->nodes.begin(), merge->nodes.end());
   for (const Projection* p : {&*q, &*k, &*v}) {
-    match.nodes.insert(match.nodes.end(), p->nodes.begin(), p->nodes.end());
+    const auto end =
+        match.cross ? p->nodes.begin() + static_cast<ptrdiff_t>(p->head_nodes) : p->nodes.end();
+    match.nodes.insert(match.nodes.end(), p->nodes.begin(), end);
   }
   match.q = std::move(*q);
   match.k = std::move(*k);
@@ -414,12 +435,13 @@ class FuseAttentionRule final : public RewriteRule {
       : RewriteRule("fuse_attention", {"Softmax"}, "", {{std::string(kMsDomain), "Attention"}}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
-    return MatchAttention(graph, node).has_value();
+    const auto match = MatchAttention(graph, node);
+    return match && !match->cross;
   }
 
   Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
     auto found = MatchAttention(graph, node);
-    if (!found) return Status::OK();
+    if (!found || found->cross) return Status::OK();
     AttentionMatch match = std::move(*found);
     const std::string weights = graph.UniqueValueName(fmt::format("{}_qkv", match.q.weight_name));
     graph.AddInitializer(weights, MergedWeights(match));
@@ -477,10 +499,69 @@ class FuseAttentionRule final : public RewriteRule {
   }
 };
 
+// Rule fuse_cross_attention: the same blocks with keys and values projected from another input
+// than the queries (nn.TransformerDecoder's memory), as com.microsoft MultiHeadAttention(Q, K, V,
+// key_padding_mask, attention_bias) over the projections' outputs, which stay (batch-first
+// through Transposes where the block is sequence-first).
+class FuseCrossAttentionRule final : public RewriteRule {
+ public:
+  FuseCrossAttentionRule()
+      : RewriteRule("fuse_cross_attention", {"Softmax"}, "",
+                    {{std::string(kMsDomain), "MultiHeadAttention"}}) {}
+
+  bool Matches(const Graph& graph, const Node& node) const override {
+    const auto match = MatchAttention(graph, node);
+    return match && match->cross;
+  }
+
+  Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
+    auto found = MatchAttention(graph, node);
+    if (!found || !found->cross) return Status::OK();
+    AttentionMatch& match = *found;
+    NodeSpec spec;
+    spec.op_type = "MultiHeadAttention";
+    spec.domain = std::string(kMsDomain);
+    for (const Projection* p : {&match.q, &match.k, &match.v}) {
+      spec.inputs.push_back(p->sequence_first ? SwapLeadingAxes(graph, p->projected, "batch_first")
+                                              : p->projected);
+    }
+    spec.inputs.resize(6);
+    if (match.mask) {
+      spec.inputs[4] = CastToInt32(graph, match.mask->mask);
+      spec.attributes.push_back(Attribute::Float("mask_filter_value", match.mask->filter));
+    }
+    if (match.bias) spec.inputs[5] = AttentionBias4d(graph, *match.bias);
+    while (spec.inputs.back().empty()) spec.inputs.pop_back();
+    if (!match.merge.rewired.empty()) {
+      match.merge.output = graph.UniqueValueName(match.merge.output);
+    }
+    std::string output = match.merge.output;
+    if (match.merge.sequence_first) {
+      output = graph.UniqueValueName(fmt::format("{}_batch_first", match.merge.output));
+      graph.SetValueType(output, ValueType::Tensor(DataType::kFloat, std::nullopt));
+    }
+    spec.outputs = {output};
+    spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
+    AddScaleUnlessDefault(spec.attributes, match.scale, match.q.head_size);
+    ReplaceByFusedNode(graph, match.nodes, std::move(spec));
+    if (match.merge.sequence_first) AddTranspose(graph, output, match.merge.output);
+    RewireMerge(graph, match.merge);
+    node_removed = true;
+    if (match.mask) {
+      for (const Node* chain_node : match.mask->chain) RemoveIfUnused(graph, *chain_node);
+    }
+    return Status::OK();
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<RewriteRule> CreateFuseAttentionRule() {
   return std::make_unique<FuseAttentionRule>();
+}
+
+std::unique_ptr<RewriteRule> CreateFuseCrossAttentionRule() {
+  return std::make_unique<FuseCrossAttentionRule>();
 }
 
 }  // namespace ort

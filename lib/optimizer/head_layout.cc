@@ -183,7 +183,10 @@ std::optional<HeadChain> MatchHeadChain(const Graph& graph, const std::string& v
   bool reshaped = false;
   for (int i = 0; i < kMaxChain; ++i) {
     const Node* reader = OnlyConsumer(graph, current);
-    if (reader == nullptr) return std::nullopt;
+    // A value read elsewhere too (a Shape of nn.MultiheadAttention's key slice) ends the chain:
+    // it can only be the projection.
+    if (reader == nullptr && i == 0) return std::nullopt;
+    if (reader == nullptr) break;
     std::string input;
     const Node* step = MatchScalarFactor(graph, current, {reader}, chain.scale, input);
     if (step == nullptr) {

@@ -152,10 +152,14 @@ bool SquareInput(MhaMask mask) {
 // [S,B,D], one packed in_proj chunked by Slices, heads [S,B*N,h] transposed to [B*N,S,h], q
 // divided by sqrt(h), out_proj as Gemm on [S*B,D], back to [B,S,D], and `mask` added to the
 // scores (baddbmm's form). As torch exports it, k's and v's views read their lengths through
-// Shape of their slices.
+// Shape of their slices. `cross`: nn.TransformerDecoder's cross-attention instead, q projected
+// from x alone and k, v chunked from one projection of "memory" [batch, memory_sequence, D]
+// (its padding mask "pad" [batch, memory_sequence]).
 Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
-                              std::optional<std::pair<int64_t, int64_t>> fixed = std::nullopt) {
+                              std::optional<std::pair<int64_t, int64_t>> fixed = std::nullopt,
+                              bool cross = false) {
   std::vector<std::string> inputs{"x"};
+  if (cross) inputs.push_back("memory");
   if (mask == MhaMask::kFloatInput) inputs.push_back("mask");
   if (Padded(mask)) inputs.push_back("pad");
   if (SquareInput(mask)) inputs.push_back("mask");
@@ -172,22 +176,37 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
     if (mask == MhaMask::kPerHeadInput) shape.insert(shape.begin(), Dimension::Symbol("bh"));
     graph.SetValueType("mask", ValueType::Tensor(DataType::kFloat, shape));
   }
+  const Dimension keys = cross ? Dimension::Symbol("memory_sequence") : LeadingDim(fixed, 1);
+  if (cross) {
+    graph.SetValueType(
+        "memory", ValueType::Tensor(DataType::kFloat, SymbolicShape{LeadingDim(fixed, 0), keys,
+                                                                    Dimension::Known(kHidden)}));
+  }
   if (Padded(mask)) {
     graph.SetValueType(
-        "pad", ValueType::Tensor(DataType::kInt64,
-                                 SymbolicShape{LeadingDim(fixed, 0), LeadingDim(fixed, 1)}));
+        "pad", ValueType::Tensor(DataType::kInt64, SymbolicShape{LeadingDim(fixed, 0), keys}));
   }
   Builder b(graph);
   const std::string xt = b.Transpose("x", {1, 0, 2});
   const std::string sequence = b.Dim(xt, 0), batch = b.Dim(xt, 1);
-  const std::string packed = b.Node(
-      "Add",
-      {b.Floats({3 * kHidden}, 7), b.Node("MatMul", {xt, b.Floats({kHidden, 3 * kHidden}, 8)})});
+  const std::string kv_input = cross ? b.Transpose("memory", {1, 0, 2}) : xt;
+  const std::string key_length = cross ? b.Dim(kv_input, 0) : sequence;
+  const int64_t packed_parts = cross ? 2 : 3;
+  const std::string packed =
+      b.Node("Add", {b.Floats({packed_parts * kHidden}, 7),
+                     b.Node("MatMul", {kv_input, b.Floats({kHidden, packed_parts * kHidden}, 8)})});
   const std::string batch_heads = b.Node("Mul", {batch, b.Ints({kHeads})});
   // q's view reads the sequence length from x, k's and v's from their own slices (k.shape[0]).
   const auto part = [&](int64_t index) {
-    const std::string slice = b.Node("Slice", {packed, b.Ints({index * kHidden}),
-                                               b.Ints({(index + 1) * kHidden}), b.Ints({-1})});
+    if (cross && index == 0) {
+      const std::string q = b.Node(
+          "Add",
+          {b.Floats({kHidden}, 11), b.Node("MatMul", {xt, b.Floats({kHidden, kHidden}, 12)})});
+      return b.Node("Reshape", {q, b.Concat({sequence, batch_heads, b.Ints({kHeadSize})})});
+    }
+    const int64_t column = cross ? index - 1 : index;
+    const std::string slice = b.Node("Slice", {packed, b.Ints({column * kHidden}),
+                                               b.Ints({(column + 1) * kHidden}), b.Ints({-1})});
     const std::string length = index == 0 ? sequence : b.Dim(slice, 0);
     return b.Node("Reshape", {slice, b.Concat({length, batch_heads, b.Ints({kHeadSize})})});
   };
@@ -226,10 +245,10 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
     // zeros_like(...).masked_fill_(mask, -inf) and baddbmm's beta 1.
     const std::string padded = b.Node("Equal", {"pad", b.Ints({0}, true)});
     const std::string viewed =
-        b.Node("Reshape", {padded, b.Concat({batch, b.Ints({1, 1}), sequence})});
+        b.Node("Reshape", {padded, b.Concat({batch, b.Ints({1, 1}), key_length})});
     const std::string expanded = b.Node("Expand", {viewed, b.Ints({1, kHeads, 1, 1})});
     const std::string batched =
-        b.Node("Reshape", {expanded, b.Concat({batch_heads, b.Ints({1}), sequence})});
+        b.Node("Reshape", {expanded, b.Concat({batch_heads, b.Ints({1}), key_length})});
     // With an attn_mask, torch fills the padded keys into it instead.
     const std::string zeros =
         !attn_mask.empty() ? attn_mask
@@ -252,17 +271,23 @@ Model MultiheadAttentionModel(int64_t opset, MhaMask mask = MhaMask::kNone,
   return model;
 }
 
-std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, MhaMask mask = MhaMask::kNone) {
+// With `memory` keys (> 0), the cross-attention's memory of that length as well.
+std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, MhaMask mask = MhaMask::kNone,
+                              int64_t memory = 0) {
   std::vector<NamedValue> feeds{{"x", Value(RandomTensor({batch, sequence, kHidden}, 21))}};
+  if (memory > 0) {
+    feeds.push_back({"memory", Value(RandomTensor({batch, memory, kHidden}, 22))});
+  }
   if (Padded(mask)) {
-    // Row b keeps its first sequence - b keys (at least one).
-    std::vector<int64_t> pad(static_cast<size_t>(batch * sequence), 1);
+    // Row b keeps its first keys - b keys (at least one).
+    const int64_t keys = memory > 0 ? memory : sequence;
+    std::vector<int64_t> pad(static_cast<size_t>(batch * keys), 1);
     for (int64_t row = 0; row < batch; ++row) {
-      for (int64_t key = std::max<int64_t>(1, sequence - row); key < sequence; ++key) {
-        pad[static_cast<size_t>(row * sequence + key)] = 0;
+      for (int64_t key = std::max<int64_t>(1, keys - row); key < keys; ++key) {
+        pad[static_cast<size_t>(row * keys + key)] = 0;
       }
     }
-    feeds.push_back({"pad", Value(Tensor::FromVector<int64_t>({batch, sequence}, pad))});
+    feeds.push_back({"pad", Value(Tensor::FromVector<int64_t>({batch, keys}, pad))});
   }
   if (mask == MhaMask::kFloatInput) {
     // Key 1 of batch row 1 padded, for both heads.
@@ -290,10 +315,10 @@ std::vector<NamedValue> Feeds(int64_t batch, int64_t sequence, MhaMask mask = Mh
 }
 
 void CheckFusedAlike(const std::function<Model()>& build, const std::vector<NamedValue>& feeds,
-                     size_t attention_nodes) {
+                     size_t attention_nodes, const char* op = "Attention") {
   const auto plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
   const auto fused = RunOnCpu(build(), OptimizationLevel::kExtended, feeds);
-  CHECK(std::count(fused.executed.begin(), fused.executed.end(), "Attention") ==
+  CHECK(std::count(fused.executed.begin(), fused.executed.end(), op) ==
         static_cast<ptrdiff_t>(attention_nodes));
   CheckClose(fused.output, plain.output, 1e-5, 1e-4);
 }
@@ -406,6 +431,35 @@ TEST_CASE("fuse_attention takes nn.MultiheadAttention's attn_mask with a key pad
     for (const auto& [batch, sequence] : {std::pair<int64_t, int64_t>{3, 4}, {1, 2}, {2, 5}}) {
       CheckFusedAlike([opset] { return MultiheadAttentionModel(opset, MhaMask::kPaddingCausal); },
                       Feeds(batch, sequence, MhaMask::kPaddingCausal), 1);
+    }
+  }
+}
+
+TEST_CASE("fuse_cross_attention takes nn.TransformerDecoder's cross-attention",
+          "[optimizer][bert]") {
+  for (const MhaMask mask : {MhaMask::kNone, MhaMask::kPadding}) {
+    for (const int64_t opset : {14, 17}) {
+      CAPTURE(static_cast<int>(mask), opset);
+      const auto build = [opset, mask] {
+        return MultiheadAttentionModel(opset, mask, std::nullopt, /*cross=*/true);
+      };
+      Model model = build();
+      OptimizeExtended(model);
+      CHECK(CountOps(model.graph(), "Softmax") == 0);
+      CHECK(CountOps(model.graph(), "Attention") == 0);
+      const Node* attention = nullptr;
+      for (const Node* node : model.graph().Nodes()) {
+        if (node->op_type() == "MultiHeadAttention") attention = node;
+      }
+      REQUIRE(attention != nullptr);
+      CHECK(attention->FindAttribute("num_heads")->i == kHeads);
+      // query, key, value, and the raw 2-D padding mask as key_padding_mask.
+      CHECK(attention->inputs().size() == (mask == MhaMask::kPadding ? 5u : 3u));
+      // Queries and keys of different lengths, batches of one and more.
+      for (const auto& [batch, sequence, memory] :
+           {std::tuple<int64_t, int64_t, int64_t>{3, 4, 6}, {1, 2, 5}, {2, 5, 1}, {2, 3, 3}}) {
+        CheckFusedAlike(build, Feeds(batch, sequence, mask, memory), 1, "MultiHeadAttention");
+      }
     }
   }
 }

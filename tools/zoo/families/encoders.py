@@ -215,6 +215,45 @@ class TorchCausalEncoder(nn.Module):
         return x
 
 
+class TorchSeq2Seq(nn.Module):
+    """nn.TransformerEncoderLayer and nn.TransformerDecoderLayer stacks (batch_first) sharing
+    token embeddings, as nn.Transformer arranges them: the encoder given
+    src_key_padding_mask = attention_mask == 0, the decoder a causal tgt_mask, and its
+    cross-attention over the encoder's memory the same padding mask."""
+
+    def __init__(self, hidden, heads, layers, intermediate):
+        super().__init__()
+        self.embed = nn.Embedding(VOCAB, hidden)
+        self.encoder = nn.ModuleList([
+            nn.TransformerEncoderLayer(hidden, heads, intermediate, dropout=0.0, batch_first=True)
+            for _ in range(layers)])
+        self.decoder = nn.ModuleList([
+            nn.TransformerDecoderLayer(hidden, heads, intermediate, dropout=0.0, batch_first=True)
+            for _ in range(layers)])
+
+    def forward(self, input_ids, attention_mask, decoder_input_ids):
+        padded = attention_mask == 0
+        memory = self.embed(input_ids)
+        for layer in self.encoder:
+            memory = layer(memory, src_key_padding_mask=padded)
+        length = decoder_input_ids.shape[1]
+        causal = torch.triu(torch.full((length, length), float("-inf")), 1)
+        x = self.embed(decoder_input_ids)
+        for layer in self.decoder:
+            x = layer(x, memory, tgt_mask=causal, memory_key_padding_mask=padded)
+        return x
+
+
+def _seq2seq_inputs(batch, seq):
+    """Encoder tokens with a padding mask, and decoder tokens of another length."""
+    def make(rng, trace):
+        inputs = _text_inputs(batch, seq, token_types=False)(rng, trace)
+        b, s = inputs["input_ids"].shape
+        inputs["decoder_input_ids"] = token_ids(rng, b, s // 2 + (0 if trace else 3))
+        return inputs
+    return make
+
+
 def _text_inputs(batch, seq, token_types=True, roberta=False):
     def make(rng, trace):
         b, s = batch if trace else batch + 1, seq[0] if trace else seq[1]
@@ -279,4 +318,11 @@ def specs():
                 **{**dims, "layers": 1 if suffix else dims["layers"]}),
             _text_inputs(2, seq, token_types=False), ["last_hidden_state"],
             {**_axes(text[:2]), "last_hidden_state": {0: "batch", 1: "sequence"}}, slices))
+        out.append(Spec(
+            f"torch_seq2seq{suffix}", "torch_transformer",
+            lambda dims=dims, suffix=suffix: TorchSeq2Seq(
+                **{**dims, "layers": 1 if suffix else dims["layers"] // 2}),
+            _seq2seq_inputs(2, seq), ["last_hidden_state"],
+            {**_axes(text[:2]), "decoder_input_ids": {0: "batch", 1: "decoder_sequence"},
+             "last_hidden_state": {0: "batch", 1: "decoder_sequence"}}, slices))
     return out
