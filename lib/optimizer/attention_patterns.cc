@@ -17,6 +17,32 @@ bool HasPerm(const Node& node, std::initializer_list<int64_t> perm) {
          std::equal(attribute->ints.begin(), attribute->ints.end(), perm.begin(), perm.end());
 }
 
+const Node* MatchScoresFusedMatMul(const Graph& graph, const std::string& scores,
+                                   const std::vector<const Node*>& readers, float& scale,
+                                   bool& keys_transposed) {
+  const Node* node = graph.Producer(scores);
+  if (node == nullptr || node->op_type() != "FusedMatMul" || node->domain() != kMsDomain ||
+      node->outputs()[0] != scores || graph.IsGraphOutput(scores)) {
+    return nullptr;
+  }
+  for (const Node* consumer : graph.Consumers(scores)) {
+    if (std::find(readers.begin(), readers.end(), consumer) == readers.end()) return nullptr;
+  }
+  const auto int_attribute = [node](const char* name) {
+    const Attribute* attribute = node->FindAttribute(name);
+    return attribute != nullptr ? attribute->i : 0;
+  };
+  const Attribute* alpha = node->FindAttribute("alpha");
+  const float factor = alpha != nullptr ? alpha->f : 1.0f;
+  if (int_attribute("transA") != 0 || int_attribute("transBatchA") != 0 ||
+      int_attribute("transBatchB") != 0 || factor == 0.0f || !std::isfinite(factor)) {
+    return nullptr;
+  }
+  scale *= factor;
+  keys_transposed = int_attribute("transB") != 0;
+  return node;
+}
+
 bool IsFloatTensor(const Tensor* tensor, std::optional<std::vector<int64_t>> dims) {
   if (tensor == nullptr || tensor->dtype() != DataType::kFloat) return false;
   return !dims || tensor->shape().dims() == *dims;

@@ -15,6 +15,13 @@ namespace ort {
 
 /// True when the Transpose `node` has exactly the permutation `perm`.
 bool HasPerm(const Node& node, std::initializer_list<int64_t> perm);
+/// The scores as com.microsoft FusedMatMul(q, k) read by `readers` only
+/// (fuse_matmul_scale_transpose made it of a block some other pass freed only later): its alpha
+/// joins `scale`, and with transB the keys come untransposed ([B,N,S,h] heads, `keys_transposed`).
+/// Null for anything else.
+const Node* MatchScoresFusedMatMul(const Graph& graph, const std::string& scores,
+                                   const std::vector<const Node*>& readers, float& scale,
+                                   bool& keys_transposed);
 /// True when `tensor` is a float tensor, of shape `dims` when given.
 bool IsFloatTensor(const Tensor* tensor, std::optional<std::vector<int64_t>> dims = std::nullopt);
 /// The axes of an Unsqueeze (attribute before opset 13, constant input from 13), sorted; nullopt
