@@ -331,4 +331,17 @@ std::string AttentionBias4d(Graph& graph, const SequenceBias& sequence_bias) {
   return output;
 }
 
+std::string FusedOutput(Graph& graph, HeadMerge& merge) {
+  if (!merge.rewired.empty()) merge.output = graph.UniqueValueName(merge.output);
+  if (!merge.sequence_first) return merge.output;
+  const std::string output = graph.UniqueValueName(fmt::format("{}_batch_first", merge.output));
+  graph.SetValueType(output, ValueType::Tensor(DataType::kFloat, std::nullopt));
+  return output;
+}
+
+void FinishMerge(Graph& graph, const std::string& output, const HeadMerge& merge) {
+  if (merge.sequence_first) AddTranspose(graph, output, merge.output);
+  RewireMerge(graph, merge);
+}
+
 }  // namespace ort

@@ -55,4 +55,11 @@ std::string SwapLeadingAxes(Graph& graph, const std::string& value, std::string_
 /// The [1,S,T] or [S,T] `bias` as Attention's [1,1,S,T] attention_bias, by a new Unsqueeze.
 std::string AttentionBias4d(Graph& graph, const SequenceBias& sequence_bias);
 
+/// The value the fused node writes for `merge`: the merge's output (renamed when Reshapes are to
+/// be rewired to it), or a new batch-first value when the merge is sequence-first.
+std::string FusedOutput(Graph& graph, HeadMerge& merge);
+/// Once the fused node has replaced the block: transposes a sequence-first merge's `output` into
+/// place and rewires the merge's Reshapes.
+void FinishMerge(Graph& graph, const std::string& output, const HeadMerge& merge);
+
 }  // namespace ort

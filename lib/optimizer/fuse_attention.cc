@@ -83,14 +83,7 @@ class FuseAttentionRule final : public RewriteRule {
       }
     }
     spec.inputs = {input, weights, bias};
-    if (!match.merge.rewired.empty()) {
-      match.merge.output = graph.UniqueValueName(match.merge.output);
-    }
-    std::string output = match.merge.output;
-    if (match.merge.sequence_first) {
-      output = graph.UniqueValueName(fmt::format("{}_batch_first", match.merge.output));
-      graph.SetValueType(output, ValueType::Tensor(DataType::kFloat, std::nullopt));
-    }
+    const std::string output = FusedOutput(graph, match.merge);
     spec.outputs = {output};
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
     AddScaleUnlessDefault(spec.attributes, match.scale, match.q.head_size);
@@ -103,8 +96,7 @@ class FuseAttentionRule final : public RewriteRule {
       spec.inputs.push_back(AttentionBias4d(graph, *match.bias));
     }
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
-    if (match.merge.sequence_first) AddTranspose(graph, output, match.merge.output);
-    RewireMerge(graph, match.merge);
+    FinishMerge(graph, output, match.merge);
     node_removed = true;
     if (input_transpose != nullptr) RemoveIfUnused(graph, *input_transpose);
     if (match.mask) {

@@ -41,20 +41,12 @@ class FuseCrossAttentionRule final : public RewriteRule {
     }
     if (match.bias) spec.inputs[5] = AttentionBias4d(graph, *match.bias);
     while (spec.inputs.back().empty()) spec.inputs.pop_back();
-    if (!match.merge.rewired.empty()) {
-      match.merge.output = graph.UniqueValueName(match.merge.output);
-    }
-    std::string output = match.merge.output;
-    if (match.merge.sequence_first) {
-      output = graph.UniqueValueName(fmt::format("{}_batch_first", match.merge.output));
-      graph.SetValueType(output, ValueType::Tensor(DataType::kFloat, std::nullopt));
-    }
+    const std::string output = FusedOutput(graph, match.merge);
     spec.outputs = {output};
     spec.attributes.push_back(Attribute::Int("num_heads", match.q.heads));
     AddScaleUnlessDefault(spec.attributes, match.scale, match.q.head_size);
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
-    if (match.merge.sequence_first) AddTranspose(graph, output, match.merge.output);
-    RewireMerge(graph, match.merge);
+    FinishMerge(graph, output, match.merge);
     node_removed = true;
     if (match.mask) {
       for (const Node* chain_node : match.mask->chain) RemoveIfUnused(graph, *chain_node);
