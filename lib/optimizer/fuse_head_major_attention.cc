@@ -181,12 +181,16 @@ class FuseHeadMajorAttentionRule final : public RewriteRule {
     if (!found) return Status::OK();
     const HeadMajorMatch& match = *found;
     const int64_t hidden = match.heads * match.head_size;
-    // The kernel reads queries as [B,S,N*h]; Reshape's 0s copy B and S.
-    const std::string query =
-        AddStep(graph, "Reshape",
-                {AddStep(graph, "Transpose", {match.query}, Attribute::Ints("perm", {0, 2, 1, 3})),
-                 Ints(graph, match.query + "_merged_shape", {0, 0, hidden})},
-                Attribute());
+    // The kernel reads queries as [B,S,N*h]; Reshape's 0s copy B and S. One head needs no
+    // Transpose: [B,1,S,h] holds its elements in [B,S,h]'s order.
+    const bool one_head = match.heads == 1;
+    const std::string heads_first = one_head ? match.query
+                                             : AddStep(graph, "Transpose", {match.query},
+                                                       Attribute::Ints("perm", {0, 2, 1, 3}));
+    const std::string query = AddStep(
+        graph, "Reshape",
+        {heads_first, Ints(graph, match.query + "_merged_shape", {0, one_head ? -1 : 0, hidden})},
+        Attribute());
     NodeSpec spec;
     spec.op_type = "MultiHeadAttention";
     spec.domain = std::string(kMsDomain);
@@ -203,8 +207,12 @@ class FuseHeadMajorAttentionRule final : public RewriteRule {
     spec.attributes.push_back(Attribute::Int("num_heads", match.heads));
     AddScaleUnlessDefault(spec.attributes, match.scale, match.head_size);
     ReplaceByFusedNode(graph, match.nodes, std::move(spec));
-    if (match.merge == nullptr) {
+    if (match.merge == nullptr && one_head) {
       // Back to the heads the block's readers take.
+      AddStep(graph, "Reshape",
+              {output, Ints(graph, match.output + "_heads_shape", {0, 1, -1, match.head_size})},
+              Attribute(), match.output);
+    } else if (match.merge == nullptr) {
       const std::string split = AddStep(graph, "Reshape",
                                         {output, Ints(graph, match.output + "_heads_shape",
                                                       {0, 0, match.heads, match.head_size})},

@@ -14,13 +14,14 @@ enum class Tail { kMerge, kHeads };
 
 struct HeadMajorOptions {
   Tail tail = Tail::kMerge;
+  int64_t heads = kHeads;
   bool mask = false;
   // Keys with a head count of their own ("kv_heads"), which the shapes cannot tie to q's.
   bool unrelated_heads = false;
 };
 
-Dimension Heads(bool unrelated) {
-  return unrelated ? Dimension::Symbol("kv_heads") : Dimension::Known(kHeads);
+Dimension Heads(const HeadMajorOptions& options) {
+  return options.unrelated_heads ? Dimension::Symbol("kv_heads") : Dimension::Known(options.heads);
 }
 
 // q [batch, N, queries, h], k and v [batch, N, keys, h]; y = merge(MatMul(Softmax(MatMul(q * 0.25,
@@ -33,15 +34,15 @@ Model HeadMajorModel(const HeadMajorOptions& options) {
                              SymbolicShape{Dimension::Symbol("batch"), count,
                                            Dimension::Symbol(length), Dimension::Known(kHeadSize)});
   };
-  graph.SetValueType("q", heads("queries", Dimension::Known(kHeads)));
-  graph.SetValueType("k", heads("keys", Heads(options.unrelated_heads)));
-  graph.SetValueType("v", heads("keys", Heads(options.unrelated_heads)));
+  graph.SetValueType("q", heads("queries", Dimension::Known(options.heads)));
+  graph.SetValueType("k", heads("keys", Heads(options)));
+  graph.SetValueType("v", heads("keys", Heads(options)));
   std::vector<std::string> inputs{"q", "k", "v"};
   if (options.mask) {
     graph.SetValueType(
         "mask",
         ValueType::Tensor(DataType::kFloat,
-                          SymbolicShape{Dimension::Known(1), Dimension::Known(kHeads),
+                          SymbolicShape{Dimension::Known(1), Dimension::Known(options.heads),
                                         Dimension::Symbol("queries"), Dimension::Symbol("keys")}));
     inputs.push_back("mask");
   }
@@ -72,11 +73,12 @@ Model HeadMajorModel(const HeadMajorOptions& options) {
   return model;
 }
 
-std::vector<NamedValue> Feeds(int64_t batch, int64_t queries, int64_t keys, bool mask) {
-  std::vector<NamedValue> feeds{{"q", Value(RandomTensor({batch, kHeads, queries, kHeadSize}, 1))},
-                                {"k", Value(RandomTensor({batch, kHeads, keys, kHeadSize}, 2))},
-                                {"v", Value(RandomTensor({batch, kHeads, keys, kHeadSize}, 3))}};
-  if (mask) feeds.push_back({"mask", Value(RandomTensor({1, kHeads, queries, keys}, 4))});
+std::vector<NamedValue> Feeds(int64_t batch, int64_t queries, int64_t keys, bool mask,
+                              int64_t heads) {
+  std::vector<NamedValue> feeds{{"q", Value(RandomTensor({batch, heads, queries, kHeadSize}, 1))},
+                                {"k", Value(RandomTensor({batch, heads, keys, kHeadSize}, 2))},
+                                {"v", Value(RandomTensor({batch, heads, keys, kHeadSize}, 3))}};
+  if (mask) feeds.push_back({"mask", Value(RandomTensor({1, heads, queries, keys}, 4))});
   return feeds;
 }
 
@@ -84,7 +86,7 @@ void CheckFused(const HeadMajorOptions& options, size_t fused) {
   const auto build = [options] { return HeadMajorModel(options); };
   for (const auto& [batch, queries, keys] :
        {std::tuple<int64_t, int64_t, int64_t>{2, 5, 3}, {1, 1, 4}, {3, 2, 2}}) {
-    const auto feeds = Feeds(batch, queries, keys, options.mask);
+    const auto feeds = Feeds(batch, queries, keys, options.mask, options.heads);
     const auto plain = RunOnCpu(build(), OptimizationLevel::kDisable, feeds);
     const auto optimized = RunOnCpu(build(), OptimizationLevel::kExtended, feeds);
     CHECK(std::count(optimized.executed.begin(), optimized.executed.end(), "MultiHeadAttention") ==
@@ -96,29 +98,35 @@ void CheckFused(const HeadMajorOptions& options, size_t fused) {
 }  // namespace
 
 TEST_CASE("fuse_head_major_attention takes heads however they were made", "[optimizer][bert]") {
-  for (const Tail tail : {Tail::kMerge, Tail::kHeads}) {
-    for (const bool mask : {false, true}) {
-      CAPTURE(static_cast<int>(tail), mask);
-      HeadMajorOptions options;
-      options.tail = tail;
-      options.mask = mask;
-      Model model = HeadMajorModel(options);
-      OptimizeExtended(model);
-      CHECK(CountOps(model.graph(), "Softmax") == 0);
-      REQUIRE(CountOps(model.graph(), "MultiHeadAttention") == 1);
-      const Node* attention = nullptr;
-      for (const Node* node : model.graph().Nodes()) {
-        if (node->op_type() == "MultiHeadAttention") attention = node;
-      }
-      CHECK(attention->FindAttribute("num_heads")->i == kHeads);
-      // 0.25, not the default 1/sqrt(4).
-      REQUIRE(attention->FindAttribute("scale") != nullptr);
-      CHECK(attention->FindAttribute("scale")->f == 0.25f);
-      CHECK(attention->inputs().size() == (mask ? 6u : 3u));
-      // The merge is the fused node's output; otherwise the heads come back for the residual.
-      CHECK(CountOps(model.graph(), "Transpose") == (tail == Tail::kMerge ? 1u : 2u));
-      CheckFused(options, 1);
+  for (const auto& [tail, mask, heads] : {std::tuple{Tail::kMerge, false, kHeads},
+                                          {Tail::kMerge, true, kHeads},
+                                          {Tail::kHeads, false, kHeads},
+                                          {Tail::kHeads, true, kHeads},
+                                          {Tail::kMerge, false, 1},
+                                          {Tail::kHeads, true, 1}}) {
+    CAPTURE(static_cast<int>(tail), mask, heads);
+    HeadMajorOptions options;
+    options.tail = tail;
+    options.mask = mask;
+    options.heads = heads;
+    Model model = HeadMajorModel(options);
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "Softmax") == 0);
+    REQUIRE(CountOps(model.graph(), "MultiHeadAttention") == 1);
+    const Node* attention = nullptr;
+    for (const Node* node : model.graph().Nodes()) {
+      if (node->op_type() == "MultiHeadAttention") attention = node;
     }
+    CHECK(attention->FindAttribute("num_heads")->i == heads);
+    // 0.25, not the default 1/sqrt(4).
+    REQUIRE(attention->FindAttribute("scale") != nullptr);
+    CHECK(attention->FindAttribute("scale")->f == 0.25f);
+    CHECK(attention->inputs().size() == (mask ? 6u : 3u));
+    // The merge is the fused node's output; otherwise the heads come back for the residual.
+    // One head is reshaped alone.
+    const size_t transposes = heads == 1 ? 0u : (tail == Tail::kMerge ? 1u : 2u);
+    CHECK(CountOps(model.graph(), "Transpose") == transposes);
+    CheckFused(options, 1);
   }
 }
 
