@@ -245,6 +245,42 @@ cos = share('kCos', vals((M, 2), scale=4, lo=-4, hi=5))
 sin = share('kSin', vals((M, 2), scale=4, lo=-4, hi=5))
 x3, x4 = share('kInput3d', vals((2, 3, 8))), share('kInput4d', vals((2, 2, 3, 4)))
 ids = np.array([[0, 1, 2], [5, 3, 3]])
+# This engine's kv_num_heads extension, hand-derived (numpy in its comment).
+mha_extra += '\n\n' + r'''TEST_CASE("MultiHeadAttention with kv_num_heads shares each key and value head",
+          "[contrib][MultiHeadAttention]") {
+  // This engine's extension (fuse_grouped_kv_heads): both query heads read the one key and value
+  // head. numpy: per query head n, softmax(q_n k_{n/2}^T / sqrt(2)) v_{n/2}.
+  const auto grouped = [] {
+    OpTester tester("MultiHeadAttention", 1, "com.microsoft");
+    tester.AttrInt("num_heads", 2).AttrInt("kv_num_heads", 1).SetTolerance(1e-5, 1e-5);
+    tester
+        .Input<float>("query", {1, 2, 4},
+                      {1.875f, 0.5f, 0.75f, 1.625f, 0.375f, 1.125f, 1.375f, -1.125f})
+        .Input<float>("key", {1, 1, 3, 2}, {0.875f, -1.0f, 2.0f, -0.25f, -0.125f, 0.0f})
+        .Input<float>("value", {1, 1, 3, 2}, {-0.25f, -1.875f, -1.5f, 0.0f, 2.0f, -0.125f});
+    return tester;
+  };
+  grouped()
+      .Output<float>("output", {1, 2, 4},
+                     {-1.1411159f, -0.26803965f, -0.417232f, -0.29446195f, -0.10137982f,
+                      -0.40559034f, -0.84364839f, -0.67370312f})
+      .Run();
+  // The present outputs would hold num_heads heads, and a token-major key has no heads to share.
+  grouped()
+      .Output<float>("output", {1, 2, 4}, std::vector<float>(8, 0.0f))
+      .Output<float>("present_key", {1, 2, 3, 2}, std::vector<float>(12, 0.0f))
+      .RunExpectingError("need kv_num_heads = num_heads");
+  OpTester("MultiHeadAttention", 1, "com.microsoft")
+      .AttrInt("num_heads", 2)
+      .AttrInt("kv_num_heads", 1)
+      .Input<float>("query", {1, 1, 4}, {1, 2, 3, 4})
+      .Input<float>("key", {1, 1, 4}, {1, 2, 3, 4})
+      .Input<float>("value", {1, 1, 4}, {1, 2, 3, 4})
+      .Output<float>("output", {1, 1, 4}, {0, 0, 0, 0})
+      .RunExpectingError("must be [B, kv_num_heads, L, head_size]");
+}
+'''
+
 rot_cases = []
 rot_cases.append(('RotaryEmbedding rotates [B, S, hidden] heads by position_ids, split or '
                   'interleaved', '[contrib][RotaryEmbedding]',
@@ -311,6 +347,17 @@ def write(path, what, cases, extra, shared):
             stream.write(f'TEST_CASE("{name}", "{tag}") {{{body}\n}}\n\n')
         stream.write(extra + '\n\n}  // namespace ort::test\n')
 
+
+# More queries than one task of the kernel takes (64 rows), on two threads: each block of rows
+# keeps its causal offset, its rows of attention_bias and of the returned scores.
+long_q, long_k, long_v = vals((1, 70, 2)), vals((1, 70, 2)), vals((1, 70, 2))
+few_k, few_v = vals((1, 3, 2)), vals((1, 3, 2))
+mha_cases.append(('MultiHeadAttention splits long query sequences into blocks of rows',
+                  '[contrib][MultiHeadAttention]',
+                  mha_case(long_q, long_k, long_v, 1, threads=2, unidirectional=1)
+                  + mha_case(long_q, few_k, few_v, 1, attention_bias=vals((1, 1, 70, 3)),
+                             mask=np.array([[1, 0, 1]]), threads=2,
+                             outputs=('output', '', '', 'qk'))))
 
 write(sys.argv[1], 'per head softmax(scale Q K^T + attention_bias + mask) V in\n'
       '// float64, masked keys shifted by mask_filter_value and causally hidden ones by the lowest '

@@ -12,6 +12,9 @@
 namespace ort {
 namespace {
 
+// Query rows per task.
+constexpr int64_t kQueryBlock = 64;
+
 // True when the mask of a query row does not depend on the row: then one additive row per batch
 // serves every query.
 bool MaskIsPerKey(const AttentionMaskIndex& mask) {
@@ -35,9 +38,6 @@ Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& a) {
   const int64_t head = a.q_view.head_size, v_head = a.v_view.head_size;
   const int64_t units = batch * num_heads;
   if (units == 0 || queries == 0) return Status::OK();
-  ORT_ASSIGN_OR_RETURN(Tensor scores,
-                       context.AllocateTemp(DataType::kFloat, TensorShape({units, queries, keys})));
-  float* scores_data = scores.MutableData<float>();
   const AttentionMaskIndex& mask = a.mask;
   const float filter = a.mask_filter_value;
   // Masks that only depend on the key become one additive row per batch.
@@ -51,58 +51,66 @@ Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& a) {
   const bool any_mask = mask.kind != AttentionMaskKind::kNone;
   // ONNX Runtime replaces the padding value of causally hidden keys with the lowest float.
   constexpr float kHidden = std::numeric_limits<float>::lowest();
-  const double cost = 2.0 * static_cast<double>(queries) * keys * (head + v_head);
-  VectorizedParallelFor(context.thread_pool(), units, cost, [&](int64_t begin, int64_t end) {
-    for (int64_t unit = begin; unit < end; ++unit) {
-      const int64_t b = unit / num_heads, n = unit % num_heads;
-      float* probs = scores_data + unit * queries * keys;
-      if (keys > 0) {
-        Sgemm(false, true, queries, keys, head, a.scale, a.q + a.q_view.Offset(b, n, 0),
-              a.q_view.token_stride, a.k + a.k_view.Offset(b, n, 0), a.k_view.token_stride, 0.0f,
-              probs, keys, nullptr);
-      }
-      const float* bias = nullptr;
-      if (a.attention_bias != nullptr) {
-        const int64_t bias_unit =
-            (a.bias_batch == 1 ? 0 : b) * a.bias_heads + (a.bias_heads == 1 ? 0 : n);
-        bias = a.attention_bias + bias_unit * queries * keys;
-      }
-      for (int64_t s = 0; s < queries; ++s) {
-        float* row = probs + s * keys;
-        if (bias != nullptr) {
-          const float* add = bias + s * keys;
-          for (int64_t t = 0; t < keys; ++t) row[t] += add[t];
-        }
-        const int64_t last_seen = a.causal && s + 1 < queries ? a.causal_offset + s : keys;
-        if (per_key_mask) {
-          const float* add = key_mask.data() + b * keys;
-          for (int64_t t = 0; t < keys; ++t) row[t] += t > last_seen ? kHidden : add[t];
-        } else if (any_mask || last_seen < keys) {
-          for (int64_t t = 0; t < keys; ++t) {
-            if (t > last_seen) {
-              row[t] += kHidden;
-            } else if (any_mask && MaskIndexMasks(mask, batch, b, s, t, keys)) {
-              row[t] += filter;
+  // Tasks of kQueryBlock query rows of one (batch, head): a few heads of long sequences (MViT's
+  // first blocks, one head over 25089 tokens) still spread over every thread, and the scores in
+  // flight are [kQueryBlock, T] per task, not [S, T] per head.
+  const int64_t blocks = (queries + kQueryBlock - 1) / kQueryBlock;
+  const double cost = 2.0 * static_cast<double>(std::min(queries, kQueryBlock)) * keys *
+                      static_cast<double>(head + v_head);
+  VectorizedParallelFor(
+      context.thread_pool(), units * blocks, cost, [&](int64_t begin, int64_t end) {
+        std::vector<float> scores(static_cast<size_t>(std::min(queries, kQueryBlock) * keys));
+        float* probs = scores.data();
+        for (int64_t task = begin; task < end; ++task) {
+          const int64_t unit = task / blocks, first = task % blocks * kQueryBlock;
+          const int64_t rows = std::min(kQueryBlock, queries - first);
+          const int64_t b = unit / num_heads, n = unit % num_heads;
+          float* out = a.out + a.out_view.Offset(b, n, first);
+          if (keys == 0) {
+            for (int64_t r = 0; r < rows; ++r) {
+              std::fill(out + r * a.out_view.token_stride,
+                        out + r * a.out_view.token_stride + v_head, 0.0f);
             }
+            continue;
           }
+          Sgemm(false, true, rows, keys, head, a.scale, a.q + a.q_view.Offset(b, n, first),
+                a.q_view.token_stride, a.k + a.k_view.Offset(b, n, 0), a.k_view.token_stride, 0.0f,
+                probs, keys, nullptr);
+          const float* bias = nullptr;
+          if (a.attention_bias != nullptr) {
+            const int64_t bias_unit =
+                (a.bias_batch == 1 ? 0 : b) * a.bias_heads + (a.bias_heads == 1 ? 0 : n);
+            bias = a.attention_bias + (bias_unit * queries + first) * keys;
+          }
+          for (int64_t r = 0; r < rows; ++r) {
+            const int64_t s = first + r;
+            float* row = probs + r * keys;
+            if (bias != nullptr) {
+              const float* add = bias + r * keys;
+              for (int64_t t = 0; t < keys; ++t) row[t] += add[t];
+            }
+            const int64_t last_seen = a.causal && s + 1 < queries ? a.causal_offset + s : keys;
+            if (per_key_mask) {
+              const float* add = key_mask.data() + b * keys;
+              for (int64_t t = 0; t < keys; ++t) row[t] += t > last_seen ? kHidden : add[t];
+            } else if (any_mask || last_seen < keys) {
+              for (int64_t t = 0; t < keys; ++t) {
+                if (t > last_seen) {
+                  row[t] += kHidden;
+                } else if (any_mask && MaskIndexMasks(mask, batch, b, s, t, keys)) {
+                  row[t] += filter;
+                }
+              }
+            }
+            if (a.scores_out != nullptr) {
+              std::memcpy(a.scores_out + (unit * queries + s) * keys, row, sizeof(float) * keys);
+            }
+            SoftmaxRow(row, keys);
+          }
+          Sgemm(false, false, rows, v_head, keys, 1.0f, probs, keys, a.v + a.v_view.Offset(b, n, 0),
+                a.v_view.token_stride, 0.0f, out, a.out_view.token_stride, nullptr);
         }
-        if (a.scores_out != nullptr) {
-          std::memcpy(a.scores_out + (unit * queries + s) * keys, row, sizeof(float) * keys);
-        }
-        if (keys > 0) SoftmaxRow(row, keys);
-      }
-      float* out = a.out + a.out_view.Offset(b, n, 0);
-      if (keys == 0) {
-        for (int64_t s = 0; s < queries; ++s) {
-          std::fill(out + s * a.out_view.token_stride, out + s * a.out_view.token_stride + v_head,
-                    0.0f);
-        }
-        continue;
-      }
-      Sgemm(false, false, queries, v_head, keys, 1.0f, probs, keys, a.v + a.v_view.Offset(b, n, 0),
-            a.v_view.token_stride, 0.0f, out, a.out_view.token_stride, nullptr);
-    }
-  });
+      });
   return Status::OK();
 }
 
