@@ -350,7 +350,8 @@ def write(path, what, cases, extra, shared):
 
 # More queries than one task of the kernel takes (64 rows), on two threads: each block of rows
 # keeps its causal offset, its rows of attention_bias and of the returned scores.
-long_q, long_k, long_v = vals((1, 70, 2)), vals((1, 70, 2)), vals((1, 70, 2))
+long_q = share('kLongQuery', vals((1, 70, 2)))
+long_k, long_v = vals((1, 70, 2)), vals((1, 70, 2))
 few_k, few_v = vals((1, 3, 2)), vals((1, 3, 2))
 mha_cases.append(('MultiHeadAttention splits long query sequences into blocks of rows',
                   '[contrib][MultiHeadAttention]',
@@ -363,7 +364,7 @@ write(sys.argv[1], 'per head softmax(scale Q K^T + attention_bias + mask) V in\n
       '// float64, masked keys shifted by mask_filter_value and causally hidden ones by the lowest '
       'float.', mha_cases, mha_extra,
       ['kQuery', 'kKey', 'kValue', 'kBias', 'kCrossKey', 'kCrossValue', 'kCrossValue4', 'kPastKey',
-       'kPastValue'])
+       'kPastValue', 'kLongQuery'])
 write(sys.argv[2], 'the pairs (i, i + rot / 2), or (2i, 2i + 1) when interleaved,\n'
       '// rotated by the cache rows of their positions in float64.', rot_cases, rot_extra,
       ['kInput3d', 'kInput4d', 'kCos', 'kSin'])
