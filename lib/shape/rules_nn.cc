@@ -1,11 +1,84 @@
-// Shape rules of the neural-network ops: MatMul, Gemm, Conv, ConvTranspose, pooling, reductions,
-// ArgMax/ArgMin, and the normalizations with statistics outputs.
+// Shape rules of the neural-network ops: MatMul, Einsum, Gemm, Conv, ConvTranspose, pooling,
+// reductions, ArgMax/ArgMin, and the normalizations with statistics outputs.
 #include "lib/shape/shape_rules.h"
+
+#include <cctype>
+#include <map>
+#include <string>
 
 namespace ort {
 namespace {
 
 void MatMul(RuleContext& context) { InferMatMul(context, false, false); }
+
+// Einsum: each label's size from the inputs that use it (a valid model makes them equal), the
+// dims under "..." broadcast across inputs; the output lists its labels, or (implicit form) the
+// broadcast dims followed by the labels used once, in alphabetical order.
+void Einsum(RuleContext& context) {
+  std::string equation;
+  for (char c : context.StringAttribute("equation", "")) {
+    if (c != ' ') equation.push_back(c);
+  }
+  const size_t arrow = equation.find("->");
+  const std::string left = equation.substr(0, arrow);
+  std::vector<std::string> terms(1);
+  for (char c : left) {
+    if (c == ',') {
+      terms.emplace_back();
+    } else {
+      terms.back().push_back(c);
+    }
+  }
+  if (terms.size() != context.input_count()) return;
+  constexpr std::string_view kEllipsis = "...";
+  std::map<char, std::vector<DimExpr>> labels;
+  std::map<char, int> uses;
+  std::vector<std::vector<DimExpr>> broadcast;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const std::vector<DimExpr>* shape = context.Shape(i);
+    if (shape == nullptr) return;
+    std::string term = terms[i];
+    const size_t ellipsis = term.find(kEllipsis);
+    if (ellipsis != std::string::npos) term.erase(ellipsis, kEllipsis.size());
+    if (term.size() > shape->size() ||
+        (ellipsis == std::string::npos && term.size() != shape->size())) {
+      return;
+    }
+    const size_t broadcast_rank = shape->size() - term.size();
+    const size_t start = ellipsis == std::string::npos ? shape->size() : ellipsis;
+    broadcast.emplace_back(shape->begin() + static_cast<ptrdiff_t>(start),
+                           shape->begin() + static_cast<ptrdiff_t>(start + broadcast_rank));
+    for (size_t j = 0; j < term.size(); ++j) {
+      if (!std::isalpha(static_cast<unsigned char>(term[j]))) return;
+      const size_t axis = j < start ? j : j + broadcast_rank;
+      labels[term[j]].push_back((*shape)[axis]);
+      ++uses[term[j]];
+    }
+  }
+  const auto ellipsis_dims = BroadcastShapes(context, broadcast);
+  if (!ellipsis_dims) return;
+  std::string output;
+  if (arrow != std::string::npos) {
+    output = equation.substr(arrow + 2);
+  } else {
+    output = std::string(kEllipsis);
+    for (const auto& [label, count] : uses) {
+      if (count == 1) output.push_back(label);
+    }
+  }
+  std::vector<DimExpr> shape;
+  for (size_t j = 0; j < output.size(); ++j) {
+    if (output.compare(j, kEllipsis.size(), kEllipsis) == 0) {
+      shape.insert(shape.end(), ellipsis_dims->begin(), ellipsis_dims->end());
+      j += kEllipsis.size() - 1;
+      continue;
+    }
+    const auto found = labels.find(output[j]);
+    if (found == labels.end()) return;
+    shape.push_back(PickEqual(context.symbols(), found->second));
+  }
+  context.SetShape(0, std::move(shape));
+}
 
 // The spatial output size of a window of `kernel` (dilated by `dilation`) over `input`.
 std::optional<DimExpr> WindowOutput(const DimExpr& input, const DimExpr& kernel, int64_t stride,
@@ -229,6 +302,7 @@ void SetNormStatistics(RuleContext& context, const std::vector<DimExpr>& input, 
 
 void AddNnRules(RuleRegistry& registry) {
   registry.Add(kOnnxDomain, {"MatMul", "MatMulInteger"}, MatMul);
+  registry.Add(kOnnxDomain, {"Einsum"}, Einsum);
   registry.Add(kOnnxDomain, {"Gemm"}, InferGemm);
   registry.Add(kOnnxDomain, {"Conv", "ConvInteger"}, InferConv);
   registry.Add(kOnnxDomain, {"ConvTranspose"}, ConvTranspose);

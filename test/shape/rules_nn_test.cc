@@ -1,5 +1,5 @@
-// Shape rules of MatMul, Gemm, Conv, ConvTranspose, pooling, reductions and normalizations, with
-// output sizes derived by hand from the ONNX formulas (floor((x + pads - d*(k-1) - 1)/s) + 1).
+// Shape rules of MatMul, Einsum, Gemm, Conv, ConvTranspose, pooling, reductions and normalizations,
+// with output sizes derived by hand from the ONNX formulas (floor((x + pads - d*(k-1) - 1)/s) + 1).
 #include "test/shape/shape_test_util.h"
 
 namespace ort::test {
@@ -35,6 +35,37 @@ TEST_CASE("MatMul and Gemm shapes", "[shape]") {
   CHECK(g.Shape("one_input") == "?");
   CHECK(g.Shape("gemm") == "[n,16]");
   CHECK(g.Shape("bad_gemm") == "?");
+}
+
+TEST_CASE("Einsum takes each label's size and broadcasts the ellipsis", "[shape]") {
+  ShapeGraph g;
+  g.Input("q", {"batch", int64_t{4}, "t", "h", "w", int64_t{96}});
+  g.Input("table", {"h", "k", int64_t{96}});
+  g.Input("a", {"n", int64_t{3}});
+  g.Input("b", {int64_t{3}, int64_t{5}});
+  g.Input("x", {int64_t{1}, "m", int64_t{2}, int64_t{3}});
+  g.Input("y", {"l", int64_t{1}, int64_t{3}, int64_t{4}});
+  const auto einsum = [&g](std::vector<std::string> inputs, const std::string& output,
+                           const std::string& equation) {
+    g.Add("Einsum", std::move(inputs), {output})
+        .SetAttribute(Attribute::String("equation", equation));
+  };
+  // MViT v2's decomposed relative positions.
+  einsum({"q", "table"}, "rel_h", "bythwc,hkc->bythwk");
+  einsum({"a", "b"}, "implicit", "ij,jk");  // labels used once: i, k
+  einsum({"x", "y"}, "batched", "...ij, ...jk -> ...ik");
+  einsum({"b"}, "transposed", "ij->ji");
+  einsum({"a", "b"}, "wrong_count", "ij->ij");  // two inputs, one term
+  einsum({"a"}, "wrong_rank", "ijk->i");
+  einsum({"a"}, "unknown_label", "ij->z");
+
+  CHECK(g.Shape("rel_h") == "[batch,4,t,h,w,k]");
+  CHECK(g.Shape("implicit") == "[n,5]");
+  CHECK(g.Shape("batched") == "[l,m,2,4]");
+  CHECK(g.Shape("transposed") == "[5,3]");
+  CHECK(g.Shape("wrong_count") == "?");
+  CHECK(g.Shape("wrong_rank") == "?");
+  CHECK(g.Shape("unknown_label") == "?");
 }
 
 TEST_CASE("Conv, ConvTranspose and pooling window sizes", "[shape]") {
