@@ -34,16 +34,20 @@ std::string SkipSameShape(const Graph& graph, SymbolicShapes& shapes, std::strin
   }
 }
 
-// The first element of the arithmetic progression (step 1) that `source` holds along `axis` of a
-// rank-`rank` broadcast, when its shape (right-aligned) is 1 on every other axis: a constant, or
-// a Range of constant start and step 1, reshaped.
+// The first element of the arithmetic progression (step 1) that `source` holds along `axis` of
+// `box`, when its shape (right-aligned) is the box's on that axis and 1 on every other: a
+// constant, or a Range of constant start and step 1, reshaped. (Broadcast along the axis, it
+// would repeat one index.)
 std::optional<int64_t> ProgressionStart(const Graph& graph, SymbolicShapes& shapes,
-                                        const std::string& source, size_t axis, size_t rank) {
+                                        const std::string& source, size_t axis, const Dims& box) {
+  const size_t rank = box.size();
   const auto& shape = shapes.Facts(source).shape;
   if (!shape || shape->size() > rank || rank - shape->size() > axis) return std::nullopt;
   const size_t offset = rank - shape->size();
   for (size_t k = 0; k < shape->size(); ++k) {
-    if (k + offset != axis && (*shape)[k].AsConstant() != 1) return std::nullopt;
+    if (k + offset == axis ? (*shape)[k] != box[axis] : (*shape)[k].AsConstant() != 1) {
+      return std::nullopt;
+    }
   }
   if (const Tensor* constant = graph.GetConstantInitializer(source, true)) {
     auto values = ReadInt64Values(*constant);
@@ -89,7 +93,7 @@ std::optional<std::vector<int64_t>> GridStarts(const Graph& graph, SymbolicShape
     if (!IsOnnxOp(expand, "Expand") || shapes.Facts(expand->outputs()[0]).shape != box) {
       return std::nullopt;
     }
-    const auto start = ProgressionStart(graph, shapes, expand->inputs()[0], k, rank);
+    const auto start = ProgressionStart(graph, shapes, expand->inputs()[0], k, box);
     if (!start || *start < 0) return std::nullopt;
     starts.push_back(*start);
   }

@@ -12,6 +12,7 @@ enum class Variant {
   kShortBox,    // the grid stops one short of the last column: not to the end
   kStep2,       // the last axis' indices 1, 3, ...: not every element of a box
   kPlainWrite,  // x[:, :, 1:, 1:] = y: no Slice(x) + y
+  kOneColumn,   // the last axis' index a single 1, broadcast: every write lands in column 1
 };
 
 Model SliceAssignmentModel(Variant variant) {
@@ -57,6 +58,7 @@ Model SliceAssignmentModel(Variant variant) {
   std::vector<int64_t> column_values{1, 2, 3, 4};
   if (variant == Variant::kShortBox) column_values = {1, 2, 3};
   if (variant == Variant::kStep2) column_values = {1, 3, 5, 7};
+  if (variant == Variant::kOneColumn) column_values = {1};
   const std::vector<std::string> sources{
       batch_index, ints({2, 1, 1}, {0, 1}), ints({4, 1}, {1, 2, 3, 4}),
       ints({static_cast<int64_t>(column_values.size())}, column_values)};
@@ -106,7 +108,8 @@ TEST_CASE("fold_slice_assignment turns torch's x[..., 1:, 1:] += y into Add(x, P
 }
 
 TEST_CASE("fold_slice_assignment leaves writes that are no such assignment", "[optimizer]") {
-  for (const Variant variant : {Variant::kShortBox, Variant::kStep2, Variant::kPlainWrite}) {
+  for (const Variant variant :
+       {Variant::kShortBox, Variant::kStep2, Variant::kPlainWrite, Variant::kOneColumn}) {
     CAPTURE(static_cast<int>(variant));
     Model model = SliceAssignmentModel(variant);
     OptimizeForCpu(model, OptimizationLevel::kBasic);
