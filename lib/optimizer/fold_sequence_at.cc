@@ -72,7 +72,8 @@ class FoldSequenceAt final : public RewriteRule {
 
   bool Matches(const Graph& graph, const Node& node) const override {
     // A graph output keeps its name: the node stays when it defines one.
-    return !graph.IsGraphOutput(node.outputs()[0]) && StoredTensor(graph, node).has_value();
+    return node.HasOutput(0) && !graph.IsGraphOutput(node.outputs()[0]) &&
+           StoredTensor(graph, node).has_value();
   }
 
   Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {

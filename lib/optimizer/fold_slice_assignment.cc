@@ -26,7 +26,9 @@ using Dims = std::vector<DimExpr>;
 std::string SkipSameShape(const Graph& graph, SymbolicShapes& shapes, std::string value) {
   for (;;) {
     const Node* node = graph.Producer(value);
-    if (!IsOnnxOp(node, "Reshape") && !IsOnnxOp(node, "Expand")) return value;
+    if ((!IsOnnxOp(node, "Reshape") && !IsOnnxOp(node, "Expand")) || !node->HasInput(0)) {
+      return value;
+    }
     const auto& in = shapes.Facts(node->inputs()[0]).shape;
     const auto& out = shapes.Facts(value).shape;
     if (!in || !out || *in != *out) return value;
@@ -58,7 +60,9 @@ std::optional<int64_t> ProgressionStart(const Graph& graph, SymbolicShapes& shap
     return (*values)[0];
   }
   const Node* reshape = graph.Producer(source);
-  const Node* range = IsOnnxOp(reshape, "Reshape") ? graph.Producer(reshape->inputs()[0]) : nullptr;
+  const Node* range = IsOnnxOp(reshape, "Reshape") && reshape->HasInput(0)
+                          ? graph.Producer(reshape->inputs()[0])
+                          : nullptr;
   if (!IsOnnxOp(range, "Range") || range->inputs().size() != 3) return std::nullopt;
   const auto start = ConstantInts(graph, *range, 0), step = ConstantInts(graph, *range, 2);
   if (!start || !step || start->size() != 1 || *step != std::vector<int64_t>{1}) {
@@ -81,7 +85,7 @@ std::optional<std::vector<int64_t>> GridStarts(const Graph& graph, SymbolicShape
   std::vector<int64_t> starts;
   for (size_t k = 0; k < rank; ++k) {
     const Node* unsqueeze = graph.Producer(concat->inputs()[k]);
-    if (!IsOnnxOp(unsqueeze, "Unsqueeze")) return std::nullopt;
+    if (!IsOnnxOp(unsqueeze, "Unsqueeze") || !unsqueeze->HasInput(0)) return std::nullopt;
     const auto axes = unsqueeze->FindAttribute("axes") != nullptr
                           ? std::optional(unsqueeze->FindAttribute("axes")->ints)
                           : ConstantInts(graph, *unsqueeze, 1);
@@ -90,7 +94,8 @@ std::optional<std::vector<int64_t>> GridStarts(const Graph& graph, SymbolicShape
       return std::nullopt;
     }
     const Node* expand = graph.Producer(unsqueeze->inputs()[0]);
-    if (!IsOnnxOp(expand, "Expand") || shapes.Facts(expand->outputs()[0]).shape != box) {
+    if (!IsOnnxOp(expand, "Expand") || !expand->HasInput(0) ||
+        shapes.Facts(expand->outputs()[0]).shape != box) {
       return std::nullopt;
     }
     const auto start = ProgressionStart(graph, shapes, expand->inputs()[0], k, box);

@@ -56,7 +56,10 @@ bool MatchProduct(const Graph& graph, std::string scores, std::vector<const Node
     const Node* product = ProducerReadOnlyBy(graph, scores, "MatMul", readers);
     if (product == nullptr || product->inputs().size() != 2) return false;
     const Node* key_transpose = IntermediateProducer(graph, product->inputs()[1], "Transpose");
-    if (key_transpose == nullptr || !HasPerm(*key_transpose, {0, 1, 3, 2})) return false;
+    if (key_transpose == nullptr || !key_transpose->HasInput(0) ||
+        !HasPerm(*key_transpose, {0, 1, 3, 2})) {
+      return false;
+    }
     nodes.insert(nodes.end(), {product, key_transpose});
     match.key = key_transpose->inputs()[0];
     match.query = product->inputs()[0];
@@ -71,6 +74,7 @@ bool MatchProduct(const Graph& graph, std::string scores, std::vector<const Node
 }
 
 std::optional<HeadMajorMatch> MatchHeadMajor(const Graph& graph, const Node& softmax) {
+  if (!softmax.HasInput(0) || !softmax.HasOutput(0)) return std::nullopt;
   const Attribute* axis = softmax.FindAttribute("axis");
   const int64_t softmax_axis = axis != nullptr ? axis->i : (graph.OpsetVersion("") >= 13 ? -1 : 1);
   // The scores are 4-D as the shapes of q and k prove below, whatever the types record.
@@ -90,7 +94,7 @@ std::optional<HeadMajorMatch> MatchHeadMajor(const Graph& graph, const Node& sof
     if (match.query.empty() || !IsFloatValue(graph, match.bias)) return std::nullopt;
   }
   const Node* pv = OnlyConsumer(graph, softmax.outputs()[0]);
-  if (!IsOnnxOp(pv, "MatMul") || pv->inputs().size() != 2 ||
+  if (!IsOnnxOp(pv, "MatMul") || pv->inputs().size() != 2 || !pv->HasOutput(0) ||
       pv->inputs()[0] != softmax.outputs()[0] || graph.IsGraphOutput(pv->outputs()[0])) {
     return std::nullopt;
   }
@@ -126,10 +130,12 @@ std::optional<HeadMajorMatch> MatchHeadMajor(const Graph& graph, const Node& sof
 
   // The merge: Transpose(0,2,1,3) and a Reshape proven to write [B,S,N*h], each read once.
   const Node* transpose = OnlyConsumer(graph, match.output);
-  const Node* reshape = IsOnnxOp(transpose, "Transpose") && HasPerm(*transpose, {0, 2, 1, 3})
+  const Node* reshape = IsOnnxOp(transpose, "Transpose") && transpose->HasOutput(0) &&
+                                HasPerm(*transpose, {0, 2, 1, 3})
                             ? OnlyConsumer(graph, transpose->outputs()[0])
                             : nullptr;
-  if (IsOnnxOp(reshape, "Reshape") && reshape->inputs()[0] == transpose->outputs()[0] &&
+  if (IsOnnxOp(reshape, "Reshape") && reshape->HasOutput(0) &&
+      reshape->inputs()[0] == transpose->outputs()[0] &&
       !graph.IsGraphOutput(transpose->outputs()[0])) {
     const auto& merged = shapes.Facts(reshape->outputs()[0]).shape;
     const std::vector<DimExpr> expected{(*q)[0], (*q)[2],

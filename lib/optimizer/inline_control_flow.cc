@@ -148,6 +148,7 @@ const Graph* UnrollableBody(const Graph& graph, const Node& loop) {
   const Attribute* body_attribute = loop.FindAttribute("body");
   if (body_attribute == nullptr || body_attribute->g == nullptr) return nullptr;
   const Graph& body = *body_attribute->g;
+  if (loop.inputs().size() < 2) return nullptr;
   const auto trips = TripCount(graph, loop);
   if (!trips || *trips < 1 || *trips > kMaxTrips) return nullptr;
   if (loop.HasInput(1) && ConstantCondition(graph, loop.inputs()[1]) != true) return nullptr;

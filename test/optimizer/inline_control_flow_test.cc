@@ -232,4 +232,31 @@ TEST_CASE("inline_control_flow inlines the branch a constant condition takes", "
   CheckClose(chosen.output, {-1, -2, -3}, 0, 0);
 }
 
+TEST_CASE("inline_control_flow leaves a Loop missing its condition input alone", "[optimizer]") {
+  // Loop(M) with a constant M but no condition input (the schema wants both), its body of one
+  // input and three outputs: counting its carried values from its inputs would underflow.
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", FloatTensor({2}));
+  graph.set_inputs({"x"});
+  graph.AddInitializer("M", Tensor::Scalar<int64_t>(2));
+  auto body = std::make_unique<Graph>(graph.shared_opsets());
+  body->SetValueType("i", ValueType::Tensor(DataType::kInt64, SymbolicShape{}));
+  body->set_inputs({"i"});
+  body->AddInitializer("yes", Tensor::Scalar<bool>(true));
+  body->AddNode({"cond", "Identity", "", {"yes"}, {"cond"}, {}});
+  body->AddNode({"a", "Neg", "", {"x"}, {"a"}, {}});
+  body->AddNode({"b", "Abs", "", {"x"}, {"b"}, {}});
+  body->set_outputs({"cond", "a", "b"});
+  graph.AddNode(
+      {"loop", "Loop", "", {"M"}, {"first", "second"}, GraphAttribute("body", std::move(body))});
+  graph.set_outputs({"first"});
+  graph.ResolveOuterScope();
+  OptimizerOptions options;
+  options.level = OptimizationLevel::kBasic;
+  const Status status = OptimizeGraph(model, options, {});
+  INFO(status.ToString());
+  CHECK(CountOps(model.graph(), "Loop") == 1);
+}
+
 }  // namespace ort::test
