@@ -113,4 +113,48 @@ TEST_CASE("Saved models keep subgraphs and attributes", "[onnx][saver]") {
   CHECK((*reloaded)->graph().FindValueInfo("x")->type.ToString() == "tensor(float)[n]");
 }
 
+TEST_CASE("Nodes off their schema's arity are refused by name", "[onnx][loader]") {
+  // Relu without its input, Shape with a second output, and a required input left empty inside
+  // an If branch: the optimizer and kernels index inputs as the schema numbers them.
+  const auto load = [](NodeSpec node, std::unique_ptr<Graph> branch = nullptr) {
+    Model model;
+    model.opsets()[""] = 17;
+    Graph& graph = model.graph();
+    graph.set_inputs({"x"});
+    graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, SymbolicShape{}));
+    graph.set_outputs({node.outputs[0]});
+    if (branch) {
+      graph.SetValueType("cond", ValueType::Tensor(DataType::kBool, SymbolicShape{}));
+      graph.set_inputs({"x", "cond"});
+      auto other = std::make_unique<Graph>(nullptr);
+      other->set_outputs({"x"});
+      node.attributes.push_back(Attribute::GraphValue("then_branch", std::move(branch)));
+      node.attributes.push_back(Attribute::GraphValue("else_branch", std::move(other)));
+    }
+    graph.AddNode(std::move(node));
+    graph.ResolveOuterScope();
+    auto bytes = SerializeModel(model);
+    REQUIRE(bytes.ok());
+    return LoadModelFromBytes(bytes->data(), bytes->size(), ".");
+  };
+  auto relu = load({"relu", "Relu", "", {}, {"y"}, {}});
+  REQUIRE_FALSE(relu.ok());
+  CHECK(relu.status().code() == StatusCode::kInvalidModel);
+  CHECK(relu.status().message().find("node 'relu' (Relu): required input 0 ('X') is missing") !=
+        std::string::npos);
+  auto shape = load({"shape", "Shape", "", {"x"}, {"y", "z"}, {}});
+  REQUIRE_FALSE(shape.ok());
+  CHECK(shape.status().message().find("node 'shape' (Shape): 2 outputs, but Shape has at most 1") !=
+        std::string::npos);
+  auto branch = std::make_unique<Graph>(nullptr);
+  branch->set_outputs({"b"});
+  branch->AddNode({"add", "Add", "", {"x", ""}, {"b"}, {}});
+  auto nested = load({"if", "If", "", {"cond"}, {"y"}, {}}, std::move(branch));
+  REQUIRE_FALSE(nested.ok());
+  CHECK(nested.status().message().find("node 'add' (Add): required input 1 ('B') is missing") !=
+        std::string::npos);
+  // Optional inputs may be left out: Clip without its bounds loads.
+  CHECK(load({"clip", "Clip", "", {"x"}, {"y"}, {}}).ok());
+}
+
 }  // namespace ort
