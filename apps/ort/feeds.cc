@@ -20,6 +20,13 @@ void AddFeedOptions(CLI::App& command, FeedArgs& args) {
 
 namespace {
 
+// The model's input names, comma separated, for messages.
+std::string InputNames(const std::vector<ValueInfo>& infos) {
+  std::string names;
+  for (const auto& info : infos) names += (names.empty() ? "" : ", ") + info.name;
+  return names;
+}
+
 const ValueType* DeclaredType(const std::vector<ValueInfo>& infos, const std::string& name) {
   for (const auto& info : infos) {
     if (info.name == name) return &info.type;
@@ -122,10 +129,8 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
     const auto& [name, path] = assignment;
     const ValueType* type = DeclaredType(infos, name);
     if (type == nullptr) {
-      std::string names;
-      for (const auto& info : infos) names += (names.empty() ? "" : ", ") + info.name;
       return ORT_ERROR(kInvalidArgument, "--input {}: the model has no input '{}' (inputs: {})",
-                       entry, name, names);
+                       entry, name, InputNames(infos));
     }
     ORT_ASSIGN_OR_RETURN(NamedFileValue file, ReadValueFile(path, type));
     given[name] = Feed{{name, std::move(file.value)}, path};
@@ -134,6 +139,11 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
   std::map<std::string, std::vector<int64_t>> shapes;
   for (const auto& entry : args.shapes) {
     ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--shape"));
+    // A misspelt name would leave the input random at its default shape, unnoticed.
+    if (DeclaredType(infos, assignment.first) == nullptr) {
+      return ORT_ERROR(kInvalidArgument, "--shape {}: the model has no input '{}' (inputs: {})",
+                       entry, assignment.first, InputNames(infos));
+    }
     ORT_ASSIGN_OR_RETURN(shapes[assignment.first], ParseDims(assignment.second));
   }
 

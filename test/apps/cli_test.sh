@@ -129,6 +129,7 @@ one_line "absolute external data path" "$ort" run "$models/external_absolute.onn
 one_line "wrong input dtype" "$ort" run "$add" --input "a=$models/a_int_2x3.npy"
 one_line "wrong input rank" "$ort" run "$add" --input "a=$models/a_3.npy"
 one_line "unknown input name" "$ort" run "$add" --input "zz=$a"
+one_line "unknown --shape input name" "$ort" run "$add" --shape "zz=2x3"
 one_line "missing input file" "$ort" run "$add" --input "a=$work/none.npy"
 one_line "tensor file shorter than its header says" "$ort" run "$add" --input "a=$models/a_short_data.npy"
 one_line "tensor file that is not a tensor" "$ort" run "$add" --input "a=$work/text.onnx"
