@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <system_error>
 #include <thread>
 
 #include "lib/common/cpu_info.h"
@@ -178,8 +179,7 @@ Status InferenceSession::InitializeSteps(Profiler* profiler) {
   ORT_RETURN_IF_ERROR(RewriteModel(profiler, {}, /*for_saving=*/false));
   ORT_RETURN_IF_ERROR(PartitionAndInsertCopies(profiler));
   ORT_RETURN_IF_ERROR(CreateSessionState(profiler));
-  CreateThreadPools(profiler);
-  return Status::OK();
+  return CreateThreadPools(profiler);
 }
 
 Status InferenceSession::RewriteModel(Profiler* profiler, const OptimizerObserver& observer,
@@ -283,19 +283,27 @@ Status InferenceSession::CreateSessionState(Profiler* profiler) {
   return Status::OK();
 }
 
-void InferenceSession::CreateThreadPools(Profiler* profiler) {
+Status InferenceSession::CreateThreadPools(Profiler* profiler) {
   ScopedProfileEvent event(profiler, "thread_pool_creation");
   const int threads =
       options_.intra_op_threads > 0 ? options_.intra_op_threads : DefaultThreadCount();
   event.AddArg("intra_op_threads", threads);
-  intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
-  if (options_.execution_mode == ExecutionMode::kParallel) {
-    const int inter_threads =
-        options_.inter_op_threads > 0 ? options_.inter_op_threads : DefaultThreadCount();
-    event.AddArg("inter_op_threads", inter_threads);
-    inter_op_pool_ =
-        std::make_unique<ThreadPool>("inter-op", inter_threads, options_.allow_spinning);
+  const int inter_threads =
+      options_.inter_op_threads > 0 ? options_.inter_op_threads : DefaultThreadCount();
+  try {
+    intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
+    if (options_.execution_mode == ExecutionMode::kParallel) {
+      event.AddArg("inter_op_threads", inter_threads);
+      inter_op_pool_ =
+          std::make_unique<ThreadPool>("inter-op", inter_threads, options_.allow_spinning);
+    }
+  } catch (const std::system_error& error) {
+    return ORT_ERROR(
+        kRuntimeError, "cannot start the thread pools ({} intra-op, {} inter-op threads): {}",
+        threads, options_.execution_mode == ExecutionMode::kParallel ? inter_threads : 0,
+        error.what());
   }
+  return Status::OK();
 }
 
 std::vector<std::string> InferenceSession::ProviderTypes() const {

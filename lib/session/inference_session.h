@@ -99,7 +99,7 @@ class InferenceSession {
   ResumePoint FindResume(OptimizationRecord& record) const;
   Status PartitionAndInsertCopies(Profiler* profiler);
   Status CreateSessionState(Profiler* profiler);
-  void CreateThreadPools(Profiler* profiler);
+  Status CreateThreadPools(Profiler* profiler);
   std::vector<std::string> ProviderTypes() const;
   /// The profiler while it records, else null.
   Profiler* ActiveProfiler() const {

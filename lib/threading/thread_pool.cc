@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <system_error>
 #include <utility>
 
 #if defined(__linux__)
@@ -113,7 +114,13 @@ ThreadPool::ThreadPool(std::string name, int degree_of_parallelism, bool allow_s
   const int workers = std::max(0, degree_of_parallelism - 1);
   worker_tids_ = std::make_unique<std::atomic<int64_t>[]>(static_cast<size_t>(workers));
   workers_.reserve(workers);
-  for (int i = 0; i < workers; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
+  try {
+    for (int i = 0; i < workers; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
+  } catch (const std::system_error&) {
+    // Out of threads: the started workers stop and are joined, so the pool unwinds cleanly.
+    StopWorkers();
+    throw;
+  }
   // Wait until every worker has published its id, so profiles can always name all of them.
   for (int i = 0; i < workers; ++i) worker_tids_[i].wait(0, std::memory_order_acquire);
 }
@@ -126,13 +133,16 @@ std::vector<int64_t> ThreadPool::WorkerThreadIds() const {
 
 int ThreadPool::CurrentSlot() const { return tls_pool == this ? tls_worker + 1 : 0; }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { StopWorkers(); }
+
+void ThreadPool::StopWorkers() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   wake_.notify_all();
   for (auto& worker : workers_) worker.join();
+  workers_.clear();
 }
 
 void ThreadPool::RunChunks(Job& job) {

@@ -95,6 +95,8 @@ class ThreadPool {
  private:
   struct Job;
   void WorkerLoop(int worker);
+  /// Wakes every worker to exit and joins them.
+  void StopWorkers();
   void RunJob(const std::shared_ptr<Job>& job);
   void RunChunks(Job& job);
   /// The slot of the calling thread (its share and stats slot): worker i is i + 1, any other
