@@ -1,6 +1,8 @@
 #include "apps/ort/common_options.h"
 
+#include <algorithm>
 #include <charconv>
+#include <thread>
 
 #include "providers/provider_factory.h"
 
@@ -26,6 +28,8 @@ void AddSessionOptions(CLI::App& command, SessionArgs& args) {
                      "threads per operator (0 = one per core)");
   command.add_option("-y,--inter-op-threads", args.inter_op_threads,
                      "threads running independent operators in parallel mode (0 = one per core)");
+  command.add_flag("--force", args.force,
+                   "allow thread counts (and perf's --concurrency) above 4x the cores");
   command.add_option("-o,--opt-level", args.opt_level,
                      "graph optimization level: disable, basic, extended, all");
   command.add_flag("-P,--parallel", args.parallel, "parallel execution mode");
@@ -74,6 +78,14 @@ Result<std::vector<int64_t>> ParseDims(const std::string& text) {
   return dims;
 }
 
+Status CheckThreadCount(int count, std::string_view option, bool force) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (force || count <= kMaxThreadsPerCore * cores) return Status::OK();
+  return ORT_ERROR(kInvalidArgument,
+                   "{} {} is more than {}x this machine's {} cores; pass --force to use it anyway",
+                   option, count, kMaxThreadsPerCore, cores);
+}
+
 namespace {
 
 std::vector<std::string> SplitList(const std::string& text) {
@@ -96,6 +108,8 @@ Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args) {
   ORT_ASSIGN_OR_RETURN(options.optimization_level, ParseOptimizationLevel(args.opt_level));
   ORT_RETURN_IF_NOT(args.intra_op_threads >= 0 && args.inter_op_threads >= 0,
                     "thread counts must not be negative");
+  ORT_RETURN_IF_ERROR(CheckThreadCount(args.intra_op_threads, "--intra-op-threads", args.force));
+  ORT_RETURN_IF_ERROR(CheckThreadCount(args.inter_op_threads, "--inter-op-threads", args.force));
   options.intra_op_threads = args.intra_op_threads;
   options.inter_op_threads = args.inter_op_threads;
   options.execution_mode = args.parallel ? ExecutionMode::kParallel : ExecutionMode::kSequential;

@@ -34,7 +34,15 @@ struct SessionArgs {
   bool without_device = false;
   // Non-empty: profile the session; EndProfiling writes the trace to this path.
   std::string profile_file;
+  bool force = false;  // allow thread counts above kMaxThreadsPerCore x the cores
 };
+
+/// Thread counts above this many per core are almost always a typo (-x 100000) and can exhaust
+/// the process's threads; --force allows them.
+constexpr int kMaxThreadsPerCore = 4;
+
+/// Refuses `count` (named by `option`) above kMaxThreadsPerCore x the cores unless `force`.
+Status CheckThreadCount(int count, std::string_view option, bool force);
 
 /// Adds the options that decide how the model is rewritten (model, providers, free
 /// dimensions, disabled passes, strict optimizer, log level) to `command`; the optimization

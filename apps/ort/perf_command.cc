@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "apps/ort/common_options.h"
@@ -119,7 +120,14 @@ Result<Measurement> Measure(const InferenceSession& session, std::span<const Nam
     if (++done_threads == threads) all_done.notify_one();
   };
   std::vector<std::thread> pool;
-  for (int i = 0; i < threads; ++i) pool.emplace_back(worker, i);
+  try {
+    for (int i = 0; i < threads; ++i) pool.emplace_back(worker, i);
+  } catch (const std::system_error& failure) {
+    stop = true;
+    for (auto& thread : pool) thread.join();
+    return ORT_ERROR(kRuntimeError, "could start only {} of --concurrency {} threads: {}",
+                     pool.size(), threads, failure.what());
+  }
 
   // The bar is worth drawing only on a terminal and for a phase longer than a second; the
   // length of a repeat-mode phase is known only once the first run has been timed.
@@ -235,6 +243,7 @@ Status CheckArgs(const PerfArgs& args) {
   ORT_RETURN_IF_NOT(args.warmup >= 0, "--warmup must not be negative, got {}", args.warmup);
   ORT_RETURN_IF_NOT(args.concurrency >= 1, "--concurrency must be at least 1, got {}",
                     args.concurrency);
+  ORT_RETURN_IF_ERROR(CheckThreadCount(args.concurrency, "--concurrency", args.session.force));
   ORT_RETURN_IF_NOT(args.max_regression_pct >= 0, "--max-regression must not be negative, got {}",
                     args.max_regression_pct);
   return Status::OK();

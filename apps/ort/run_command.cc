@@ -87,7 +87,7 @@ Status WriteOutputs(const RunArgs& args, const std::vector<ValueInfo>& infos,
     } else {
       ORT_RETURN_IF_ERROR(
           WriteProtoFile((directory / ("output_" + std::to_string(i) + ".pb")).string(),
-                         infos[i].name, outputs[i]));
+                         infos[i].name, outputs[i], &infos[i].type));
     }
   }
   return Status::OK();

@@ -22,13 +22,26 @@ Status ParseProto(const std::string& bytes, const std::string& path, std::string
   return Status::OK();
 }
 
+// numpy has no bfloat16, and onnx 1.12's test generator also stored bfloat16 tensors as uint16
+// holding the raw bits: a uint16 file read for a bfloat16 input is the tensor it stands for.
+Value AsDeclaredBfloat16(Value value, const ValueType* declared) {
+  if (declared == nullptr || !declared->IsTensor() || declared->elem_type != DataType::kBFloat16 ||
+      !value.IsTensor() || value.tensor().dtype() != DataType::kUint16) {
+    return value;
+  }
+  auto bits = std::make_shared<Tensor>(std::move(value.mutable_tensor()));
+  auto reinterpreted = Tensor::Borrow(DataType::kBFloat16, bits->shape(), bits->MutableRawData(),
+                                      bits->SizeInBytes(), bits);
+  return reinterpreted.ok() ? Value(std::move(*reinterpreted)) : Value(std::move(*bits));
+}
+
 }  // namespace
 
 Result<NamedFileValue> ReadValueFile(const std::string& path, const ValueType* expected) {
   const std::string extension = std::filesystem::path(path).extension().string();
   if (extension == ".npy") {
     ORT_ASSIGN_OR_RETURN(Tensor tensor, ReadNpy(path));
-    return NamedFileValue{"", Value(std::move(tensor))};
+    return NamedFileValue{"", AsDeclaredBfloat16(Value(std::move(tensor)), expected)};
   }
   if (extension != ".pb") {
     return ORT_ERROR(kInvalidArgument, "'{}': unknown tensor file type (expected .npy or .pb)",
@@ -57,25 +70,47 @@ Result<NamedFileValue> ReadValueFile(const std::string& path, const ValueType* e
   }
   auto tensor = TensorFromProto(proto, nullptr);
   if (!tensor.ok()) return tensor.status().WithContext("'" + path + "'");
-  return NamedFileValue{proto.name(), Value(std::move(tensor).value())};
+  return NamedFileValue{proto.name(),
+                        AsDeclaredBfloat16(Value(std::move(tensor).value()), expected)};
 }
 
-Status WriteProtoFile(const std::string& path, const std::string& name, const Value& value) {
+Status WriteProtoFile(const std::string& path, const std::string& name, const Value& value,
+                      const ValueType* declared) {
+  if (value.IsEmpty()) {
+    return ORT_ERROR(kInvalidArgument, "output '{}' holds no value to write", name);
+  }
   std::string bytes;
-  if (value.IsSequence()) {
+  // An optional output is written as an OptionalProto even when it holds a value: read back
+  // as the declared optional type, a bare SequenceProto would parse as an OptionalProto holding
+  // one of its tensors.
+  const bool optional =
+      value.IsNone() || (declared && declared->kind == ValueType::Kind::kOptional);
+  if (optional) {
+    onnx::OptionalProto proto;
+    proto.set_name(name);
+    if (value.IsTensor()) {
+      proto.set_elem_type(onnx::OptionalProto_DataType_TENSOR);
+      TensorToProto(value.tensor(), "", proto.mutable_tensor_value());
+    } else if (value.IsSequence()) {
+      proto.set_elem_type(onnx::OptionalProto_DataType_SEQUENCE);
+      ValueToSequenceProto(value, "", proto.mutable_sequence_value());
+    } else {
+      const ValueType* element = declared && declared->element ? declared->element.get() : nullptr;
+      if (element && element->kind == ValueType::Kind::kSequence) {
+        proto.set_elem_type(onnx::OptionalProto_DataType_SEQUENCE);
+      } else if (element && element->kind == ValueType::Kind::kTensor) {
+        proto.set_elem_type(onnx::OptionalProto_DataType_TENSOR);
+      }
+    }
+    proto.SerializeToString(&bytes);
+  } else if (value.IsSequence()) {
     onnx::SequenceProto proto;
     ValueToSequenceProto(value, name, &proto);
     proto.SerializeToString(&bytes);
-  } else if (value.IsTensor()) {
+  } else {
     onnx::TensorProto proto;
     TensorToProto(value.tensor(), name, &proto);
     proto.SerializeToString(&bytes);
-  } else if (value.IsNone()) {
-    onnx::OptionalProto proto;
-    proto.set_name(name);
-    proto.SerializeToString(&bytes);
-  } else {
-    return ORT_ERROR(kInvalidArgument, "output '{}' holds no value to write", name);
   }
   return WriteStringToFile(path, bytes);
 }

@@ -21,6 +21,8 @@
 namespace ort {
 namespace {
 
+constexpr int kMaxProtoNesting = 1000;
+
 int64_t MaxOpsetKnownToOnnx() {
   const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
   auto it = ranges.find("");
@@ -38,9 +40,16 @@ Status ParseModelProto(const void* data, size_t size, const std::string& label,
   google::protobuf::io::ArrayInputStream array(data, static_cast<int>(size));
   google::protobuf::io::CodedInputStream coded(&array);
   coded.SetTotalBytesLimit(INT_MAX);
+  // protobuf's default depth of 100 messages refuses valid models with ~32 nested If/Loop
+  // bodies (3 messages per level); the raised bound still keeps parsing's recursion far from
+  // the stack's end.
+  coded.SetRecursionLimit(kMaxProtoNesting);
   if (!proto->ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
-    return ORT_ERROR(kInvalidModel, "{} is not a valid ONNX model (protobuf parsing failed)",
-                     label);
+    return ORT_ERROR(kInvalidModel,
+                     "{} is not a valid ONNX model (protobuf parsing failed: the file is "
+                     "truncated or corrupt, or nests messages deeper than {} levels, about {} "
+                     "subgraphs)",
+                     label, kMaxProtoNesting, kMaxProtoNesting / 3);
   }
   return Status::OK();
 }

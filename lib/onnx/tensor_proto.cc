@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 namespace ort {
 namespace {
@@ -172,7 +173,34 @@ Result<std::filesystem::path> ResolveLocation(const std::filesystem::path& base,
                        tensor_name, location);
     }
   }
-  return base / relative;
+  // The text checks above cannot see symlinks: a link inside the model's folder may point
+  // anywhere (/etc/passwd), so containment is checked again on the resolved real paths.
+  const std::filesystem::path joined = base / relative;
+  std::error_code error;
+  const std::filesystem::path real_base = std::filesystem::canonical(base, error);
+  if (error) {
+    return ORT_ERROR(kInvalidModel, "tensor '{}': cannot resolve the model directory '{}': {}",
+                     tensor_name, base.string(), error.message());
+  }
+  const std::filesystem::path real_path = std::filesystem::canonical(joined, error);
+  if (error) {
+    return ORT_ERROR(kInvalidModel, "tensor '{}': external data file '{}': {}", tensor_name,
+                     joined.string(), error.message());
+  }
+  const auto [base_end, path_it] =
+      std::mismatch(real_base.begin(), real_base.end(), real_path.begin(), real_path.end());
+  if (base_end != real_base.end() || path_it == real_path.end()) {
+    return ORT_ERROR(kInvalidModel,
+                     "tensor '{}': external data location '{}' resolves to '{}', outside the "
+                     "model directory '{}'",
+                     tensor_name, location, real_path.string(), real_base.string());
+  }
+  if (!std::filesystem::is_regular_file(real_path, error)) {
+    return ORT_ERROR(kInvalidModel,
+                     "tensor '{}': external data location '{}' is not a regular file", tensor_name,
+                     location);
+  }
+  return real_path;
 }
 
 }  // namespace

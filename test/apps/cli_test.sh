@@ -130,10 +130,14 @@ one_line "wrong input dtype" "$ort" run "$add" --input "a=$models/a_int_2x3.npy"
 one_line "wrong input rank" "$ort" run "$add" --input "a=$models/a_3.npy"
 one_line "unknown input name" "$ort" run "$add" --input "zz=$a"
 one_line "unknown --shape input name" "$ort" run "$add" --shape "zz=2x3"
-# 100000 intra-op threads: where they cannot all start (here, in 2 s), an error, not an abort.
-if ! "$ort" run "$add" -x 100000 > /dev/null 2>&1; then
-  one_line "thread pool that cannot start" "$ort" run "$add" -x 100000
+one_line "more intra-op threads than 4x the cores" "$ort" run "$add" -x 100000
+one_line "perf concurrency above 4x the cores" "$ort" perf "$add" -c 1000 -r 1
+# Forced: where 100000 threads cannot all start (here, in 2 s), an error, not an abort.
+if ! "$ort" run "$add" -x 100000 --force > /dev/null 2>&1; then
+  one_line "thread pool that cannot start" "$ort" run "$add" -x 100000 --force
 fi
+# protobuf's default recursion limit (100 messages) refused this valid model.
+passes "If nested 32 deep" "$ort" run "$models/nested_if_32.onnx" --seed 1
 one_line "missing input file" "$ort" run "$add" --input "a=$work/none.npy"
 one_line "tensor file shorter than its header says" "$ort" run "$add" --input "a=$models/a_short_data.npy"
 one_line "tensor file that is not a tensor" "$ort" run "$add" --input "a=$work/text.onnx"

@@ -46,6 +46,31 @@ TEST_CASE("External data resolves next to the model and stays inside its folder"
   CHECK(absolute.status().message().find("must be a relative path") != std::string::npos);
 }
 
+TEST_CASE("External data reached through a symlink must stay inside the model's folder",
+          "[onnx][loader]") {
+  const auto inside = TempDirectory("external_symlink_inside");
+  const auto outside = TempDirectory("external_symlink_outside");
+  std::filesystem::copy_file(kModels + "external_data.onnx", inside / "model.onnx");
+  std::filesystem::copy_file(kModels + "weights.bin", outside / "weights.bin");
+  std::filesystem::create_symlink(outside / "weights.bin", inside / "weights.bin");
+  auto escaped = LoadModel((inside / "model.onnx").string());
+  REQUIRE_FALSE(escaped.ok());
+  CHECK(escaped.status().message().find("outside the model directory") != std::string::npos);
+
+  // A link that stays inside the folder is an ordinary way to share weight files.
+  std::filesystem::remove(inside / "weights.bin");
+  std::filesystem::copy_file(kModels + "weights.bin", inside / "real_weights.bin");
+  std::filesystem::create_symlink("real_weights.bin", inside / "weights.bin");
+  CHECK(LoadModel((inside / "model.onnx").string()).ok());
+
+  // A FIFO or device named as weights would block or read garbage.
+  std::filesystem::remove(inside / "weights.bin");
+  std::filesystem::create_directory(inside / "weights.bin");
+  auto directory = LoadModel((inside / "model.onnx").string());
+  REQUIRE_FALSE(directory.ok());
+  CHECK(directory.status().message().find("not a regular file") != std::string::npos);
+}
+
 TEST_CASE("Bad model files give clear errors", "[onnx][loader]") {
   CHECK(LoadModel(kModels + "missing.onnx").status().code() == StatusCode::kIoError);
   const char garbage[] = "\x08\x07this is not a model";

@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
   std::string level_text = "all";
   bool no_isolate = false;
   bool verbose = false;
-  ort::Tolerance tolerance{1e-3, 1e-5};
+  ort::conformance::CaseOptions options;
+  options.tolerance = {1e-3, 1e-5};
   app.add_option("--data-dir", data_dir, "root of the test data");
   app.add_option("--suites", suites, "comma-separated suite folders under the data root");
   app.add_option("--filter", filter, "only cases whose name contains this text");
@@ -66,8 +67,11 @@ int main(int argc, char** argv) {
                  "fail when the failing cases differ from this list");
   app.add_option("--write-failures", write_path, "write the failing cases, with reasons, here");
   app.add_option("-o,--opt-level", level_text, "graph optimization level");
-  app.add_option("--rtol", tolerance.rtol, "relative tolerance");
-  app.add_option("--atol", tolerance.atol, "absolute tolerance");
+  app.add_option("--rtol", options.tolerance.rtol, "relative tolerance");
+  app.add_option("--atol", options.tolerance.atol, "absolute tolerance");
+  app.add_option("--cli", options.cli,
+                 "run each data set through this ort binary (ort run --input-dir --output-dir, "
+                 "outputs read back from its files) instead of in memory");
   app.add_flag("--no-isolate", no_isolate, "run cases in this process (no crash isolation)");
   app.add_flag("-v,--verbose", verbose, "print every case");
   CLI11_PARSE(app, argc, argv);
@@ -77,6 +81,8 @@ int main(int argc, char** argv) {
     std::cerr << "ort-conformance: " << level.status().message() << "\n";
     return 2;
   }
+  options.level = *level;
+  options.level_name = level_text;
   std::map<std::string, CaseResult> results;
   for (const auto& suite : SplitCommas(suites)) {
     const fs::path root = fs::path(data_dir) / suite;
@@ -92,9 +98,9 @@ int main(int argc, char** argv) {
     for (const auto& path : cases) {
       const std::string name = suite + "/" + path.filename().string();
       if (!filter.empty() && name.find(filter) == std::string::npos) continue;
-      CaseResult result =
-          no_isolate ? ort::conformance::RunTestCase(path.string(), tolerance, *level)
-                     : ort::conformance::RunTestCaseIsolated(path.string(), tolerance, *level);
+      CaseResult result = no_isolate
+                              ? ort::conformance::RunTestCase(path.string(), options)
+                              : ort::conformance::RunTestCaseIsolated(path.string(), options);
       if (verbose) {
         static const char* kLabels[] = {"PASS", "FAIL", "UNSUPPORTED"};
         std::cout << kLabels[static_cast<int>(result.outcome)] << " " << name

@@ -1,5 +1,6 @@
 #include "tools/conformance/test_case.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <type_traits>
 
@@ -37,19 +39,6 @@ std::vector<fs::path> SortedEntries(const fs::path& directory, std::string_view 
 CaseResult Failure(Outcome outcome, std::string detail) {
   std::replace(detail.begin(), detail.end(), '\n', ' ');
   return {outcome, std::move(detail)};
-}
-
-// onnx 1.12's test generator stored bfloat16 tensors as uint16 holding the raw bits (fixed in later
-// onnx releases); such a file is read as the bfloat16 tensor it stands for.
-Value AsDeclaredBfloat16(Value value, const ValueType* declared) {
-  if (declared == nullptr || !declared->IsTensor() || declared->elem_type != DataType::kBFloat16 ||
-      !value.IsTensor() || value.tensor().dtype() != DataType::kUint16) {
-    return value;
-  }
-  auto bits = std::make_shared<Tensor>(std::move(value.mutable_tensor()));
-  auto reinterpreted = Tensor::Borrow(DataType::kBFloat16, bits->shape(), bits->MutableRawData(),
-                                      bits->SizeInBytes(), bits);
-  return reinterpreted.ok() ? Value(std::move(*reinterpreted)) : Value(std::move(*bits));
 }
 
 // Outputs drawn by a random op (Bernoulli, RandomUniformLike, ...) come from numpy's generator in
@@ -118,30 +107,100 @@ Comparison CompareDraws(const Value& actual, const Value& expected) {
   return result;
 }
 
-CaseResult RunDataSet(const InferenceSession& session, const fs::path& data_set,
-                      const Tolerance& tolerance) {
+// The CLI's way through the same data set: `ort run --input-dir --output-dir` in a child
+// process, outputs read back from the files it wrote as their declared types.
+CaseResult RunThroughCli(const CaseOptions& options, const fs::path& model,
+                         const fs::path& data_set, const std::vector<ValueInfo>& outputs,
+                         std::vector<Value>* results) {
+  std::string scratch = (fs::temp_directory_path() / "ort-conformance-XXXXXX").string();
+  if (mkdtemp(scratch.data()) == nullptr) return Failure(Outcome::kFail, "mkdtemp failed");
+  const fs::path log = fs::path(scratch) / "log.txt";
+  const std::vector<std::string> args = {options.cli,
+                                         "run",
+                                         model.string(),
+                                         "--input-dir",
+                                         data_set.string(),
+                                         "--output-dir",
+                                         scratch,
+                                         "-o",
+                                         options.level_name,
+                                         "-x",
+                                         "1",
+                                         "--log-level",
+                                         "fatal"};
+  const pid_t child = fork();
+  if (child == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, STDOUT_FILENO);
+      dup2(fd, STDERR_FILENO);
+    }
+    std::vector<char*> argv;
+    for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    execv(options.cli.c_str(), argv.data());
+    _exit(127);
+  }
+  int wait_status = 0;
+  if (child < 0 || waitpid(child, &wait_status, 0) < 0) {
+    fs::remove_all(scratch);
+    return Failure(Outcome::kFail, "cannot start " + options.cli);
+  }
+  CaseResult result;
+  if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0) {
+    std::string last_line;
+    std::ifstream stream(log);
+    for (std::string line; std::getline(stream, line);) {
+      if (!line.empty()) last_line = line;
+    }
+    result = Failure(Outcome::kFail,
+                     (WIFSIGNALED(wait_status)
+                          ? "ort run crashed (signal " + std::to_string(WTERMSIG(wait_status)) + ")"
+                          : "ort run exit " + std::to_string(WEXITSTATUS(wait_status))) +
+                         ": " + last_line);
+  }
+  for (size_t i = 0; result.outcome == Outcome::kPass && i < outputs.size(); ++i) {
+    const fs::path file = fs::path(scratch) / ("output_" + std::to_string(i) + ".pb");
+    auto value = ReadValueFile(file.string(), &outputs[i].type);
+    if (!value.ok()) {
+      result = Failure(Outcome::kFail, value.status().message());
+    } else {
+      results->push_back(std::move(value->value));
+    }
+  }
+  fs::remove_all(scratch);
+  return result;
+}
+
+CaseResult RunDataSet(const InferenceSession& session, const fs::path& model,
+                      const fs::path& data_set, const CaseOptions& options) {
   const std::vector<ValueInfo> inputs = session.InputInfos();
   const std::vector<ValueInfo> outputs = session.OutputInfos();
-  std::vector<NamedValue> feeds;
-  const auto input_files = SortedEntries(data_set, "input_");
-  for (size_t i = 0; i < input_files.size(); ++i) {
-    const ValueType* type = i < inputs.size() ? &inputs[i].type : nullptr;
-    auto file = ReadValueFile(input_files[i].string(), type);
-    if (!file.ok()) return Failure(Outcome::kFail, file.status().message());
-    std::string name = file->name;
-    const bool known = std::any_of(inputs.begin(), inputs.end(),
-                                   [&](const ValueInfo& info) { return info.name == name; });
-    if (!known) {
-      if (i >= inputs.size()) return Failure(Outcome::kFail, "more input files than inputs");
-      name = inputs[i].name;
-    }
-    feeds.emplace_back(name, AsDeclaredBfloat16(std::move(file->value), type));
-  }
   std::vector<Value> results;
-  Status status = session.Run(RunOptions{}, feeds, {}, &results);
-  if (!status.ok()) {
-    const bool unsupported = status.code() == StatusCode::kNotImplemented;
-    return Failure(unsupported ? Outcome::kUnsupported : Outcome::kFail, status.message());
+  if (!options.cli.empty()) {
+    CaseResult cli = RunThroughCli(options, model, data_set, outputs, &results);
+    if (cli.outcome != Outcome::kPass) return cli;
+  } else {
+    std::vector<NamedValue> feeds;
+    const auto input_files = SortedEntries(data_set, "input_");
+    for (size_t i = 0; i < input_files.size(); ++i) {
+      const ValueType* type = i < inputs.size() ? &inputs[i].type : nullptr;
+      auto file = ReadValueFile(input_files[i].string(), type);
+      if (!file.ok()) return Failure(Outcome::kFail, file.status().message());
+      std::string name = file->name;
+      const bool known = std::any_of(inputs.begin(), inputs.end(),
+                                     [&](const ValueInfo& info) { return info.name == name; });
+      if (!known) {
+        if (i >= inputs.size()) return Failure(Outcome::kFail, "more input files than inputs");
+        name = inputs[i].name;
+      }
+      feeds.emplace_back(name, std::move(file->value));
+    }
+    Status status = session.Run(RunOptions{}, feeds, {}, &results);
+    if (!status.ok()) {
+      const bool unsupported = status.code() == StatusCode::kNotImplemented;
+      return Failure(unsupported ? Outcome::kUnsupported : Outcome::kFail, status.message());
+    }
   }
   const auto output_files = SortedEntries(data_set, "output_");
   const bool draws = DrawsRandomValues(session);
@@ -152,9 +211,9 @@ CaseResult RunDataSet(const InferenceSession& session, const fs::path& data_set,
   for (size_t i = 0; i < output_files.size(); ++i) {
     auto expected = ReadValueFile(output_files[i].string(), &outputs[i].type);
     if (!expected.ok()) return Failure(Outcome::kFail, expected.status().message());
-    Value reference = AsDeclaredBfloat16(std::move(expected->value), &outputs[i].type);
+    const Value& reference = expected->value;
     const Comparison comparison = draws ? CompareDraws(results[i], reference)
-                                        : CompareValues(results[i], reference, tolerance);
+                                        : CompareValues(results[i], reference, options.tolerance);
     if (!comparison.match) {
       return Failure(Outcome::kFail, data_set.filename().string() + " output '" + outputs[i].name +
                                          "': " + comparison.detail);
@@ -165,17 +224,17 @@ CaseResult RunDataSet(const InferenceSession& session, const fs::path& data_set,
 
 }  // namespace
 
-CaseResult RunTestCase(const std::string& directory, const Tolerance& tolerance,
-                       OptimizationLevel level) {
-  SessionOptions options;
-  options.optimization_level = level;
-  options.intra_op_threads = 1;
-  options.log_severity = LogSeverity::kFatal;
-  InferenceSession session(options);
+CaseResult RunTestCase(const std::string& directory, const CaseOptions& options) {
+  SessionOptions session_options;
+  session_options.optimization_level = options.level;
+  session_options.intra_op_threads = 1;
+  session_options.log_severity = LogSeverity::kFatal;
+  InferenceSession session(session_options);
   auto providers = CreateProviders({"cpu"});
   if (!providers.ok()) return Failure(Outcome::kFail, providers.status().message());
   for (auto& provider : *providers) session.RegisterProvider(std::move(provider)).IgnoreError();
-  Status status = session.Load((fs::path(directory) / "model.onnx").string());
+  const fs::path model = fs::path(directory) / "model.onnx";
+  Status status = session.Load(model.string());
   if (status.ok()) status = session.Initialize();
   if (!status.ok()) {
     const bool unsupported = status.code() == StatusCode::kNotImplemented;
@@ -184,25 +243,24 @@ CaseResult RunTestCase(const std::string& directory, const Tolerance& tolerance,
   const auto data_sets = SortedEntries(directory, "test_data_set_");
   if (data_sets.empty()) return Failure(Outcome::kFail, "no test_data_set_* folder");
   for (const auto& data_set : data_sets) {
-    CaseResult result = RunDataSet(session, data_set, tolerance);
+    CaseResult result = RunDataSet(session, model, data_set, options);
     if (result.outcome != Outcome::kPass) return result;
   }
   return {};
 }
 
-CaseResult RunTestCaseIsolated(const std::string& directory, const Tolerance& tolerance,
-                               OptimizationLevel level) {
+CaseResult RunTestCaseIsolated(const std::string& directory, const CaseOptions& options) {
   int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return RunTestCase(directory, tolerance, level);
+  if (pipe(pipe_fds) != 0) return RunTestCase(directory, options);
   const pid_t child = fork();
   if (child < 0) {
     close(pipe_fds[0]);
     close(pipe_fds[1]);
-    return RunTestCase(directory, tolerance, level);
+    return RunTestCase(directory, options);
   }
   if (child == 0) {
     close(pipe_fds[0]);
-    const CaseResult result = RunTestCase(directory, tolerance, level);
+    const CaseResult result = RunTestCase(directory, options);
     const std::string message = std::to_string(static_cast<int>(result.outcome)) + result.detail;
     size_t written = 0;
     while (written < message.size()) {

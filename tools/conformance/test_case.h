@@ -16,12 +16,19 @@ struct CaseResult {
   std::string detail;  // why it failed or is unsupported
 };
 
+struct CaseOptions {
+  Tolerance tolerance;
+  OptimizationLevel level = OptimizationLevel::kAll;
+  std::string level_name = "all";
+  /// When set, the `ort` binary each data set runs through (files in, files out) instead of
+  /// the in-memory session.
+  std::string cli;
+};
+
 /// Runs every test_data_set_* of the case in `directory`.
-CaseResult RunTestCase(const std::string& directory, const Tolerance& tolerance,
-                       OptimizationLevel level);
+CaseResult RunTestCase(const std::string& directory, const CaseOptions& options);
 
 /// Runs RunTestCase in a child process so that a crash fails only this case.
-CaseResult RunTestCaseIsolated(const std::string& directory, const Tolerance& tolerance,
-                               OptimizationLevel level);
+CaseResult RunTestCaseIsolated(const std::string& directory, const CaseOptions& options);
 
 }  // namespace ort::conformance
