@@ -96,20 +96,10 @@ Status ApplySessionOnlyPasses(InferenceSession& session, const OptimizeArgs& arg
   return Status::OK();
 }
 
-bool SameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
-  std::error_code error;
-  return std::filesystem::equivalent(a, b, error);
-}
-
 Status Execute(const OptimizeArgs& args) {
   ORT_ASSIGN_OR_RETURN(OptimizationLevel level, ParseOptimizationLevel(args.session.opt_level));
   const std::filesystem::path output(args.output);
   const std::filesystem::path data_path = output.string() + ".data";
-  if (SameFile(args.session.model, output) || SameFile(args.session.model, data_path)) {
-    return ORT_ERROR(kInvalidArgument,
-                     "-o '{}' would overwrite the input model, whose weights are read in place",
-                     args.output);
-  }
 
   OptimizeReport report;
   report.model = args.session.model;
@@ -144,17 +134,15 @@ Status Execute(const OptimizeArgs& args) {
   }
   CountExternal(model.graph(), args.external_data_min_bytes, report);
 
-  // A data file left by an earlier run would otherwise survive when nothing goes external now;
-  // unlinking it (rather than truncating) also leaves intact an input model's weights mapped
-  // from that same file.
-  std::error_code error;
-  std::filesystem::remove(data_path, error);
+  // SaveModel replaces files by renaming new ones over them, so -o may name the input model or
+  // its data file: the loaded weights stay mapped from the old files.
   start = Clock::now();
   SaveOptions save_options;
   save_options.external_data_threshold_bytes = args.external_data_min_bytes;
   ORT_RETURN_IF_ERROR(SaveModel(model, args.output, save_options));
   report.save_ms = MillisecondsSince(start);
   if (report.external_initializers > 0) report.external_data_file = data_path.filename().string();
+  std::error_code error;
   report.output_bytes = static_cast<int64_t>(std::filesystem::file_size(output, error));
   ORT_RETURN_IF_ERROR(ApplySessionOnlyPasses(*session, args, level, report));
   ORT_RETURN_IF_ERROR(ReportPlacement(*session, report));

@@ -4,8 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "lib/common/file_writer.h"
 
 namespace ort::cli {
 namespace {
@@ -234,12 +235,7 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
       {"optimize_ms", report.optimize_ms},
       {"save_ms", report.save_ms},
   };
-  std::ofstream file(path);
-  if (!file) return ORT_ERROR(kIoError, "cannot write --report '{}'", path);
-  file << json.dump(2) << "\n";
-  file.close();
-  if (!file) return ORT_ERROR(kIoError, "cannot write --report '{}'", path);
-  return Status::OK();
+  return WriteStringToFile(path, json.dump(2) + "\n").WithContext("--report");
 }
 
 }  // namespace ort::cli

@@ -5,9 +5,11 @@
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
 #include <numeric>
 #include <sstream>
 #include <string_view>
+#include "lib/common/file_writer.h"
 
 namespace ort::cli {
 namespace {
@@ -94,12 +96,7 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
         {"cpu", s.cpu},
         {"isa", s.isa}}},
   };
-  std::ofstream file(path);
-  if (!file) return ORT_ERROR(kIoError, "cannot write --json '{}'", path);
-  file << json.dump(2) << "\n";
-  file.close();
-  if (!file) return ORT_ERROR(kIoError, "cannot write --json '{}'", path);
-  return Status::OK();
+  return WriteStringToFile(path, json.dump(2) + "\n").WithContext("--json");
 }
 
 Result<double> ReadBaselineP50(const std::string& path) {

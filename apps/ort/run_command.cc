@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <string_view>
 
 #include "apps/ort/common_options.h"
 #include "apps/ort/feeds.h"
@@ -80,6 +81,13 @@ Status WriteOutputs(const RunArgs& args, const std::vector<ValueInfo>& infos,
     if (args.output_format == "npy") {
       if (!outputs[i].IsTensor()) {
         return ORT_ERROR(kInvalidArgument, "output '{}' is not a tensor; use --output-format pb",
+                         infos[i].name);
+      }
+      // The name becomes a file name: one reaching out of the directory (a model's names are
+      // not to be trusted) is refused.
+      if (infos[i].name.find_first_of(std::string_view("/\0", 2)) != std::string::npos) {
+        return ORT_ERROR(kInvalidArgument,
+                         "output '{}' cannot name a file in --output-dir; use --output-format pb",
                          infos[i].name);
       }
       ORT_RETURN_IF_ERROR(

@@ -56,12 +56,4 @@ Result<std::string> ReadFileToString(const std::string& path) {
   return buffer.str();
 }
 
-Status WriteStringToFile(const std::string& path, std::string_view bytes) {
-  std::ofstream stream(path, std::ios::binary | std::ios::trunc);
-  if (!stream) return ORT_ERROR(kIoError, "cannot write '{}': {}", path, std::strerror(errno));
-  stream.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!stream) return ORT_ERROR(kIoError, "error writing '{}'", path);
-  return Status::OK();
-}
-
 }  // namespace ort

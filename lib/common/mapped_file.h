@@ -31,7 +31,5 @@ class MappedFile {
 
 /// Reads a whole file into a string (for small files such as tensors and test data).
 Result<std::string> ReadFileToString(const std::string& path);
-/// Writes `bytes` to `path`, replacing it.
-Status WriteStringToFile(const std::string& path, std::string_view bytes);
 
 }  // namespace ort

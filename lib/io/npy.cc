@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "lib/common/file_writer.h"
 #include "lib/common/mapped_file.h"
 
 namespace ort {

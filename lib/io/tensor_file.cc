@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "lib/common/file_writer.h"
 #include "lib/common/mapped_file.h"
 #include "lib/io/npy.h"
 #include "lib/onnx/tensor_proto.h"

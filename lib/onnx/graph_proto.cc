@@ -182,20 +182,19 @@ ExternalDataWriter::ExternalDataWriter(std::filesystem::path directory, std::str
 
 Result<bool> ExternalDataWriter::MaybeWrite(const Tensor& tensor, onnx::TensorProto* proto) {
   if (tensor.dtype() == DataType::kString || tensor.SizeInBytes() < threshold_bytes_) return false;
-  if (!stream_.is_open()) {
-    const auto path = directory_ / file_name_;
-    stream_.open(path, std::ios::binary | std::ios::trunc);
-    if (!stream_) return ORT_ERROR(kIoError, "cannot write external data file '{}'", path.string());
+  if (!file_) {
+    auto opened = FileWriter::Open((directory_ / file_name_).string());
+    if (!opened.ok()) return opened.status().WithContext("external data file");
+    file_.emplace(std::move(opened).value());
   }
   // Offsets aligned to 64 bytes let the loader use the mapped data in place.
   constexpr uint64_t kAlignment = 64;
   const uint64_t padding = (kAlignment - offset_ % kAlignment) % kAlignment;
   static const char kZeros[kAlignment] = {};
-  stream_.write(kZeros, static_cast<std::streamsize>(padding));
+  ORT_RETURN_IF_ERROR(file_->Write(std::string_view(kZeros, padding)));
   offset_ += padding;
-  stream_.write(static_cast<const char*>(tensor.RawData()),
-                static_cast<std::streamsize>(tensor.SizeInBytes()));
-  if (!stream_) return ORT_ERROR(kIoError, "error writing external data file '{}'", file_name_);
+  ORT_RETURN_IF_ERROR(file_->Write(
+      std::string_view(static_cast<const char*>(tensor.RawData()), tensor.SizeInBytes())));
   proto->clear_raw_data();
   proto->set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
   auto add_entry = [proto](const std::string& key, const std::string& value) {
@@ -210,13 +209,9 @@ Result<bool> ExternalDataWriter::MaybeWrite(const Tensor& tensor, onnx::TensorPr
   return true;
 }
 
-Status ExternalDataWriter::Close() {
-  if (stream_.is_open()) {
-    stream_.close();
-    if (!stream_) return ORT_ERROR(kIoError, "error closing external data file '{}'", file_name_);
-  }
-  return Status::OK();
-}
+Status ExternalDataWriter::Finish() { return file_ ? file_->Finish() : Status::OK(); }
+
+Status ExternalDataWriter::Commit() { return file_ ? file_->Commit() : Status::OK(); }
 
 namespace {
 

@@ -3,9 +3,10 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <string>
 
+#include "lib/common/file_writer.h"
 #include "lib/common/status.h"
 #include "lib/ir/graph.h"
 #include "lib/onnx/tensor_proto.h"
@@ -24,7 +25,8 @@ Status GraphFromProto(onnx::GraphProto& proto, Graph& graph, ExternalDataResolve
 Result<NodeSpec> NodeSpecFromProto(onnx::NodeProto& proto, const Graph& owner,
                                    ExternalDataResolver* external);
 
-/// Where large initializers go when a model is saved with external data.
+/// Where large initializers go when a model is saved with external data. The data file replaces
+/// `directory/file_name` only on Commit; a writer destroyed without it leaves that file as it was.
 class ExternalDataWriter {
  public:
   /// Initializers of at least `threshold_bytes` go to `directory/file_name`.
@@ -33,13 +35,18 @@ class ExternalDataWriter {
   /// Appends the tensor's bytes to the data file and points `proto` at them when the tensor is
   /// large enough; returns false (leaving `proto` alone) otherwise.
   Result<bool> MaybeWrite(const Tensor& tensor, onnx::TensorProto* proto);
-  Status Close();
+  /// Flushes the data file to storage without replacing the old one yet (see FileWriter).
+  Status Finish();
+  /// Replaces `directory/file_name` with the data written; nothing when no tensor was written.
+  Status Commit();
+  /// Whether any tensor went to the data file.
+  bool wrote_data() const { return file_.has_value(); }
 
  private:
   std::filesystem::path directory_;
   std::string file_name_;
   size_t threshold_bytes_;
-  std::ofstream stream_;
+  std::optional<FileWriter> file_;
   uint64_t offset_ = 0;
 };
 

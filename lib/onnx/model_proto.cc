@@ -5,7 +5,7 @@
 #include <climits>
 #include <filesystem>
 
-#include "lib/common/mapped_file.h"
+#include "lib/common/file_writer.h"
 
 namespace ort {
 
@@ -53,13 +53,13 @@ Status SaveModel(const Model& model, const std::string& path, const SaveOptions&
   const std::filesystem::path target(path);
   std::string data_file = options.external_data_file;
   if (data_file.empty()) data_file = target.filename().string() + ".data";
-  ExternalDataWriter writer(target.parent_path().empty() ? "." : target.parent_path(), data_file,
-                            options.external_data_threshold_bytes);
+  const std::filesystem::path directory = target.parent_path().empty() ? "." : target.parent_path();
+  ExternalDataWriter writer(directory, data_file, options.external_data_threshold_bytes);
   GraphWriteOptions write_options;
-  if (options.external_data_threshold_bytes != SIZE_MAX) write_options.external = &writer;
+  const bool external = options.external_data_threshold_bytes != SIZE_MAX;
+  if (external) write_options.external = &writer;
   onnx::ModelProto proto;
   ORT_RETURN_IF_ERROR(ModelToProto(model, &proto, write_options));
-  ORT_RETURN_IF_ERROR(writer.Close());
   if (proto.ByteSizeLong() > static_cast<size_t>(INT_MAX)) {
     return ORT_ERROR(kInvalidArgument,
                      "model is larger than 2 GiB; save it with an external data threshold");
@@ -68,7 +68,22 @@ Status SaveModel(const Model& model, const std::string& path, const SaveOptions&
   if (!proto.SerializeToString(&bytes)) {
     return ORT_ERROR(kIoError, "failed to serialize the model for '{}'", path);
   }
-  return WriteStringToFile(path, bytes);
+  // Both files are written in full before either replaces its old version, so a failure leaves
+  // the old model and its data as they were. The data goes first: the new model never points at
+  // a data file that is not there yet.
+  ORT_RETURN_IF_ERROR(writer.Finish());
+  ORT_ASSIGN_OR_RETURN(FileWriter model_file, FileWriter::Open(path));
+  ORT_RETURN_IF_ERROR(model_file.Write(bytes));
+  ORT_RETURN_IF_ERROR(model_file.Finish());
+  ORT_RETURN_IF_ERROR(writer.Commit());
+  ORT_RETURN_IF_ERROR(model_file.Commit());
+  if (external && !writer.wrote_data()) {
+    // A data file from an earlier save would otherwise outlive the model that used it. Unlinking
+    // (not truncating) keeps intact weights a loaded model still maps from it.
+    std::error_code error;
+    std::filesystem::remove(directory / data_file, error);
+  }
+  return Status::OK();
 }
 
 Result<std::string> SerializeModel(const Model& model) {

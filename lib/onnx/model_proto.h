@@ -27,7 +27,9 @@ struct SaveOptions {
   std::string external_data_file;
 };
 
-/// Saves `model` to `path`.
+/// Saves `model` to `path`. The model and its external data file are each written in full before
+/// either replaces its old version (see FileWriter). With external data enabled and no tensor
+/// going there, a data file left at that name by an earlier save is removed.
 Status SaveModel(const Model& model, const std::string& path, const SaveOptions& options = {});
 
 /// Serializes `model` with every initializer inline.

@@ -2,12 +2,9 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 
+#include "lib/common/file_writer.h"
 #include "lib/threading/thread_pool.h"
 
 namespace ort {
@@ -118,16 +115,7 @@ std::string Profiler::TraceJson() const {
 }
 
 Status Profiler::WriteTrace(const std::string& path) const {
-  const std::string text = TraceJson();
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
-  if (!file) {
-    return ORT_ERROR(kIoError, "cannot write profile '{}': {}", path, std::strerror(errno));
-  }
-  if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size() ||
-      std::fclose(file.release()) != 0) {
-    return ORT_ERROR(kIoError, "cannot write profile '{}': {}", path, std::strerror(errno));
-  }
-  return Status::OK();
+  return WriteStringToFile(path, TraceJson()).WithContext("profile");
 }
 
 ScopedProfileEvent::ScopedProfileEvent(Profiler* profiler, std::string name) : profiler_(profiler) {

@@ -282,8 +282,94 @@ one_line "optimize: missing model" "$ort" optimize "$work/missing.onnx" -o "$opt
 one_line "optimize: no -o" "$ort" optimize "$tiny"
 one_line "optimize: unknown --disable-pass" "$ort" optimize "$tiny" -o "$opt/x.onnx" \
   --disable-pass no_such_pass
-one_line "optimize: overwriting the input" "$ort" optimize "$opt/tiny.onnx" -o "$opt/tiny.onnx"
 one_line "optimize: unwritable output" "$ort" optimize "$tiny" -o "$work/none/x.onnx"
+
+# Writes that fail are errors (exit 2, naming the file) and leave no file half-written: outputs
+# replace their targets only once complete, and devices are written in place.
+one_line "optimize -o /dev/full" "$ort" optimize "$tiny" -o /dev/full
+one_line "optimize -o /dev/full with external data" "$ort" optimize "$tiny" -o /dev/full \
+  --external-data-min-bytes 100
+expect "optimize -o /dev/full names the file" 2 "cannot write '/dev/full'" \
+  "$ort" optimize "$tiny" -o /dev/full
+one_line "optimize --report /dev/full" "$ort" optimize "$tiny" -o "$opt/r.onnx" --report /dev/full
+one_line "perf --json /dev/full" "$ort" perf "$add" -r 1 --json /dev/full
+one_line "run --profile /dev/full" "$ort" run "$add" --seed 1 --profile /dev/full
+one_line "perf --profile /dev/full" "$ort" perf "$add" -r 1 --profile /dev/full
+one_line "run --output-dir that is a file" "$ort" run "$add" --seed 1 --output-dir "$work/text.onnx"
+one_line "run --output-dir where files cannot be created" "$ort" run "$add" --seed 1 \
+  --output-dir /proc/self
+one_line "run --output-format npy where files cannot be created" "$ort" run "$add" --seed 1 \
+  --output-dir /proc/self --output-format npy
+full=$work/full
+mkdir -p "$full"
+ln -s /dev/full "$full/output_0.pb"
+ln -s /dev/full "$full/c.npy"
+one_line "run --output-dir writing to a full device" "$ort" run "$add" --seed 1 --output-dir "$full"
+one_line "run --output-format npy writing to a full device" "$ort" run "$add" --seed 1 \
+  --output-dir "$full" --output-format npy
+expect "writing /dev/null succeeds" 0 "profile trace written to /dev/null" \
+  "$ort" run "$add" --seed 1 --profile /dev/null
+test -c /dev/null || { echo "FAIL /dev/null was replaced"; failures=$((failures + 1)); }
+test -e /dev/full.data && { echo "FAIL /dev/full.data was left"; failures=$((failures + 1)); }
+# A file size limit makes the writes fail part-way, for root too (SIGXFSZ ignored, so EFBIG):
+# the previous model and its data stay as they were, and no temporary file is left behind.
+failed=$work/failed
+mkdir -p "$failed"
+"$ort" optimize "$tiny" -o "$failed/m.onnx" --level basic --external-data-min-bytes 100 > /dev/null
+cp "$failed/m.onnx" "$work/m.onnx.before"
+cp "$failed/m.onnx.data" "$work/m.onnx.data.before"
+one_line "optimize failing part-way" bash -c 'trap "" XFSZ; ulimit -f 8; exec "$@"' - \
+  "$ort" optimize "$tiny" -o "$failed/m.onnx" --external-data-min-bytes 100
+one_line "optimize failing part-way, model inline" bash -c 'trap "" XFSZ; ulimit -f 8; exec "$@"' - \
+  "$ort" optimize "$tiny" -o "$failed/m.onnx" --external-data-min-bytes 100000000
+if cmp -s "$failed/m.onnx" "$work/m.onnx.before" &&
+  cmp -s "$failed/m.onnx.data" "$work/m.onnx.data.before" &&
+  [ "$(ls -A "$failed" | tr '\n' ' ')" = "m.onnx m.onnx.data " ]; then
+  echo "ok   failed writes leave the old model, its data and no temporary file"
+else
+  echo "FAIL failed writes changed $failed:"
+  ls -lA "$failed" | sed 's/^/    /'
+  failures=$((failures + 1))
+fi
+for dir in "$full" "$work" "$opt"; do
+  if ls -A "$dir" | grep -q '\.tmp-'; then
+    echo "FAIL temporary files left in $dir:"
+    ls -A "$dir" | sed 's/^/    /'
+    failures=$((failures + 1))
+  fi
+done
+
+# ort optimize may replace its input model and the data file it reads: the weights stay mapped
+# from the old files, and the new ones take their place only once written in full.
+inplace=$work/inplace
+mkdir -p "$inplace"
+"$ort" optimize "$tiny" -o "$inplace/m.onnx" --level disable --external-data-min-bytes 100 \
+  > /dev/null
+expect "optimize in place" 0 "m.onnx (14 nodes) -> " "$ort" optimize "$inplace/m.onnx" \
+  -o "$inplace/m.onnx" --external-data-min-bytes 100
+expect "a model optimized in place matches ORT" 0 "OK" "$ort" run "$inplace/m.onnx" \
+  --input "image=$image" --expected-dir "$data/demo/expected" --output-format npy
+[ "$(ls -A "$inplace" | tr '\n' ' ')" = "m.onnx m.onnx.data " ] ||
+  { echo "FAIL optimize in place left:"; ls -A "$inplace"; failures=$((failures + 1)); }
+expect "optimize in place, weights going inline" 0 "external data: none" \
+  "$ort" optimize "$inplace/m.onnx" -o "$inplace/m.onnx" --external-data-min-bytes 100000000
+expect "a model optimized in place twice matches ORT" 0 "OK" "$ort" run "$inplace/m.onnx" \
+  --input "image=$image" --expected-dir "$data/demo/expected" --output-format npy
+[ "$(ls -A "$inplace" | tr '\n' ' ')" = "m.onnx " ] ||
+  { echo "FAIL optimize in place kept a stale data file:"; ls -A "$inplace"; failures=$((failures + 1)); }
+
+# Output names come from the model: one naming another directory is not a file name.
+/usr/bin/python3 -c "import onnx, sys
+from onnx import helper, TensorProto
+node = helper.make_node('Identity', ['x'], ['../escape'])
+graph = helper.make_graph([node], 'g', [helper.make_tensor_value_info('x', TensorProto.FLOAT, [2])],
+                          [helper.make_tensor_value_info('../escape', TensorProto.FLOAT, [2])])
+onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid('', 14)]), sys.argv[1])" \
+  "$work/escape.onnx"
+mkdir -p "$work/esc/out"
+one_line "npy output named out of --output-dir" "$ort" run "$work/escape.onnx" --seed 1 \
+  --output-dir "$work/esc/out" --output-format npy
+test -e "$work/esc/escape.npy" && { echo "FAIL an output escaped --output-dir"; failures=$((failures + 1)); }
 
 # The CUDA provider: --precision needs it; optimizing for it and reporting placement need no GPU.
 one_line "precision without the CUDA provider" "$ort" run "$tiny" --seed 1 --precision fp16

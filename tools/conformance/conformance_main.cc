@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "lib/common/file_writer.h"
 #include "tools/conformance/test_case.h"
 
 namespace fs = std::filesystem;
@@ -121,14 +122,19 @@ int main(int argc, char** argv) {
       passed, results.empty() ? 0.0 : 100.0 * passed / results.size(), failed, unsupported);
 
   if (!write_path.empty()) {
-    std::ofstream out(write_path);
-    out << "# Conformance cases expected to fail, with the reason. The list may only shrink.\n";
+    std::string out =
+        "# Conformance cases expected to fail, with the reason. The list may only shrink.\n";
     for (const auto& [name, result] : results) {
       if (result.outcome != Outcome::kPass) {
         std::string reason = result.detail.substr(0, 200);
-        out << name << "  # " << (result.outcome == Outcome::kUnsupported ? "unsupported: " : "")
-            << reason << "\n";
+        out += name + "  # " + (result.outcome == Outcome::kUnsupported ? "unsupported: " : "") +
+               reason + "\n";
       }
+    }
+    const ort::Status written = ort::WriteStringToFile(write_path, out);
+    if (!written.ok()) {
+      std::cerr << "ort-conformance: " << written.message() << "\n";
+      return 2;
     }
   }
 
