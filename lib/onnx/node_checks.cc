@@ -179,8 +179,8 @@ Status CheckAxisAttributes(const NodeContext& n) {
   if (n.node.op_type() == "Unsqueeze" && n.Attr("axes") != nullptr) {
     // Unsqueeze's axes index the output, whose rank grows by one per axis.
     const std::vector<int64_t> axes = n.Ints("axes");
-    const int out_rank = rank + static_cast<int>(axes.size());
-    return CheckAxes(n, "axes", axes, out_rank, 0, 0);
+    const int added = static_cast<int>(axes.size());
+    return CheckAxes(n, "axes", axes, rank, added, added);
   }
   for (const AxisAttribute& rule : kAxisAttributes) {
     if (rule.op_type != n.node.op_type()) continue;

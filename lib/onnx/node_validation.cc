@@ -2,6 +2,7 @@
 
 #include <onnx/defs/schema.h>
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -15,6 +16,23 @@ using Opsets = std::map<std::string, int64_t>;
 
 std::string NormalDomain(const std::string& domain) {
   return domain == "ai.onnx" ? std::string() : domain;
+}
+
+// The schema onnx has for a node, and whether it is the node's own: when the model imports a
+// newer opset of the domain than onnx knows, it is onnx's newest, which may predate the op's
+// current form (Pad-13 before Pad-18's axes input, or attributes added since).
+struct SchemaMatch {
+  const onnx::OpSchema* schema = nullptr;
+  bool exact = false;
+};
+
+SchemaMatch FindSchema(const onnx::NodeProto& node, const std::string& domain, int64_t opset) {
+  const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  auto known = ranges.find(domain);
+  if (opset <= 0 || known == ranges.end()) return {};
+  const int64_t version = std::min<int64_t>(opset, known->second.second);
+  return {onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(version), domain),
+          version == opset};
 }
 
 // Worded as Node::Describe will word it once loaded; unnamed nodes get the name the loader gives
@@ -31,8 +49,9 @@ bool HasInput(const onnx::NodeProto& node, size_t index) {
   return index < static_cast<size_t>(node.input_size()) && !node.input(index).empty();
 }
 
-// Passes and kernels index a node's inputs and outputs as its schema numbers them.
-Status CheckArity(const NodeContext& n, const onnx::OpSchema& schema) {
+// Passes and kernels index a node's inputs and outputs as its schema numbers them. An older
+// schema still holds for the inputs and outputs it requires (later versions add optional ones).
+Status CheckArity(const NodeContext& n, const onnx::OpSchema& schema, bool exact) {
   const auto& formals = schema.inputs();
   for (size_t i = 0; i < formals.size(); ++i) {
     const auto option = formals[i].GetOption();
@@ -42,13 +61,14 @@ Status CheckArity(const NodeContext& n, const onnx::OpSchema& schema) {
       return n.Error("required input {} ('{}') is missing", i, formals[i].GetName());
     }
   }
-  if (n.node.input_size() > schema.max_input()) {
-    return n.Error("{} inputs, but {} takes at most {}", n.node.input_size(), n.node.op_type(),
-                   schema.max_input());
-  }
   if (n.node.output_size() < schema.min_output()) {
     return n.Error("{} outputs, but {} has at least {}", n.node.output_size(), n.node.op_type(),
                    schema.min_output());
+  }
+  if (!exact) return Status::OK();
+  if (n.node.input_size() > schema.max_input()) {
+    return n.Error("{} inputs, but {} takes at most {}", n.node.input_size(), n.node.op_type(),
+                   schema.max_input());
   }
   if (n.node.output_size() > schema.max_output()) {
     return n.Error("{} outputs, but {} has at most {}", n.node.output_size(), n.node.op_type(),
@@ -141,12 +161,10 @@ class GraphValidator {
     auto opset = opsets_.find(domain);
     const NodeContext context{node, description, domain, opset == opsets_.end() ? 0 : opset->second,
                               scope};
-    const onnx::OpSchema* schema =
-        context.opset > 0 ? onnx::OpSchemaRegistry::Schema(node.op_type(),
-                                                           static_cast<int>(context.opset), domain)
-                          : nullptr;
-    if (schema != nullptr) ORT_RETURN_IF_ERROR(CheckArity(context, *schema));
-    ORT_RETURN_IF_ERROR(CheckAttributes(context, schema));
+    const SchemaMatch match = FindSchema(node, domain, context.opset);
+    if (match.schema != nullptr)
+      ORT_RETURN_IF_ERROR(CheckArity(context, *match.schema, match.exact));
+    ORT_RETURN_IF_ERROR(CheckAttributes(context, match.exact ? match.schema : nullptr));
     ORT_RETURN_IF_ERROR(CheckOpAttributes(context));
     for (const auto& attribute : node.attribute()) {
       if (attribute.has_g()) ORT_RETURN_IF_ERROR(Validate(attribute.g(), &scope));
