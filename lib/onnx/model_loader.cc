@@ -15,6 +15,7 @@
 #include "lib/ir/graph_validation.h"
 #include "lib/onnx/element_types.h"
 #include "lib/onnx/graph_proto.h"
+#include "lib/onnx/inference_guards.h"
 #include "lib/onnx/local_functions.h"
 #include "lib/onnx/model_proto.h"
 #include "lib/onnx/node_validation.h"
@@ -83,6 +84,7 @@ void InferShapesOnProto(onnx::ModelProto& proto, const std::string& label) {
         "{}: opset newer than the onnx library knows; element types by this engine's rules", label);
     return;
   }
+  GuardOnnxInference();
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
                                         /*data_prop=*/false);

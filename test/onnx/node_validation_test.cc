@@ -350,6 +350,24 @@ TEST_CASE("Opsets newer than onnx knows keep the checks older schemas still supp
   CHECK(pad.Error().empty());
 }
 
+TEST_CASE("Ranks only inference learns do not crash onnx's conv inference", "[onnx][validation]") {
+  // The Conv's input is a Reshape's output: validation cannot see its rank (3) differ from the
+  // weight's (4), and onnx 1.12 indexed past it. Inference stops for the node; the loader goes on
+  // (the kernels refuse the node when a session places it).
+  for (const char* op : {"Conv", "ConvTranspose"}) {
+    TestModel model;
+    AddInt64s(model.graph, "shape", {1, 2, 16});
+    model.graph.add_node()->CopyFrom(MakeNode("Reshape", {"x", "shape"}, {"r"}, "reshape"));
+    model.Add(MakeNode(op, {"r", "w"}, {"y"}, "conv"));
+    CHECK(model.Error().empty());
+  }
+  TestModel flat_weight;
+  AddInt64s(flat_weight.graph, "flat", {24});
+  flat_weight.graph.add_node()->CopyFrom(MakeNode("Reshape", {"w", "flat"}, {"wr"}, "reshape"));
+  flat_weight.Add(MakeNode("ConvTranspose", {"x", "wr"}, {"y"}, "deconv"));
+  CHECK(flat_weight.Error().empty());
+}
+
 TEST_CASE("Legal but unusual nodes go through optimization at level all", "[onnx][validation]") {
   // Older opsets where an input was an attribute, and optional inputs and outputs left out, after a
   // Conv with 8 channels so that the NCHWc layout and the fusions look at them.
