@@ -15,8 +15,10 @@
 #include "lib/ir/graph_validation.h"
 #include "lib/onnx/element_types.h"
 #include "lib/onnx/graph_proto.h"
+#include "lib/onnx/inference_guards.h"
 #include "lib/onnx/local_functions.h"
 #include "lib/onnx/model_proto.h"
+#include "lib/onnx/node_validation.h"
 
 namespace ort {
 namespace {
@@ -91,6 +93,7 @@ void InferShapesOnProto(onnx::ModelProto& proto, const std::string& label) {
         "{}: opset newer than the onnx library knows; element types by this engine's rules", label);
     return;
   }
+  GuardOnnxInference();
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
                                         /*data_prop=*/false);
@@ -132,48 +135,14 @@ Status ApplyInferredTypes(const onnx::GraphProto& proto, Graph& graph) {
   return Status::OK();
 }
 
-// Checks every node with an ONNX schema against the schema's arity: its required inputs given,
-// no more inputs or outputs than the schema has. Passes and kernels index a node's inputs as its
-// schema numbers them, so a malformed node is refused here, by name, before any of them runs.
-Status CheckNodeArity(const Graph& graph) {
-  for (const Node* node : graph.Nodes()) {
-    const int64_t opset = graph.OpsetVersion(node->domain());
-    const auto* schema = opset > 0 ? onnx::OpSchemaRegistry::Schema(
-                                         node->op_type(), static_cast<int>(opset), node->domain())
-                                   : nullptr;
-    if (schema != nullptr) {
-      const auto& formals = schema->inputs();
-      for (size_t i = 0; i < formals.size(); ++i) {
-        const auto option = formals[i].GetOption();
-        if (option == onnx::OpSchema::Single && !node->HasInput(i)) {
-          return ORT_ERROR(kInvalidModel, "{}: required input {} ('{}') is missing",
-                           node->Describe(), i, formals[i].GetName());
-        }
-        if (option == onnx::OpSchema::Variadic && formals[i].GetMinArity() > 0 &&
-            !node->HasInput(i)) {
-          return ORT_ERROR(kInvalidModel, "{}: required input {} ('{}') is missing",
-                           node->Describe(), i, formals[i].GetName());
-        }
-      }
-      if (node->inputs().size() > static_cast<size_t>(schema->max_input())) {
-        return ORT_ERROR(kInvalidModel, "{}: {} inputs, but {} takes at most {}", node->Describe(),
-                         node->inputs().size(), node->op_type(), schema->max_input());
-      }
-      if (node->outputs().size() > static_cast<size_t>(schema->max_output())) {
-        return ORT_ERROR(kInvalidModel, "{}: {} outputs, but {} has at most {}", node->Describe(),
-                         node->outputs().size(), node->op_type(), schema->max_output());
-      }
-    }
-    for (const Graph* subgraph : node->Subgraphs()) ORT_RETURN_IF_ERROR(CheckNodeArity(*subgraph));
-  }
-  return Status::OK();
-}
-
 Result<std::unique_ptr<Model>> ConvertModel(onnx::ModelProto& proto, const std::string& label,
                                             const std::filesystem::path& base_directory,
                                             const LoadOptions& options) {
   ORT_RETURN_IF_ERROR(CheckModelHeader(proto, label));
   ORT_RETURN_IF_ERROR(InlineLocalFunctions(proto, label));
+  // onnx's inference functions trust the nodes they infer: a zero stride divides by zero.
+  Status status = ValidateNodes(proto);
+  if (!status.ok()) return status.WithContext(label);
   if (options.infer_shapes) InferShapesOnProto(proto, label);
 
   auto model = std::make_unique<Model>();
@@ -181,11 +150,9 @@ Result<std::unique_ptr<Model>> ConvertModel(onnx::ModelProto& proto, const std::
   model->base_directory = base_directory;
   ORT_RETURN_IF_ERROR(ModelMetadataFromProto(proto, *model));
   ExternalDataResolver external(base_directory);
-  Status status = GraphFromProto(*proto.mutable_graph(), model->graph(), &external);
+  status = GraphFromProto(*proto.mutable_graph(), model->graph(), &external);
   if (!status.ok()) return status.WithContext(label);
   ResolveSchemaVersions(model->graph());
-  status = CheckNodeArity(model->graph());
-  if (!status.ok()) return status.WithContext(label);
   model->graph().ResolveOuterScope();
   if (options.infer_shapes && !CanInfer(proto)) InferElementTypes(model->graph());
   status = ValidateGraph(model->graph());

@@ -147,6 +147,44 @@ one_line "unknown provider" "$ort" run "$add" -e tpu
 cp "$models/a_2x3.pb" "$work/inputs/input_1.pb"
 one_line "two input files for one input" "$ort" run "$add" --input-dir "$work/inputs"
 
+# Nodes off their schema are refused at load, before onnx's shape inference (a zero stride divided
+# by zero there) or the optimizer sees them: exit 2 and one line naming model, node and attribute.
+bad=$work/bad
+mkdir -p "$bad"
+/usr/bin/python3 - "$bad" <<'PY'
+import sys
+import onnx
+from onnx import TensorProto, helper
+
+out = sys.argv[1]
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4, 4])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+w = helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2], [1.0] * 4)
+def save(name, node, inits=(), output=y):
+    graph = helper.make_graph([node], name, [x], [output], initializer=list(inits))
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+              f"{out}/{name}.onnx")
+save("zero_stride", helper.make_node("Conv", ["x", "w"], ["y"], "conv1", strides=[0, 0]), [w])
+save("scan_without_body", helper.make_node("Scan", ["x"], ["y"], "scan", num_scan_inputs=1))
+save("bad_perm", helper.make_node("Transpose", ["x"], ["y"], "t", perm=[0, 0, 1, 2]))
+save("output_shadows_input", helper.make_node("Relu", ["x"], ["x"], "relu"),
+     output=helper.make_tensor_value_info("x", TensorProto.FLOAT, None))
+PY
+refused() {
+  local name=$1 text=$2
+  shift 2
+  one_line "$name" "$@"
+  expect "$name: message" 2 "$text" "$@"
+}
+refused "zero-stride Conv" "model '$bad/zero_stride.onnx': node 'conv1' (Conv): attribute 'strides' must be positive, got 0" \
+  "$ort" run "$bad/zero_stride.onnx"
+refused "Scan without body" "node 'scan' (Scan): required attribute 'body' is missing" \
+  "$ort" run "$bad/scan_without_body.onnx"
+refused "Transpose perm not a permutation" "node 't' (Transpose): attribute 'perm' [0, 0, 1, 2] is not a permutation of 0..3" \
+  "$ort" optimize "$bad/bad_perm.onnx" -o "$bad/out.onnx"
+refused "node output shadowing a graph input" "node 'relu' (Relu): output 'x' has the name of a graph input" \
+  "$ort" run "$bad/output_shadows_input.onnx"
+
 # ort run --profile: a Chrome trace (session and node events, thread names) and the summary
 # tables after the outputs.
 expect "run --profile prints the summary" 0 "operator types by total time" \
