@@ -159,6 +159,16 @@ class GraphValidator {
                       const RankScope& scope) {
     const std::string domain = NormalDomain(node.domain());
     auto opset = opsets_.find(domain);
+    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    // A known domain (com.microsoft) that is not imported is read at its newest opset, as ONNX
+    // Runtime does; an unknown one has no version to read it at.
+    if (opset == opsets_.end() && known.count(domain) == 0) {
+      return Status(StatusCode::kInvalidModel,
+                    fmt::format("domain '{}' is not imported by the model (no opset_import entry) "
+                                "and is unknown to this engine",
+                                domain))
+          .WithNode(description);
+    }
     const NodeContext context{node, description, domain, opset == opsets_.end() ? 0 : opset->second,
                               scope};
     const SchemaMatch match = FindSchema(node, domain, context.opset);
