@@ -1,12 +1,14 @@
 #include "lib/onnx/inference_guards.h"
 
+#include <onnx/defs/data_type_utils.h>
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 
 #include <array>
 #include <mutex>
 #include <string_view>
-#include <unordered_set>
+
+#include "lib/onnx/node_checks.h"
 
 namespace ort {
 namespace {
@@ -45,31 +47,97 @@ void CheckConvRanks(onnx::InferenceContext& context, int weight) {
   }
 }
 
+// Inference functions read an input as the kind and element type the schema allows (a Gemm fed
+// a string tensor or an optional crashed onnx's): onnx checks type constraints only after
+// inference, so inputs whose type is known are checked before it.
+void CheckInputTypes(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
+  const auto& formals = schema.inputs();
+  if (formals.empty()) return;
+  for (size_t i = 0; i < context.getNumInputs(); ++i) {
+    const onnx::TypeProto* type = context.getInputType(i);
+    if (type == nullptr || type->value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
+    const auto& formal = formals[std::min(i, formals.size() - 1)];
+    if (i >= formals.size() && formal.GetOption() != onnx::OpSchema::Variadic) {
+      fail_type_inference("input ", i, " is beyond the ", formals.size(), " the schema has");
+    }
+    const auto& allowed = formal.GetTypes();
+    if (allowed.empty()) continue;
+    if (type->has_tensor_type() && type->tensor_type().elem_type() == 0) continue;
+    onnx::DataType name = nullptr;
+    try {
+      name = onnx::Utils::DataTypeUtils::ToType(*type);
+    } catch (const std::exception&) {
+      fail_type_inference("input ", i, " has a type onnx cannot name");
+    }
+    if (allowed.count(name) == 0) {
+      fail_type_inference("input ", i, " has type ", *name, ", which ", schema.Name(),
+                          " does not accept for '", formal.GetName(), "'");
+    }
+  }
+}
+
+// Axis attributes checked against the rank inference has learnt (node_validation checks them
+// against declared ranks only).
+void CheckAxes(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
+  if (!schema.domain().empty()) return;
+  const int rank = InputRank(context, 0);
+  if (rank < 0) return;
+  for (const AxisAttribute& rule : AxisAttributes()) {
+    if (rule.op_type != schema.Name()) continue;
+    const onnx::AttributeProto* attribute = context.getAttribute(std::string(rule.attribute));
+    if (attribute == nullptr) continue;
+    std::vector<int64_t> axes(attribute->ints().begin(), attribute->ints().end());
+    if (attribute->type() == onnx::AttributeProto::INT) axes = {attribute->i()};
+    const int64_t added = schema.Name() == "Unsqueeze" ? static_cast<int64_t>(axes.size()) : 0;
+    const int64_t low = -(rank + rule.below + added);
+    const int64_t high = rank - 1 + rule.above + added;
+    for (int64_t axis : axes) {
+      if (axis < low || axis > high) {
+        fail_shape_inference("attribute '", rule.attribute, "' holds axis ", axis, ", outside [",
+                             low, ", ", high, "] for rank ", rank);
+      }
+    }
+  }
+  if (schema.Name() == "GatherND") {
+    const onnx::AttributeProto* batch_dims = context.getAttribute("batch_dims");
+    const int indices = InputRank(context, 1);
+    if (batch_dims != nullptr && (batch_dims->i() < 0 || batch_dims->i() >= rank ||
+                                  (indices >= 0 && batch_dims->i() >= indices))) {
+      fail_shape_inference("attribute 'batch_dims' ", batch_dims->i(), " is out of range");
+    }
+  }
+}
+
+int ConvWeightInput(const onnx::OpSchema& schema) {
+  if (!schema.domain().empty()) return -1;
+  for (const ConvSchema& conv : kConvSchemas) {
+    if (conv.op_type == schema.Name()) return conv.weight;
+  }
+  return -1;
+}
+
 }  // namespace
 
 void GuardOnnxInference() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-    auto onnx_range = ranges.find("");
-    if (onnx_range == ranges.end()) return;
-    for (const ConvSchema& conv : kConvSchemas) {
-      std::unordered_set<const onnx::OpSchema*> wrapped;
-      for (int version = 1; version <= onnx_range->second.second; ++version) {
-        const onnx::OpSchema* schema =
-            onnx::OpSchemaRegistry::Schema(std::string(conv.op_type), version, "");
-        if (schema == nullptr || !wrapped.insert(schema).second) continue;
-        auto original = schema->GetTypeAndShapeInferenceFunction();
-        if (!original) continue;
-        // The registry hands out const schemas; the one wrapped here is the registry's own entry,
-        // changed once, before any inference runs.
-        const int weight = conv.weight;
-        const_cast<onnx::OpSchema*>(schema)->TypeAndShapeInferenceFunction(
-            [original, weight](onnx::InferenceContext& context) {
-              CheckConvRanks(context, weight);
-              original(context);
-            });
-      }
+    for (const onnx::OpSchema& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history()) {
+      auto original = schema.GetTypeAndShapeInferenceFunction();
+      if (!original) continue;
+      const onnx::OpSchema* registered =
+          onnx::OpSchemaRegistry::Schema(schema.Name(), schema.SinceVersion(), schema.domain());
+      if (registered == nullptr) continue;
+      const int weight = ConvWeightInput(*registered);
+      // The registry hands out const schemas; the one wrapped here is the registry's own entry,
+      // changed once, before any inference runs.
+      const_cast<onnx::OpSchema*>(registered)
+          ->TypeAndShapeInferenceFunction(
+              [original, weight, registered](onnx::InferenceContext& context) {
+                CheckInputTypes(*registered, context);
+                CheckAxes(*registered, context);
+                if (weight >= 0) CheckConvRanks(context, weight);
+                original(context);
+              });
     }
   });
 }

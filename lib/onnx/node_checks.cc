@@ -33,51 +33,6 @@ constexpr std::array<ConvLikeOp, 14> kConvLikeOps{{
     {"com.microsoft", "QLinearAveragePool", -1},
 }};
 
-// An axis (or axes) attribute over input 0's axes: valid values are [-(rank + below),
-// rank - 1 + above], as for Flatten (axis may equal the rank) and OneHot (a new axis).
-struct AxisAttribute {
-  std::string_view op_type;
-  std::string_view attribute;
-  int below;
-  int above;
-};
-
-constexpr std::array<AxisAttribute, 33> kAxisAttributes{{
-    {"Concat", "axis", 0, 0},
-    {"Gather", "axis", 0, 0},
-    {"GatherElements", "axis", 0, 0},
-    {"Softmax", "axis", 0, 0},
-    {"LogSoftmax", "axis", 0, 0},
-    {"Hardmax", "axis", 0, 0},
-    {"Split", "axis", 0, 0},
-    {"ArgMax", "axis", 0, 0},
-    {"ArgMin", "axis", 0, 0},
-    {"TopK", "axis", 0, 0},
-    {"Scatter", "axis", 0, 0},
-    {"ScatterElements", "axis", 0, 0},
-    {"Compress", "axis", 0, 0},
-    {"LayerNormalization", "axis", 0, 0},
-    {"LpNormalization", "axis", 0, 0},
-    {"QuantizeLinear", "axis", 0, 0},
-    {"DequantizeLinear", "axis", 0, 0},
-    {"Flatten", "axis", 0, 1},
-    {"OneHot", "axis", 1, 1},
-    {"Squeeze", "axes", 0, 0},
-    {"Slice", "axes", 0, 0},
-    {"ReduceSum", "axes", 0, 0},
-    {"ReduceMean", "axes", 0, 0},
-    {"ReduceMax", "axes", 0, 0},
-    {"ReduceMin", "axes", 0, 0},
-    {"ReduceProd", "axes", 0, 0},
-    {"ReduceL1", "axes", 0, 0},
-    {"ReduceL2", "axes", 0, 0},
-    {"ReduceLogSum", "axes", 0, 0},
-    {"ReduceLogSumExp", "axes", 0, 0},
-    {"ReduceSumSquare", "axes", 0, 0},
-    {"ReverseSequence", "batch_axis", 0, 0},
-    {"ReverseSequence", "time_axis", 0, 0},
-}};
-
 std::string InputName(const NodeContext& n, int index) {
   return index < n.node.input_size() ? n.node.input(index) : std::string();
 }
@@ -182,7 +137,7 @@ Status CheckAxisAttributes(const NodeContext& n) {
     const int added = static_cast<int>(axes.size());
     return CheckAxes(n, "axes", axes, rank, added, added);
   }
-  for (const AxisAttribute& rule : kAxisAttributes) {
+  for (const AxisAttribute& rule : AxisAttributes()) {
     if (rule.op_type != n.node.op_type()) continue;
     const auto* attribute = n.Attr(rule.attribute);
     if (attribute == nullptr) continue;
@@ -190,6 +145,24 @@ Status CheckAxisAttributes(const NodeContext& n) {
                                           ? std::vector<int64_t>{attribute->i()}
                                           : n.Ints(rule.attribute);
     ORT_RETURN_IF_ERROR(CheckAxes(n, rule.attribute, axes, rank, rule.below, rule.above));
+  }
+  return Status::OK();
+}
+
+// GatherND's leading batch_dims axes are shared by data and indices; onnx's inference indexes
+// both by it.
+Status CheckGatherND(const NodeContext& n) {
+  const auto* attribute = n.Attr("batch_dims");
+  if (attribute == nullptr) return Status::OK();
+  const int64_t batch_dims = attribute->i();
+  const int data = n.InputRank(0);
+  const int indices = n.InputRank(1);
+  int64_t limit = INT64_MAX;
+  if (data >= 0) limit = std::min<int64_t>(limit, data);
+  if (indices >= 0) limit = std::min<int64_t>(limit, indices);
+  if (batch_dims < 0 || batch_dims >= limit) {
+    return n.Error("attribute 'batch_dims' {} must be in [0, {})", batch_dims,
+                   limit == INT64_MAX ? std::string("rank") : std::to_string(limit));
   }
   return Status::OK();
 }
@@ -351,6 +324,45 @@ int RankScope::Rank(const std::string& name) const {
   return -1;
 }
 
+std::span<const AxisAttribute> AxisAttributes() {
+  static constexpr std::array<AxisAttribute, 33> kAxisAttributes{{
+      {"Concat", "axis", 0, 0},
+      {"Gather", "axis", 0, 0},
+      {"GatherElements", "axis", 0, 0},
+      {"Softmax", "axis", 0, 0},
+      {"LogSoftmax", "axis", 0, 0},
+      {"Hardmax", "axis", 0, 0},
+      {"Split", "axis", 0, 0},
+      {"ArgMax", "axis", 0, 0},
+      {"ArgMin", "axis", 0, 0},
+      {"TopK", "axis", 0, 0},
+      {"Scatter", "axis", 0, 0},
+      {"ScatterElements", "axis", 0, 0},
+      {"Compress", "axis", 0, 0},
+      {"LayerNormalization", "axis", 0, 0},
+      {"LpNormalization", "axis", 0, 0},
+      {"QuantizeLinear", "axis", 0, 0},
+      {"DequantizeLinear", "axis", 0, 0},
+      {"Flatten", "axis", 0, 1},
+      {"OneHot", "axis", 1, 1},
+      {"Squeeze", "axes", 0, 0},
+      {"Slice", "axes", 0, 0},
+      {"ReduceSum", "axes", 0, 0},
+      {"ReduceMean", "axes", 0, 0},
+      {"ReduceMax", "axes", 0, 0},
+      {"ReduceMin", "axes", 0, 0},
+      {"ReduceProd", "axes", 0, 0},
+      {"ReduceL1", "axes", 0, 0},
+      {"ReduceL2", "axes", 0, 0},
+      {"ReduceLogSum", "axes", 0, 0},
+      {"ReduceLogSumExp", "axes", 0, 0},
+      {"ReduceSumSquare", "axes", 0, 0},
+      {"ReverseSequence", "batch_axis", 0, 0},
+      {"ReverseSequence", "time_axis", 0, 0},
+  }};
+  return kAxisAttributes;
+}
+
 Status CheckOpAttributes(const NodeContext& n) {
   const std::string& op = n.node.op_type();
   for (const ConvLikeOp& conv : kConvLikeOps) {
@@ -361,6 +373,7 @@ Status CheckOpAttributes(const NodeContext& n) {
   if (op == "If") return CheckIf(n);
   if (op == "Loop") return CheckLoop(n);
   if (op == "Scan") return CheckScan(n);
+  if (op == "GatherND") return CheckGatherND(n);
   return CheckAxisAttributes(n);
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <onnx/onnx_pb.h>
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -46,6 +47,18 @@ struct NodeContext {
         .WithNode(description);
   }
 };
+
+/// An axis (or axes) attribute over input 0's axes: valid values are [-(rank + below),
+/// rank - 1 + above], as for Flatten (axis may equal the rank) and OneHot (a new axis).
+struct AxisAttribute {
+  std::string_view op_type;
+  std::string_view attribute;
+  int below;
+  int above;
+};
+
+/// The ai.onnx ops' axis attributes that inference functions and kernels index with.
+std::span<const AxisAttribute> AxisAttributes();
 
 /// Ranges and lengths of the attributes that inference functions and kernels divide or index
 /// with, and control-flow body signatures; the node's schema checks have passed.

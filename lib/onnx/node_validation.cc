@@ -45,6 +45,12 @@ std::string DescribeNode(const onnx::NodeProto& node, int position) {
   return "node '" + name + "' (" + op + ")";
 }
 
+// ONNX Runtime registers these in the ai.onnx domain from opset 1 and writes them into the
+// models it optimizes, below the opset where ONNX added LayerNormalization.
+bool IsOrtOnnxDomainContribOp(const std::string& op_type) {
+  return op_type == "LayerNormalization" || op_type == "SimplifiedLayerNormalization";
+}
+
 bool HasInput(const onnx::NodeProto& node, size_t index) {
   return index < static_cast<size_t>(node.input_size()) && !node.input(index).empty();
 }
@@ -169,9 +175,27 @@ class GraphValidator {
                                 domain))
           .WithNode(description);
     }
-    const NodeContext context{node, description, domain, opset == opsets_.end() ? 0 : opset->second,
-                              scope};
+    const auto known_domain = known.find(domain);
+    const int64_t version = opset != opsets_.end()        ? opset->second
+                            : known_domain != known.end() ? known_domain->second.second
+                                                          : 0;
+    const NodeContext context{node, description, domain, version, scope};
     const SchemaMatch match = FindSchema(node, domain, context.opset);
+    // An ONNX op used at an opset before it existed has no schema to check it against, and
+    // no kernel either; passes that trust its arity would still see it.
+    if (match.schema == nullptr && domain.empty() && known_domain != known.end() &&
+        version <= known_domain->second.second && !IsOrtOnnxDomainContribOp(node.op_type())) {
+      const onnx::OpSchema* newest = onnx::OpSchemaRegistry::Schema(
+          node.op_type(), static_cast<int>(known_domain->second.second), domain);
+      if (newest != nullptr) {
+        return Status(StatusCode::kInvalidModel,
+                      fmt::format(
+                          "{} does not exist in ONNX opset {} (the model's); its newest version "
+                          "is from opset {}",
+                          node.op_type(), version, newest->SinceVersion()))
+            .WithNode(description);
+      }
+    }
     if (match.schema != nullptr)
       ORT_RETURN_IF_ERROR(CheckArity(context, *match.schema, match.exact));
     ORT_RETURN_IF_ERROR(CheckAttributes(context, match.exact ? match.schema : nullptr));

@@ -31,7 +31,9 @@ class Rewriter {
     ORT_ASSIGN_OR_RETURN(const std::vector<NodeIndex> order, graph_.TopologicalOrder());
     for (NodeIndex index : order) {
       Node* node = graph_.GetNode(index);
-      if (node == nullptr) continue;
+      // Every op rewritten here reads input 0 and writes output 0; a node without them (an op
+      // at an opset older than its schema, which the loader cannot check) is left alone.
+      if (node == nullptr || !node->HasInput(0) || !node->HasOutput(0)) continue;
       const std::string& op = node->op_type();
       if (IsOnnxOp(node, "Conv") || (op == "FusedConv" && node->domain() == kMsDomain)) {
         TransformConv(*node);
@@ -398,6 +400,7 @@ class Rewriter {
   }
 
   void TransformBinary(Node& node) {
+    if (!node.HasInput(1)) return;
     const std::string a = node.inputs()[0], b = node.inputs()[1];
     const auto y_shape = FloatShape4(graph_, node.outputs()[0]);
     if (!y_shape || a == b) return;

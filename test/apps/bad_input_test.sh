@@ -75,6 +75,9 @@ run_bad "Transpose perm of the wrong length" "perm" transpose_perm_too_short
 run_bad "Softmax axis out of range" "axis" softmax_axis_out_of_range
 run_bad "Concat axis out of range" "axis" concat_axis_out_of_range
 run_bad "Flatten axis out of range" "axis" flatten_axis_out_of_range
+run_bad "op used before its opset" "opset 10" op_before_its_opset
+run_bad "Gemm fed a string tensor" "Gemm" gemm_string_input
+run_bad "GatherND batch_dims negative" "batch_dims" gathernd_negative_batch_dims
 run_bad "Cast to an undefined type" "Cast" cast_to_undefined
 run_bad "Constant without a value" "Constant" constant_without_value
 run_bad "Scan without a body" "body" scan_without_body

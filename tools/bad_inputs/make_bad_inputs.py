@@ -118,6 +118,15 @@ save("transpose_perm_too_short", one("Transpose", perm=[1, 0]))
 save("softmax_axis_out_of_range", one("Softmax", axis=9))
 save("concat_axis_out_of_range", one("Concat", inputs=("x", "x"), axis=-7))
 save("flatten_axis_out_of_range", one("Flatten", axis=9))
+save("op_before_its_opset", model([helper.make_node("Celu", ["x"], ["y"], name="celu")],
+                                  [vi("x", [2])], [vi("y", [2])], opset=10))
+w = numpy_helper.from_array(np.ones((3, 4), np.float32), "w")
+save("gemm_string_input", model([helper.make_node("Gemm", ["x", "w"], ["y"], name="gemm")],
+                                [vi("x", [2, 3], TensorProto.STRING)], [vi("y", None)], [w]))
+save("gathernd_negative_batch_dims", model([helper.make_node("GatherND", ["x", "i"], ["y"], name="g",
+                                                             batch_dims=-1000)],
+                                           [vi("x", [2, 2]), vi("i", [2, 1], TensorProto.INT64)],
+                                           [vi("y", None)]))
 save("cast_to_undefined", one("Cast", to=0))
 save("constant_without_value", model([helper.make_node("Constant", [], ["y"], name="c")], [],
                                      [vi("y", None)]))
