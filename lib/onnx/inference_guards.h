@@ -1,13 +1,16 @@
-// Checks put in front of onnx's shape-inference functions that index by ranks only inference
-// works out: node_validation sees the ranks a model declares, but a Conv reading a Reshape's
-// output learns its input's rank mid-inference, and onnx 1.12's convPoolShapeInference and
-// convTransposeShapeInference index past a weight whose rank differs from it (SIGSEGV).
+// Checks put in front of onnx's shape-inference functions, which trust the node they infer:
+// node_validation sees the ranks and types a model declares, but a node reading another's output
+// learns them only mid-inference, and onnx 1.12's functions index past a Conv weight whose rank
+// differs from its input's, or read a string tensor or an optional as the float tensor the schema
+// promises (SIGSEGV).
 #pragma once
 
 namespace ort {
 
-/// Wraps, once per process, the inference functions of onnx's conv schemas (every version) with
-/// a check that fails inference for the node, as onnx's own checks do, instead of crashing.
+/// Wraps, once per process, the inference function of every onnx schema (every domain and
+/// version) with checks of the inputs' known types against the schema's type constraints, of
+/// axis attributes against the known rank, and of conv weights' ranks; a failed check fails
+/// inference for that node, as onnx's own checks do, instead of crashing.
 void GuardOnnxInference();
 
 }  // namespace ort
