@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The unit, CLI and bad-input tests and the in-memory conformance run, built with AddressSanitizer,
+# UndefinedBehaviorSanitizer and LeakSanitizer (ORT_SANITIZE=ON, no CUDA) into BUILD_DIR (default
+# build-asan/). Any sanitizer report fails the test it happens in. CI runs this after the Release
+# tests (scripts/test.sh).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${BUILD_DIR:-$repo/build-asan}
+BUILD_DIR=$build_dir "$repo/scripts/build.sh" RelWithDebInfo -DORT_SANITIZE=ON -DORT_USE_CUDA=OFF \
+  -DORT_BUILD_TESTS=ON
+# detect_leaks: LeakSanitizer at exit; abort_on_error off keeps the exit code a plain failure.
+export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_order=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}"
+# The CLI tests skip what the sanitizers' runtime cannot survive (100000 threads).
+export ORT_SANITIZED=1
+# The kernels' tests once (at the machine's ISA): the capped-ISA reruns add time, not coverage of
+# memory errors the first run would miss.
+ctest --test-dir "$build_dir" --output-on-failure --timeout 1800 \
+  -R '^(lib_tests|cpu_kernel_tests|cli_tests|bad_input_tests|onnx_conformance)$'
