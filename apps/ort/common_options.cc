@@ -48,6 +48,9 @@ void AddSessionOptions(CLI::App& command, SessionArgs& args) {
                   "what the CUDA provider's matrix units (GEMM, convolution) compute float "
                   "tensors in: fp32 (exact), tf32, fp16 or bf16")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
+  command.add_option("--max-tensor-bytes", args.max_tensor_bytes,
+                     "largest single tensor a node may allocate, e.g. 1000, 512M, 16G "
+                     "(default: the machine's physical memory)");
 }
 
 Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& text,
@@ -57,6 +60,25 @@ Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& t
     return ORT_ERROR(kInvalidArgument, "{} expects NAME=VALUE, got '{}'", option, text);
   }
   return std::make_pair(text.substr(0, equals), text.substr(equals + 1));
+}
+
+Result<size_t> ParseByteSize(const std::string& text, std::string_view option) {
+  uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, error] = std::from_chars(text.data(), end, value);
+  std::string suffix(ptr, end);
+  if (suffix.ends_with("iB")) suffix.resize(suffix.size() - 2);
+  if (suffix.size() > 1 && suffix.ends_with('B')) suffix.pop_back();
+  static constexpr std::string_view kSuffixes = "KMGT";
+  const size_t power = suffix.empty() ? 0 : kSuffixes.find(suffix[0]) + 1;
+  const int shift = static_cast<int>(power) * 10;
+  if (error != std::errc() || ptr == text.data() || suffix.size() > 1 ||
+      (!suffix.empty() && power == 0) || value == 0 || value > (SIZE_MAX >> shift)) {
+    return ORT_ERROR(kInvalidArgument,
+                     "{} '{}': expected a positive byte count such as 1000, 512M or 16G", option,
+                     text);
+  }
+  return static_cast<size_t>(value) << shift;
 }
 
 Result<std::vector<int64_t>> ParseDims(const std::string& text) {
@@ -119,6 +141,10 @@ Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args) {
   options.enable_mem_pattern = !args.no_mem_pattern;
   options.disabled_optimizers.insert(args.disabled_passes.begin(), args.disabled_passes.end());
   options.strict_optimizer = args.strict_optimizer;
+  if (!args.max_tensor_bytes.empty()) {
+    ORT_ASSIGN_OR_RETURN(options.max_tensor_bytes,
+                         ParseByteSize(args.max_tensor_bytes, "--max-tensor-bytes"));
+  }
   for (const auto& entry : args.free_dims) {
     ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--free-dim"));
     int64_t value = -1;

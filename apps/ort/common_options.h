@@ -32,6 +32,8 @@ struct SessionArgs {
   std::string precision = "fp32";  // matrix units of the CUDA provider
   // Device providers are created without their device (ort optimize: no kernel runs).
   bool without_device = false;
+  // Bound on one tensor's bytes ("1000", "16G", "512MiB"); empty: the session's default.
+  std::string max_tensor_bytes;
   // Non-empty: profile the session; EndProfiling writes the trace to this path.
   std::string profile_file;
   bool force = false;  // allow thread counts above kMaxThreadsPerCore x the cores
@@ -61,6 +63,9 @@ Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args)
 /// Parses "NAME=VALUE" into its two parts; errors name `option`.
 Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& text,
                                                             std::string_view option);
+
+/// Parses a positive byte count with an optional binary suffix: "1000", "64K", "16G", "2TiB".
+Result<size_t> ParseByteSize(const std::string& text, std::string_view option);
 
 /// Parses "1x3x224x224" (also "1,3,224,224").
 Result<std::vector<int64_t>> ParseDims(const std::string& text);

@@ -58,6 +58,21 @@ Result<TensorShape> RandomShape(const ValueInfo& info,
   return TensorShape(std::move(dims));
 }
 
+// Random inputs are made before the session runs, so the session's tensor limit is applied here.
+Status CheckRandomSize(const ValueInfo& info, const TensorShape& shape, size_t limit) {
+  const DataType type = info.type.elem_type;
+  auto bytes = TensorBytes(type, shape);
+  if (!bytes.ok() || *bytes > limit) {
+    return ORT_ERROR(kInvalidArgument,
+                     "random input '{}' ({}{}) would need {}, above the max-tensor-bytes limit of "
+                     "{}",
+                     info.name, DataTypeName(type), shape.ToString(),
+                     bytes.ok() ? FormatBytes(*bytes) : "more than int64 bytes",
+                     FormatBytes(limit));
+  }
+  return Status::OK();
+}
+
 Result<Tensor> RandomTensor(DataType type, TensorShape shape, std::mt19937_64& rng) {
   ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(type, std::move(shape)));
   const int64_t count = tensor.NumElements();
@@ -108,7 +123,12 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
           std::filesystem::path(args.input_dir) / ("input_" + std::to_string(i) + ".pb");
       if (!std::filesystem::exists(path)) break;
       const ValueType* type = i < infos.size() ? &infos[i].type : nullptr;
-      ORT_ASSIGN_OR_RETURN(NamedFileValue file, ReadValueFile(path.string(), type));
+      auto read = ReadValueFile(path.string(), type);
+      if (!read.ok()) {
+        return read.status().WithContext(i < infos.size() ? fmt::format("input '{}'", infos[i].name)
+                                                          : std::string("input"));
+      }
+      NamedFileValue file = std::move(read).value();
       std::string name = file.name;
       if (name.empty() || DeclaredType(infos, name) == nullptr) {
         if (i >= infos.size()) {
@@ -132,8 +152,9 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
       return ORT_ERROR(kInvalidArgument, "--input {}: the model has no input '{}' (inputs: {})",
                        entry, name, InputNames(infos));
     }
-    ORT_ASSIGN_OR_RETURN(NamedFileValue file, ReadValueFile(path, type));
-    given[name] = Feed{{name, std::move(file.value)}, path};
+    auto file = ReadValueFile(path, type);
+    if (!file.ok()) return file.status().WithContext(fmt::format("input '{}'", name));
+    given[name] = Feed{{name, std::move(file->value)}, path};
   }
 
   std::map<std::string, std::vector<int64_t>> shapes;
@@ -160,6 +181,7 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
                        info.type.ToString());
     }
     ORT_ASSIGN_OR_RETURN(TensorShape shape, RandomShape(info, shapes));
+    ORT_RETURN_IF_ERROR(CheckRandomSize(info, shape, session.options().max_tensor_bytes));
     ORT_ASSIGN_OR_RETURN(Tensor tensor, RandomTensor(info.type.elem_type, std::move(shape), rng));
     feeds.push_back(Feed{{info.name, Value(std::move(tensor))}, "random"});
   }

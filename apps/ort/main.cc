@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,14 @@ int main(int argc, char** argv) {
     std::cerr << "ort: " << error.what() << " (see --help)\n";
     return 2;
   }
-  if (app.got_subcommand("run")) return run();
-  if (app.got_subcommand("perf")) return perf();
-  if (app.got_subcommand("optimize")) return optimize();
+  try {
+    if (app.got_subcommand("run")) return run();
+    if (app.got_subcommand("perf")) return perf();
+    if (app.got_subcommand("optimize")) return optimize();
+  } catch (const std::bad_alloc&) {
+    // The library turns failed tensor allocations into errors; this catches the rest (a
+    // container growing past memory) so that it still ends as one line and exit 2, not an abort.
+    std::cerr << "ort: out of memory\n";
+  }
   return 2;
 }

@@ -95,6 +95,7 @@ Result<Tensor*> KernelContext::Output(size_t index, DataType type, TensorShape s
                      outputs_.size())
         .WithNode(node_.Describe());
   }
+  ORT_RETURN_IF_ERROR(CheckedBytes(static_cast<int64_t>(index), type, shape).status());
   if (planned_ != nullptr) {
     Tensor placed = planned_->Allocate(index, type, shape);
     if (placed.IsDefined()) {
@@ -121,7 +122,29 @@ Status KernelContext::SetOutput(size_t index, Value value) {
 }
 
 Result<Tensor> KernelContext::AllocateTemp(DataType type, TensorShape shape) const {
-  return Tensor::Allocate(type, std::move(shape), allocator_);
+  ORT_RETURN_IF_ERROR(CheckedBytes(-1, type, shape).status());
+  auto tensor = Tensor::Allocate(type, std::move(shape), allocator_);
+  if (!tensor.ok()) return tensor.status().WithNode(node_.Describe());
+  return tensor;
+}
+
+Result<size_t> KernelContext::CheckedBytes(int64_t output, DataType type,
+                                           const TensorShape& shape) const {
+  // Named only on failure: this runs for every output of every node.
+  const auto what = [&] {
+    if (output < 0) return std::string("a scratch tensor");
+    const auto index = static_cast<size_t>(output);
+    return index < node_.outputs().size() ? fmt::format("output '{}'", node_.outputs()[index])
+                                          : fmt::format("output {}", index);
+  };
+  auto bytes = TensorBytes(type, shape);
+  if (!bytes.ok()) return Error("{}: {}", what(), bytes.status().message());
+  if (*bytes > run_.max_tensor_bytes) {
+    return Error("{} ({}{}) would need {}, above the max-tensor-bytes limit of {}", what(),
+                 DataTypeName(type), shape.ToString(), FormatBytes(*bytes),
+                 FormatBytes(run_.max_tensor_bytes));
+  }
+  return bytes;
 }
 
 }  // namespace ort

@@ -31,6 +31,9 @@ struct RunContext {
   /// Records node events when this run is profiled; null otherwise, which keeps the executor on
   /// its untimed path.
   Profiler* profiler = nullptr;
+  /// Outputs and scratch tensors above this many bytes are an error naming the node, not an
+  /// allocation (SessionOptions::max_tensor_bytes).
+  size_t max_tensor_bytes = DefaultMaxTensorBytes();
 
   bool Terminated() const { return terminate != nullptr && terminate->load(); }
 };
@@ -167,6 +170,11 @@ class KernelContext {
   std::span<const Value* const> implicit_inputs_;
   std::span<Value* const> outputs_;
   std::shared_ptr<IAllocator> allocator_;
+  // The bytes of a tensor this node is about to allocate (output `output`, or scratch when
+  // negative), or an error naming the node and tensor when its shape overflows or it is above
+  // RunContext::max_tensor_bytes.
+  Result<size_t> CheckedBytes(int64_t output, DataType type, const TensorShape& shape) const;
+
   const RunContext& run_;
   OutputAllocator* planned_ = nullptr;
   std::span<const std::shared_ptr<IAllocator>> output_allocators_;

@@ -1,5 +1,6 @@
 #include "lib/io/npy.h"
 
+#include <charconv>
 #include <cstring>
 #include <string>
 
@@ -60,7 +61,13 @@ Result<TensorShape> ParseShapeTuple(const std::string& tuple, const std::string&
     if (end == position) {
       return ORT_ERROR(kInvalidArgument, "{}: bad .npy shape '({})'", label, tuple);
     }
-    dims.push_back(std::stoll(tuple.substr(position, end - position)));
+    int64_t dim = 0;
+    auto [ptr, error] = std::from_chars(tuple.data() + position, tuple.data() + end, dim);
+    if (error != std::errc()) {
+      return ORT_ERROR(kInvalidArgument, "{}: .npy shape '({})' has a dimension past int64", label,
+                       tuple);
+    }
+    dims.push_back(dim);
     position = end;
     while (position < tuple.size() && tuple[position] == 'L') ++position;
   }
@@ -100,14 +107,18 @@ Result<Tensor> ParseNpy(std::string_view bytes, const std::string& label) {
   auto type = DataTypeFromNumpyDescriptor(descr);
   if (!type.ok()) return type.status().WithContext(label);
   ORT_ASSIGN_OR_RETURN(TensorShape shape, ParseShapeTuple(shape_text, label));
-  ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(*type, shape));
+  auto needed = TensorBytes(*type, shape);
+  if (!needed.ok()) return needed.status().WithContext(label);
+  // The header is checked against the data before anything is allocated: a tiny file must not
+  // make us reserve the terabytes its header claims.
   const size_t data_start = header_start + header_length;
   const size_t available = bytes.size() - data_start;
-  if (available != tensor.SizeInBytes()) {
+  if (available != *needed) {
     return ORT_ERROR(kInvalidArgument,
                      "{}: the header says {}{} ({} bytes) but the file holds {} bytes of data",
-                     label, DataTypeName(*type), shape.ToString(), tensor.SizeInBytes(), available);
+                     label, DataTypeName(*type), shape.ToString(), *needed, available);
   }
+  ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(*type, shape));
   if (available > 0) std::memcpy(tensor.MutableRawData(), bytes.data() + data_start, available);
   return tensor;
 }

@@ -1,6 +1,8 @@
 #include "lib/ir/data_type.h"
 
 #include <array>
+#include <iterator>
+#include <limits>
 #include <string>
 
 namespace ort {
@@ -51,6 +53,32 @@ size_t ElementSize(DataType type) { return Record(type).size; }
 size_t StorageBytes(DataType type, int64_t count) {
   const auto elements = static_cast<size_t>(count);
   return IsFourBit(type) ? (elements + 1) / 2 : elements * ElementSize(type);
+}
+
+Result<size_t> CheckedStorageBytes(DataType type, int64_t count) {
+  const size_t element_size = IsFourBit(type) ? 1 : ElementSize(type);
+  constexpr auto kMaxBytes = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (count < 0 || element_size == 0 || static_cast<uint64_t>(count) > kMaxBytes / element_size) {
+    return ORT_ERROR(kInvalidArgument, "{} elements of type {} do not fit in memory", count,
+                     DataTypeName(type));
+  }
+  return StorageBytes(type, count);
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024) return fmt::format("{} bytes", bytes);
+  double value = static_cast<double>(bytes) / 1024;
+  size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(kUnits)) {
+    value /= 1024;
+    ++unit;
+  }
+  // Whole numbers (limits such as 16 GiB) print without a fraction.
+  if (value == static_cast<double>(static_cast<uint64_t>(value))) {
+    return fmt::format("{} {}", static_cast<uint64_t>(value), kUnits[unit]);
+  }
+  return fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
 bool IsFourBit(DataType type) { return type == DataType::kUint4 || type == DataType::kInt4; }

@@ -45,6 +45,11 @@ enum class DataType : int32_t {
 size_t ElementSize(DataType type);
 /// Bytes that hold `count` elements of `type`: ceil(count / 2) for the 4-bit types.
 size_t StorageBytes(DataType type, int64_t count);
+/// StorageBytes for a count from an unchecked source: an error naming the type when `count` is
+/// negative or the bytes exceed int64 (no allocation can be that large).
+Result<size_t> CheckedStorageBytes(DataType type, int64_t count);
+/// A byte count for messages, in binary units: "512 bytes", "16 GiB", "1.1 TiB".
+std::string FormatBytes(uint64_t bytes);
 /// int4 and uint4 (opset 21): two elements per byte, the first in the low nibble.
 bool IsFourBit(DataType type);
 /// ONNX spelling: "float", "int64", "float16", ...

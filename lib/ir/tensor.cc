@@ -8,18 +8,17 @@ namespace ort {
 
 Result<std::shared_ptr<TensorBuffer>> TensorBuffer::Allocate(
     const std::shared_ptr<IAllocator>& allocator, DataType type, int64_t count) {
-  const size_t element_size = IsFourBit(type) ? 1 : ElementSize(type);
-  if (count < 0 || element_size == 0 ||
-      static_cast<uint64_t>(count) > std::numeric_limits<size_t>::max() / 2 / element_size) {
-    return ORT_ERROR(kInvalidArgument, "cannot allocate {} elements of type {}", count,
-                     DataTypeName(type));
-  }
-  const size_t bytes = StorageBytes(type, count);
+  ORT_ASSIGN_OR_RETURN(const size_t bytes, CheckedStorageBytes(type, count));
   std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
-  buffer->data_ = allocator->Alloc(bytes);
+  try {
+    buffer->data_ = allocator->Alloc(bytes);
+  } catch (const std::bad_alloc&) {
+    // An allocator's own bookkeeping may throw; the caller gets the same error as for nullptr.
+    buffer->data_ = nullptr;
+  }
   if (buffer->data_ == nullptr) {
-    return ORT_ERROR(kOutOfMemory, "failed to allocate {} bytes on {}", bytes,
-                     allocator->Info().ToString());
+    return ORT_ERROR(kOutOfMemory, "failed to allocate {} ({} bytes) on {}", FormatBytes(bytes),
+                     bytes, allocator->Info().ToString());
   }
   buffer->bytes_ = bytes;
   buffer->location_ = allocator->Info();
@@ -49,11 +48,19 @@ TensorBuffer::~TensorBuffer() {
   if (allocator_) allocator_->Free(data_);
 }
 
+Result<size_t> TensorBytes(DataType type, const TensorShape& shape) {
+  ORT_ASSIGN_OR_RETURN(const int64_t count, shape.CheckedNumElements());
+  auto bytes = CheckedStorageBytes(type, count);
+  if (!bytes.ok()) {
+    return ORT_ERROR(kInvalidArgument, "a {}{} tensor needs 2^63 bytes or more", DataTypeName(type),
+                     shape.ToString());
+  }
+  return bytes;
+}
+
 Result<Tensor> Tensor::Allocate(DataType type, TensorShape shape,
                                 const std::shared_ptr<IAllocator>& allocator) {
-  if (!shape.IsValid()) {
-    return ORT_ERROR(kInvalidArgument, "cannot allocate a tensor of shape {}", shape.ToString());
-  }
+  ORT_RETURN_IF_ERROR(TensorBytes(type, shape).status());
   Tensor tensor;
   ORT_ASSIGN_OR_RETURN(tensor.buffer_,
                        TensorBuffer::Allocate(allocator ? allocator : DefaultCpuAllocator(), type,
@@ -65,10 +72,7 @@ Result<Tensor> Tensor::Allocate(DataType type, TensorShape shape,
 
 Result<Tensor> Tensor::Borrow(DataType type, TensorShape shape, void* data, size_t bytes,
                               std::shared_ptr<const void> owner, MemoryInfo location) {
-  if (!shape.IsValid()) {
-    return ORT_ERROR(kInvalidArgument, "invalid tensor shape {}", shape.ToString());
-  }
-  const size_t needed = StorageBytes(type, shape.NumElements());
+  ORT_ASSIGN_OR_RETURN(const size_t needed, TensorBytes(type, shape));
   if (bytes < needed) {
     return ORT_ERROR(kInvalidArgument, "{} bytes do not hold a {}{} tensor ({} bytes needed)",
                      bytes, DataTypeName(type), shape.ToString(), needed);
@@ -86,7 +90,8 @@ const MemoryInfo& Tensor::location() const {
 }
 
 Result<Tensor> Tensor::Reshaped(TensorShape shape) const {
-  if (!shape.IsValid() || shape.NumElements() != NumElements()) {
+  const auto count = shape.CheckedNumElements();
+  if (!count.ok() || *count != NumElements()) {
     return ORT_ERROR(kInvalidArgument, "cannot view {} as shape {}", Describe(), shape.ToString());
   }
   Tensor view = *this;

@@ -118,6 +118,10 @@ class Tensor {
   size_t offset_ = 0;
 };
 
+/// The bytes a tensor of `type` and `shape` holds, or an error naming both when a dimension is
+/// negative or the element count or byte size overflows int64 (see TensorShape's invariant).
+Result<size_t> TensorBytes(DataType type, const TensorShape& shape);
+
 /// Copies element data between CPU tensors of equal type and element count (strings included).
 Status CopyTensorData(const Tensor& source, Tensor& destination);
 

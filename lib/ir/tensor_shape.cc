@@ -4,6 +4,37 @@
 
 namespace ort {
 
+std::optional<int64_t> CheckedMul(int64_t a, int64_t b) {
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return std::nullopt;
+  return product;
+}
+
+Result<int64_t> CheckedElementCount(std::span<const int64_t> dims) {
+  // The product of the nonzero dimensions must fit, not only the total: then every partial
+  // product and stride of the shape fits too, even when a zero makes the total 0.
+  int64_t nonzero = 1;
+  bool empty = false;
+  for (int64_t dim : dims) {
+    if (dim < 0) {
+      return ORT_ERROR(kInvalidArgument, "shape {} has a negative dimension",
+                       TensorShape(dims).ToString());
+    }
+    if (dim == 0) {
+      empty = true;
+      continue;
+    }
+    auto product = CheckedMul(nonzero, dim);
+    if (!product) {
+      return ORT_ERROR(kInvalidArgument,
+                       "shape {} has too many elements (its dimensions multiply past int64)",
+                       TensorShape(dims).ToString());
+    }
+    nonzero = *product;
+  }
+  return empty ? 0 : nonzero;
+}
+
 int64_t TensorShape::SizeFromDimension(size_t start) const {
   int64_t size = 1;
   for (size_t i = start; i < dims_.size(); ++i) size *= dims_[i];

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -11,7 +12,18 @@
 
 namespace ort {
 
+/// a * b, or nullopt when the product overflows int64. The one place dimension products are
+/// checked: shape computations use it (or CheckedElementCount) before they trust a product.
+std::optional<int64_t> CheckedMul(int64_t a, int64_t b);
+
+/// The element count of `dims`, or an error naming the shape when a dimension is negative or
+/// the product overflows int64.
+Result<int64_t> CheckedElementCount(std::span<const int64_t> dims);
+
 /// The dimensions of a tensor at run time. Rank 0 is a scalar with one element.
+/// Invariant: a Tensor's shape passed CheckedElementCount when the tensor was made (Allocate,
+/// Borrow, Reshaped), so the unchecked products below cannot overflow on a tensor's shape; a
+/// shape computed from data must be checked (CheckedNumElements) before anything multiplies it.
 class TensorShape {
  public:
   TensorShape() = default;
@@ -27,6 +39,8 @@ class TensorShape {
 
   /// Product of all dimensions (1 for a scalar, 0 when any dimension is 0).
   int64_t NumElements() const { return SizeFromDimension(0); }
+  /// NumElements, or an error when a dimension is negative or the product overflows int64.
+  Result<int64_t> CheckedNumElements() const { return CheckedElementCount(dims_); }
   /// Product of dimensions [start, rank).
   int64_t SizeFromDimension(size_t start) const;
   /// Product of dimensions [0, end).

@@ -22,6 +22,8 @@ std::optional<TensorShape> ToConcreteShape(const SymbolicShape& shape) {
     if (!dim.IsKnown()) return std::nullopt;
     dims.push_back(dim.value);
   }
+  // A shape no tensor can have is not concrete: callers multiply its dimensions unchecked.
+  if (!CheckedElementCount(dims).ok()) return std::nullopt;
   return TensorShape(std::move(dims));
 }
 

@@ -30,7 +30,7 @@ using SymbolicShape = std::vector<Dimension>;
 
 /// "[batch,3,224,224]" with "?" for unknown dimensions.
 std::string SymbolicShapeToString(const SymbolicShape& shape);
-/// The concrete shape when every dimension is known.
+/// The concrete shape when every dimension is known and their product fits in int64.
 std::optional<TensorShape> ToConcreteShape(const SymbolicShape& shape);
 
 /// The type of a graph value, as in onnx.TypeProto.

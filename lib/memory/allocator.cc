@@ -5,6 +5,7 @@
 
 #ifdef __linux__
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace ort {
@@ -40,6 +41,21 @@ void* CpuAllocator::Alloc(size_t bytes) {
 }
 
 void CpuAllocator::Free(void* pointer) { std::free(pointer); }
+
+size_t DefaultMaxTensorBytes() {
+  static const size_t bytes = [] {
+    size_t physical = 0;
+#ifdef __linux__
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page_size = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_size > 0) {
+      physical = static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+    }
+#endif
+    return physical > 0 ? physical : size_t{16} << 30;
+  }();
+  return bytes;
+}
 
 std::shared_ptr<IAllocator> DefaultCpuAllocator() {
   static const std::shared_ptr<IAllocator> allocator = std::make_shared<CpuAllocator>();

@@ -47,6 +47,11 @@ class CpuAllocator final : public IAllocator {
   MemoryInfo info_;
 };
 
+/// The default bound on a single tensor's bytes (SessionOptions::max_tensor_bytes): the machine's
+/// physical memory, since a larger tensor can only end in an OOM kill or endless swapping (and
+/// Linux's overcommit lets the allocation itself succeed); 16 GiB where it cannot be read.
+size_t DefaultMaxTensorBytes();
+
 /// The process-wide plain CPU allocator.
 std::shared_ptr<IAllocator> DefaultCpuAllocator();
 

@@ -17,14 +17,34 @@ Result<DataType> CheckedDataType(int32_t value, const std::string& tensor_name) 
   return static_cast<DataType>(value);
 }
 
-Result<TensorShape> ShapeOf(const onnx::TensorProto& proto) {
+Result<TensorShape> ShapeOf(const onnx::TensorProto& proto, DataType type) {
   std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
   TensorShape shape(std::move(dims));
   if (!shape.IsValid()) {
     return ORT_ERROR(kInvalidModel, "tensor '{}' has a negative dimension in {}", proto.name(),
                      shape.ToString());
   }
+  auto bytes = TensorBytes(type, shape);
+  if (!bytes.ok()) return bytes.status().WithContext(fmt::format("tensor '{}'", proto.name()));
   return shape;
+}
+
+// Whether the typed fields hold at least as many values as `shape` needs: checked before the
+// tensor is allocated, since dims are free to claim terabytes that the proto does not hold.
+Status CheckTypedCount(const onnx::TensorProto& proto, DataType type, const TensorShape& shape) {
+  const int64_t stored = int64_t{proto.float_data_size()} + proto.double_data_size() +
+                         proto.int32_data_size() + proto.int64_data_size() +
+                         proto.uint64_data_size() + proto.string_data_size();
+  const int64_t per_element = type == DataType::kComplex64 || type == DataType::kComplex128 ? 2 : 1;
+  const int64_t needed = IsFourBit(type)
+                             ? static_cast<int64_t>(StorageBytes(type, shape.NumElements()))
+                             : shape.NumElements();
+  if (needed > stored / per_element) {
+    return ORT_ERROR(kInvalidModel, "tensor '{}' ({}{}) holds {} values, its shape needs {}",
+                     proto.name(), DataTypeName(type), shape.ToString(), stored,
+                     CheckedMul(needed, per_element).value_or(needed));
+  }
+  return Status::OK();
 }
 
 // Copies typed repeated-field data (float_data, int32_data, ...) into `tensor`.
@@ -117,7 +137,7 @@ bool IsExternal(const onnx::TensorProto& proto) {
 
 Result<Tensor> Convert(onnx::TensorProto& proto, ExternalDataResolver* external, bool may_steal) {
   ORT_ASSIGN_OR_RETURN(DataType type, CheckedDataType(proto.data_type(), proto.name()));
-  ORT_ASSIGN_OR_RETURN(TensorShape shape, ShapeOf(proto));
+  ORT_ASSIGN_OR_RETURN(TensorShape shape, ShapeOf(proto, type));
   if (proto.has_segment()) {
     return ORT_ERROR(kNotImplemented, "tensor '{}' uses segments, which are not supported",
                      proto.name());
@@ -151,6 +171,7 @@ Result<Tensor> Convert(onnx::TensorProto& proto, ExternalDataResolver* external,
     }
     return tensor;
   }
+  ORT_RETURN_IF_ERROR(CheckTypedCount(proto, type, shape));
   ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(type, std::move(shape)));
   ORT_RETURN_IF_ERROR(CopyTypedData(proto, tensor));
   return tensor;

@@ -137,8 +137,10 @@ std::optional<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node
   std::vector<Value> output_values(node.outputs().size());
   std::vector<Value*> outputs;
   for (Value& value : output_values) outputs.push_back(&value);
-  // Initializers outlive the session's arena, so they come from the plain heap.
-  const RunContext run;
+  // Initializers outlive the session's arena, so they come from the plain heap. Outputs above
+  // the folding bound are never kept, so the kernel is not let fill them either.
+  RunContext run;
+  run.max_tensor_bytes = kMaxFoldedBytes;
   KernelContext context(node, inputs, {}, outputs, DefaultCpuAllocator(), run);
   const Status status = RunKernel(*entry, KernelInfo(node, host), context);
   if (!status.ok()) {

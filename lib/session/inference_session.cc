@@ -122,6 +122,30 @@ Status InferenceSession::Load(std::unique_ptr<Model> model) {
   return Status::OK();
 }
 
+Status InferenceSession::CheckOverriddenInput(const std::string& input,
+                                              const ValueType& type) const {
+  // The known dimensions bound the input from below: when they alone overflow or pass the
+  // tensor limit, no feed can ever match, so the overrides are refused before anything plans
+  // memory from them.
+  std::vector<int64_t> known;
+  for (const Dimension& dim : *type.shape) {
+    if (dim.IsKnown()) known.push_back(dim.value);
+  }
+  // An input of unknown element type is bounded by its element count alone.
+  const DataType element =
+      type.elem_type == DataType::kUndefined ? DataType::kUint8 : type.elem_type;
+  const auto bytes = TensorBytes(element, TensorShape(known));
+  if (!bytes.ok() || *bytes > options_.max_tensor_bytes) {
+    const std::string need = bytes.ok() ? FormatBytes(*bytes) : "more than int64 bytes";
+    return ORT_ERROR(kInvalidArgument,
+                     "input '{}' with the free dimension overrides is {}{} and would need {}, "
+                     "above the max-tensor-bytes limit of {}",
+                     input, DataTypeName(type.elem_type), SymbolicShapeToString(*type.shape), need,
+                     FormatBytes(options_.max_tensor_bytes));
+  }
+  return Status::OK();
+}
+
 Status InferenceSession::ApplyFreeDimensionOverrides(Profiler* profiler) {
   ScopedProfileEvent event(profiler, "free_dimension_overrides");
   if (options_.free_dimension_overrides.empty()) return Status::OK();
@@ -140,7 +164,9 @@ Status InferenceSession::ApplyFreeDimensionOverrides(Profiler* profiler) {
         changed = true;
       }
     }
-    if (changed) graph.SetValueType(input, std::move(type));
+    if (!changed) continue;
+    ORT_RETURN_IF_ERROR(CheckOverriddenInput(input, type));
+    graph.SetValueType(input, std::move(type));
   }
   for (const auto& [name, value] : unused) {
     ORT_LOG_WARNING("{}: no input has a free dimension named '{}'", model_->path, name);
@@ -401,6 +427,7 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
   run.intra_op_pool = intra_op_pool_.get();
   run.inter_op_pool = inter_op_pool_.get();
   run.terminate = run_options.terminate;
+  run.max_tensor_bytes = options_.max_tensor_bytes;
   run.profiler = ActiveProfiler();
   if (run.profiler != nullptr) {
     // Named before the nodes run, so that thread stats and events use the pools' names.

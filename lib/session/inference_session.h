@@ -90,6 +90,8 @@ class InferenceSession {
   /// expansion, and optimization (or resuming a model optimized offline).
   Status RewriteModel(Profiler* profiler, const OptimizerObserver& observer, bool for_saving);
   Status ApplyFreeDimensionOverrides(Profiler* profiler);
+  // An error naming the input when its overridden shape cannot fit max_tensor_bytes.
+  Status CheckOverriddenInput(const std::string& input, const ValueType& type) const;
   Status ExpandFunctions(Profiler* profiler);
   /// Optimizes the model, skipping levels its optimization record says were applied;
   /// `for_saving` (OptimizeForSaving) leaves out the session-only passes.

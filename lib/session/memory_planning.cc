@@ -22,7 +22,8 @@ void DescribeType(const ValueType* type, PlannerValue& value) {
   value.element_size = ElementSize(type->elem_type);
   if (!type->shape) return;
   if (auto shape = ToConcreteShape(*type->shape)) {
-    value.static_bytes = static_cast<size_t>(shape->NumElements()) * value.element_size;
+    // A static size past int64 bytes is no size at all: the kernel fails on it at run time.
+    if (auto bytes = TensorBytes(type->elem_type, *shape); bytes.ok()) value.static_bytes = *bytes;
     return;
   }
   // Named symbols vouch for equal sizes; an anonymous unknown dimension vouches for nothing.

@@ -9,6 +9,7 @@
 
 #include "lib/common/logging.h"
 #include "lib/common/status.h"
+#include "lib/memory/allocator.h"
 #include "lib/optimizer/optimization_level.h"
 
 namespace ort {
@@ -35,6 +36,9 @@ struct SessionOptions {
   /// Idle intra-op workers spin briefly before sleeping (lower latency, more CPU).
   bool allow_spinning = true;
   LogSeverity log_severity = LogSeverity::kWarning;
+  /// No single tensor a node outputs or allocates as scratch may exceed this: a model whose shapes
+  /// grow past it (an Expand to [2^31,2^31]) fails with an error naming the node, not an OOM kill.
+  size_t max_tensor_bytes = DefaultMaxTensorBytes();
   /// Symbolic dimension name -> value, applied to the model's inputs before initialization.
   std::map<std::string, int64_t> free_dimension_overrides;
   /// Profile the session from its construction: loading and initialization steps, and every node

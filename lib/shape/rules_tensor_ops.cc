@@ -43,7 +43,14 @@ void Range(RuleContext& context) {
   const int64_t count = *length->AsConstant(), first = *start->AsConstant();
   if (static_cast<size_t>(count) > kMaxTrackedValues) return;
   std::vector<DimExpr> values;
-  for (int64_t i = 0; i < count; ++i) values.push_back(DimExpr::Constant(first + i * step));
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t value = 0;
+    // Values past int64 are the kernel's error to report; the rule only declines to track them.
+    if (__builtin_mul_overflow(i, step, &value) || __builtin_add_overflow(first, value, &value)) {
+      return;
+    }
+    values.push_back(DimExpr::Constant(value));
+  }
   context.SetValues(0, std::move(values), context.Input(0)->value_type);
 }
 

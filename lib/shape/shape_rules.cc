@@ -61,6 +61,14 @@ std::optional<std::vector<int64_t>> RuleContext::IntsAttribute(std::string_view 
 }
 
 void RuleContext::SetShape(size_t i, std::vector<DimExpr> shape) {
+  // A shape no tensor can have (a negative size, known sizes multiplying past int64) stays
+  // unknown: passes and the memory planner multiply known dims unchecked, and the kernel reports
+  // the error by node at run time.
+  std::vector<int64_t> known;
+  for (const DimExpr& dim : shape) {
+    if (auto constant = dim.AsConstant()) known.push_back(*constant);
+  }
+  if (!CheckedElementCount(known).ok()) return;
   if (i < outputs_.size()) outputs_[i].shape = std::move(shape);
 }
 

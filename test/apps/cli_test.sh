@@ -143,6 +143,57 @@ one_line "missing input file" "$ort" run "$add" --input "a=$work/none.npy"
 one_line "tensor file shorter than its header says" "$ort" run "$add" --input "a=$models/a_short_data.npy"
 one_line "tensor file that is not a tensor" "$ort" run "$add" --input "a=$work/text.onnx"
 one_line "bad option" "$ort" run "$add" --no-such-option
+
+# Shapes past int64 and tensors past --max-tensor-bytes: exit 2 naming the node or input, never a
+# crash or a wrapped size (issue 21).
+bomb=$work/bomb
+mkdir -p "$bomb"
+/usr/bin/python3 - "$bomb" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+
+out = sys.argv[1]
+
+def expand_model(path, dims):
+    shape = numpy_helper.from_array(np.array(dims, dtype=np.int64), "shape")
+    nodes = [helper.make_node("Expand", ["x", "shape"], ["big"], name="bomb"),
+             helper.make_node("Transpose", ["big"], ["y"], name="flip")]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [shape])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+expand_model(out + "/expand_2e64.onnx", [2**31, 2**31, 4])
+expand_model(out + "/expand_100x100.onnx", [100, 100])
+graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), out + "/free_dim.onnx")
+# A .npy header claiming 2^40 x 3 floats, with no data after it.
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776, 3), }"
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+with open(out + "/huge_header.npy", "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())
+PY
+expect "npy header of 2^40 rows in a tiny file" 2 "input 'a': '$bomb/huge_header.npy'" \
+  "$ort" run "$add" --input "a=$bomb/huge_header.npy"
+one_line "npy header of 2^40 rows: one line" "$ort" run "$add" --input "a=$bomb/huge_header.npy"
+expect "Expand to [2^31,2^31,4]" 2 "node 'bomb' (Expand)" "$ort" run "$bomb/expand_2e64.onnx" --seed 1
+one_line "Expand to [2^31,2^31,4]: one line" "$ort" run "$bomb/expand_2e64.onnx" --seed 1
+expect "--free-dim N=2^62" 2 "input 'x'" \
+  "$ort" run "$bomb/free_dim.onnx" --free-dim N=4611686018427387904
+one_line "--free-dim N=2^62: one line" "$ort" run "$bomb/free_dim.onnx" --free-dim N=4611686018427387904
+one_line "--free-dim N=-1" "$ort" run "$bomb/free_dim.onnx" --free-dim N=-1
+expect "--max-tensor-bytes 1000 names the node" 2 \
+  "node 'bomb' (Expand): output 'big' (float[100,100]) would need 39.1 KiB, above the max-tensor-bytes limit of 1000 bytes" \
+  "$ort" run "$bomb/expand_100x100.onnx" --seed 1 --max-tensor-bytes 1000
+one_line "--max-tensor-bytes 1000: one line" "$ort" perf "$bomb/expand_100x100.onnx" --seed 1 \
+  --max-tensor-bytes 1000
+expect "--max-tensor-bytes above the model's tensors" 0 "y" \
+  "$ort" run "$bomb/expand_100x100.onnx" --seed 1 --max-tensor-bytes 40K
+expect "random input above --max-tensor-bytes" 2 "random input 'x' (float[1000,3])" \
+  "$ort" run "$bomb/free_dim.onnx" --shape x=1000x3 --max-tensor-bytes 1000
+one_line "--max-tensor-bytes that is no size" "$ort" run "$add" --max-tensor-bytes 12Q
 one_line "bad opt level" "$ort" run "$add" -o fastest
 one_line "unknown provider" "$ort" run "$add" -e tpu
 cp "$models/a_2x3.pb" "$work/inputs/input_1.pb"

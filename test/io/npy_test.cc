@@ -31,6 +31,23 @@ TEST_CASE("npy errors name the problem", "[io][npy]") {
   CHECK(ParseNpy(fortran, "f").status().message().find("Fortran") != std::string::npos);
 }
 
+// A header may claim any shape; the file's size is checked before anything is allocated, and
+// dimensions past int64 (or whose product is) are errors, not exceptions or wrapped sizes.
+TEST_CASE("npy headers claiming huge shapes are errors before allocation", "[io][npy]") {
+  const std::string bytes = SerializeNpy(Tensor::FromVector<float>({3}, {1, 2, 3})).value();
+  const auto with_shape = [&](const std::string& shape) {
+    std::string edited = bytes;
+    edited.replace(edited.find("(3,)"), 4, shape);
+    return ParseNpy(edited, "'f.npy'").status().message();
+  };
+  // 2^40 x 3 floats (12 TiB) claimed, a few bytes present: rejected without reserving 12 TiB.
+  CHECK_THAT(with_shape("(1099511627776, 3)"),
+             Catch::Contains("'f.npy': the header says float[1099511627776,3] (13194139533312 "
+                             "bytes) but the file holds"));
+  CHECK_THAT(with_shape("(99999999999999999999,)"), Catch::Contains("past int64"));
+  CHECK_THAT(with_shape("(4294967296, 4294967296)"), Catch::Contains("multiply past int64"));
+}
+
 TEST_CASE("CompareValues applies rtol and atol", "[io][compare]") {
   Tensor expected = Tensor::FromVector<float>({3}, {1.0f, 100.0f, NAN});
   Tensor close = Tensor::FromVector<float>({3}, {1.0005f, 100.05f, NAN});

@@ -55,4 +55,23 @@ TEST_CASE("4-bit tensors with the wrong byte count are rejected", "[onnx][Tensor
   CHECK_THAT(tensor.status().message(), Catch::Contains("has 2 bytes of data, expected 3"));
 }
 
+// Dims are free to claim more than the proto holds; the claim is checked before allocating.
+TEST_CASE("Tensor protos claiming huge shapes are errors before allocation",
+          "[onnx][TensorProto]") {
+  onnx::TensorProto proto;
+  proto.set_name("w");
+  proto.set_data_type(1);  // FLOAT
+  proto.add_dims(int64_t{1} << 40);
+  proto.add_float_data(1.0f);
+  auto tensor = TensorFromProtoCopy(proto, nullptr);
+  REQUIRE_FALSE(tensor.ok());
+  CHECK_THAT(tensor.status().message(), Catch::Contains("holds 1 values, its shape needs"));
+
+  proto.add_dims(int64_t{1} << 40);
+  auto overflowing = TensorFromProtoCopy(proto, nullptr);
+  REQUIRE_FALSE(overflowing.ok());
+  CHECK_THAT(overflowing.status().message(), Catch::Contains("tensor 'w'"));
+  CHECK_THAT(overflowing.status().message(), Catch::Contains("multiply past int64"));
+}
+
 }  // namespace ort

@@ -52,7 +52,13 @@ class Reshape final : public OpKernel {
         return context.Error("shape[{}] = {} is invalid", i, d);
       }
       dims[i] = d;
-      known *= d;
+      const auto product = CheckedMul(known, d);
+      if (!product) {
+        return context.Error(
+            "shape [{}] has too many elements (its dimensions multiply past int64)",
+            fmt::join(requested, ","));
+      }
+      known = *product;
     }
     const int64_t total = data->NumElements();
     if (inferred >= 0) {

@@ -44,7 +44,9 @@ class Concat final : public OpKernel {
         return context.Error("cannot concatenate {} with {} along axis {}", first.Describe(),
                              input->Describe(), axis);
       }
-      out_dims[axis] += dims[axis];
+      if (__builtin_add_overflow(out_dims[axis], dims[axis], &out_dims[axis])) {
+        return context.Error("the inputs' sizes along axis {} add up past int64", axis);
+      }
     }
     if (inputs.size() == 1) return context.SetOutput(0, first);
     ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, first.dtype(), TensorShape(out_dims)));

@@ -97,10 +97,13 @@ class Pad final : public OpKernel {
     }
 
     std::vector<int64_t> out_dims(rank);
-    std::vector<std::vector<int64_t>> maps(rank);
     for (size_t d = 0; d < rank; ++d) {
       const int64_t size = data->shape()[d];
-      out_dims[d] = size + begin[d] + end[d];
+      if (__builtin_add_overflow(size, begin[d], &out_dims[d]) ||
+          __builtin_add_overflow(out_dims[d], end[d], &out_dims[d])) {
+        return context.Error("pads {} and {} make axis {} of size {} overflow int64", begin[d],
+                             end[d], d, size);
+      }
       if (out_dims[d] < 0) {
         return context.Error("pads {} and {} shrink axis {} of size {} below zero", begin[d],
                              end[d], d, size);
@@ -108,13 +111,18 @@ class Pad final : public OpKernel {
       if (size == 0 && out_dims[d] > 0 && mode_ != PadMode::kConstant) {
         return context.Error("cannot pad the empty axis {} in this mode", d);
       }
-      maps[d].resize(static_cast<size_t>(out_dims[d]));
-      for (int64_t o = 0; o < out_dims[d]; ++o)
-        maps[d][static_cast<size_t>(o)] = Map(o - begin[d], size);
     }
+    // Allocated (and so checked against the size limit) before the per-axis maps, which are as
+    // long as the padded axes.
     ORT_ASSIGN_OR_RETURN(Tensor * output,
                          context.Output(0, packed_data->dtype(), TensorShape(out_dims)));
     if (output->NumElements() == 0) return Status::OK();
+    std::vector<std::vector<int64_t>> maps(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      maps[d].resize(static_cast<size_t>(out_dims[d]));
+      for (int64_t o = 0; o < out_dims[d]; ++o)
+        maps[d][static_cast<size_t>(o)] = Map(o - begin[d], data->shape()[d]);
+    }
     if (opset_ < 11) {
       return DispatchByType<FloatTypes>(data->dtype(), "Pad", [&]<typename T>() {
         const T value = static_cast<T>(value_);

@@ -45,7 +45,12 @@ class Tile final : public OpKernel {
     const std::vector<int64_t> in_strides = ContiguousStrides(data->shape());
     for (size_t d = 0; d < rank; ++d) {
       if (repeats[d] < 0) return context.Error("repeats must not be negative");
-      out_dims[d] = data->shape()[d] * repeats[d];
+      const auto tiled = CheckedMul(data->shape()[d], repeats[d]);
+      if (!tiled) {
+        return context.Error("repeats[{}] = {} makes dimension {} of {} overflow int64", d,
+                             repeats[d], d, data->Describe());
+      }
+      out_dims[d] = *tiled;
       dims[2 * d] = repeats[d];
       dims[2 * d + 1] = data->shape()[d];
       src_strides[2 * d + 1] = in_strides[d];
