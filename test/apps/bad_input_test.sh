@@ -150,9 +150,9 @@ bad "input of the wrong rank" "'a'" "$ort" run "$add" --input "a=$bad/float_3.np
 bad "input name the model lacks" "'zz'" "$ort" run "$add" --input "zz=$bad/float_2x3.npy"
 bad "--shape for an input the model lacks" "'zz'" "$ort" run "$add" --shape "zz=2x3"
 bad "--shape that is not a shape" "2xq" "$ort" run "$add" --shape "a=2xq"
-bad "--free-dim 2^62" "--free-dim" "$ort" run "$bad/symbolic_input.onnx" --free-dim N=4611686018427387904
+bad "--free-dim 2^62" "free dimension" "$ort" run "$bad/symbolic_input.onnx" --free-dim N=4611686018427387904
 bad "--free-dim negative" "--free-dim" "$ort" run "$bad/symbolic_input.onnx" --free-dim N=-4
-bad "--max-tensor-bytes below the model's tensors" "max-tensor-bytes" "$ort" run "$add" --max-tensor-bytes 8
+bad "--max-tensor-bytes below the model's tensors" "max-tensor-bytes limit" "$ort" run "$add" --max-tensor-bytes 8
 bad "100000 intra-op threads" "--force" "$ort" run "$add" -x 100000
 bad "perf with 1000 concurrent runs" "--force" "$ort" perf "$add" -c 1000 -r 1
 bad "unknown option" "--no-such-option" "$ort" run "$add" --no-such-option
