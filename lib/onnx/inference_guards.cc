@@ -108,6 +108,38 @@ void CheckAxes(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
   }
 }
 
+// Ops whose output rank is the length of a 1-D shape input: onnx builds an output type of that
+// many dims, so a declared length of 2^62 exhausts memory. No real tensor has this many axes.
+constexpr int64_t kMaxShapeLength = 4096;
+
+struct ShapeInput {
+  std::string_view op_type;
+  size_t input;
+};
+
+constexpr std::array<ShapeInput, 5> kShapeInputs{{
+    {"Expand", 1},
+    {"Reshape", 1},
+    {"ConstantOfShape", 0},
+    {"Tile", 1},
+    {"Upsample", 1},
+}};
+
+void CheckShapeInputLength(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
+  if (!schema.domain().empty()) return;
+  for (const ShapeInput& rule : kShapeInputs) {
+    if (rule.op_type != schema.Name() || rule.input >= context.getNumInputs()) continue;
+    const onnx::TypeProto* type = context.getInputType(rule.input);
+    if (type == nullptr || !type->has_tensor_type() || !type->tensor_type().has_shape()) continue;
+    for (const auto& dim : type->tensor_type().shape().dim()) {
+      if (dim.has_dim_value() && dim.dim_value() > kMaxShapeLength) {
+        fail_shape_inference("input ", rule.input, " holds ", dim.dim_value(),
+                             " dims; at most ", kMaxShapeLength, " are supported");
+      }
+    }
+  }
+}
+
 int ConvWeightInput(const onnx::OpSchema& schema) {
   if (!schema.domain().empty()) return -1;
   for (const ConvSchema& conv : kConvSchemas) {
@@ -135,6 +167,7 @@ void GuardOnnxInference() {
               [original, weight, registered](onnx::InferenceContext& context) {
                 CheckInputTypes(*registered, context);
                 CheckAxes(*registered, context);
+                CheckShapeInputLength(*registered, context);
                 if (weight >= 0) CheckConvRanks(context, weight);
                 original(context);
               });
