@@ -9,8 +9,10 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +20,7 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tools/fuzz/model_check.h"
@@ -140,6 +143,7 @@ int main(int argc, char** argv) {
   std::map<pid_t, Pending> running;
   std::map<std::string, uint64_t> counts;
   uint64_t next = 0;
+  uint64_t reported = 0;
   const auto start = std::chrono::steady_clock::now();
   auto keep = [&](const Pending& pending, const std::string& kind, const std::string& detail) {
     fs::create_directories(crash_dir);
@@ -158,13 +162,22 @@ int main(int argc, char** argv) {
         continue;
       }
       std::cout.flush();
-      const pid_t pid = fork();
+      pid_t pid = fork();
+      // A machine at its process limit refuses forks for a while (EAGAIN): wait, do not give up.
+      for (int retry = 0; pid < 0 && errno == EAGAIN && retry < 600; ++retry) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        pid = fork();
+      }
       if (pid == 0) RunChild(pending.bytes, timeout_s, memory_mb, every_level, verbose);
       if (pid < 0) {
-        std::cerr << "ort-fuzz-models: fork failed\n";
+        std::cerr << "ort-fuzz-models: fork failed: " << std::strerror(errno) << "\n";
         return 2;
       }
       running.emplace(pid, std::move(pending));
+    }
+    if (next >= reported + 5000) {
+      reported = next;
+      std::cout << fmt::format("... {} mutants started\n", next) << std::flush;
     }
     int status = 0;
     const pid_t pid = wait(&status);
