@@ -1,7 +1,8 @@
 // ort-fuzz-models: mutates ONNX models (tools/fuzz/model_mutator.h) and checks each mutant in a
 // forked child (tools/fuzz/model_check.h), so that it needs no clang or libFuzzer and one crash
-// does not end the run. A child killed by a signal or exiting unexpectedly is a crash; one still
-// still running after --timeout seconds of CPU is a hang; both are written to --crash-dir.
+// does not end the run. A child killed by a signal or exiting unexpectedly is a crash; one
+// still running after --timeout seconds of CPU is a hang; both are written to --crash-dir, as
+// are mutants whose allocations exceed --memory-mb (not failures: counted apart).
 //   ort-fuzz-models --mutants 50000 --jobs 2 /usr/share/libonnx-testdata/data test/data/models
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -198,6 +199,7 @@ int main(int argc, char** argv) {
            fmt::format("signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status))));
     } else if (code == kOomExit) {
       ++counts["out of memory"];
+      keep(pending, "oom", fmt::format("an allocation failed under --memory-mb {}", memory_mb));
     } else if (code >= kStageExit && code <= kStageExit + static_cast<int>(CheckStage::kRan)) {
       constexpr const char* kStages[] = {"rejected", "loaded", "initialized", "ran"};
       ++counts[kStages[code - kStageExit]];
