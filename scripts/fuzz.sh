@@ -43,6 +43,8 @@ mkdir -p "$corpus" "$crashes"
 if [ -z "$(ls -A "$corpus")" ]; then
   "$repo/test/fuzz/seeds.sh" "$target" "$corpus"
 fi
+# UBSan findings come with their stack, as ASan's do.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 log=$crashes/fuzz-$(date +%Y%m%d-%H%M%S).log
 seconds=$((minutes * 60))
 # -fork keeps fuzzing past a crash (each is saved) instead of stopping at the first one.
@@ -53,7 +55,7 @@ set +e
   grep --line-buffered -E 'INFO: (fuzz|-fork)|#[0-9]+: cov|ERROR|SUMMARY|Test unit written'
 status=${PIPESTATUS[0]}
 set -e
-execs=$(grep -oE 'exec/s: [0-9]+' "$log" | tail -1 || true)
+execs=$(grep -oE 'exec/s:? [0-9]+' "$log" | tail -1 | tr -d : || true)
 echo "fuzz.sh: $target ran ${minutes} min: ${execs:-exec/s: ?}," \
   "corpus $(ls "$corpus" | wc -l) files ($(du -sh "$corpus" | cut -f1)) in $corpus;" \
   "$(ls "$crashes" | grep -cvE '\.log$' || true) crash/timeout/oom inputs in $crashes (log $log)"
