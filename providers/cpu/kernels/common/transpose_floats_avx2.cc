@@ -4,8 +4,13 @@
 
 #include "providers/cpu/kernels/common/transpose_floats.h"
 
+// clang ignores GCC's target pragma; its attribute pragma gives these functions the same target.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#endif
 
 namespace ort {
 namespace {
@@ -58,4 +63,8 @@ void TransposeFloatsAvx2(const float* src, int64_t src_stride, float* dst, int64
 
 }  // namespace ort
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
