@@ -314,6 +314,16 @@ RankScope::RankScope(const onnx::GraphProto& graph, const RankScope* parent) : p
   for (const auto& initializer : graph.initializer()) {
     ranks_[initializer.name()] = initializer.dims_size();
   }
+  for (const auto& sparse : graph.sparse_initializer()) {
+    ranks_[sparse.values().name()] = sparse.dims_size();
+  }
+}
+
+bool RankScope::Defines(const std::string& name) const {
+  for (const RankScope* scope = this; scope != nullptr; scope = scope->parent_) {
+    if (scope->ranks_.count(name) > 0) return true;
+  }
+  return false;
 }
 
 int RankScope::Rank(const std::string& name) const {

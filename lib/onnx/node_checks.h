@@ -22,6 +22,8 @@ class RankScope {
   RankScope(const onnx::GraphProto& graph, const RankScope* parent);
   /// The declared rank of `name`, or -1 when nothing declares it.
   int Rank(const std::string& name) const;
+  /// Whether this graph or an enclosing one defines `name` (an input, initializer or node output).
+  bool Defines(const std::string& name) const;
 
  private:
   const RankScope* parent_;

@@ -155,6 +155,16 @@ class GraphValidator {
               .WithNode(description);
         }
       }
+      // onnx's inference functions read an undefined input's type as a null pointer.
+      for (const auto& input : node.input()) {
+        if (!input.empty() && !scope.Defines(input)) {
+          return Status(StatusCode::kInvalidModel,
+                        fmt::format("input '{}' is neither an input or initializer of graph '{}' "
+                                    "(or an enclosing one) nor any node's output",
+                                    input, graph.name()))
+              .WithNode(description);
+        }
+      }
       ORT_RETURN_IF_ERROR(ValidateNode(node, description, scope));
     }
     return Status::OK();
