@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The unit, CLI and bad-input tests and the in-memory conformance run, built with AddressSanitizer,
-# UndefinedBehaviorSanitizer and LeakSanitizer (ORT_SANITIZE=ON, no CUDA) into BUILD_DIR (default
-# build-asan/). Any sanitizer report fails the test it happens in. CI runs this after the Release
-# tests (scripts/test.sh).
+# The unit, CLI, bad-input, conformance and fuzz-regression tests built with AddressSanitizer,
+# UndefinedBehaviorSanitizer and LeakSanitizer (ORT_SANITIZE=ON, no CUDA) into SANITIZE_BUILD_DIR
+# (default build-asan/). Any sanitizer report fails the test it happens in. CI runs this after
+# the Release tests (scripts/test.sh).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-build_dir=${BUILD_DIR:-$repo/build-asan}
+build_dir=${SANITIZE_BUILD_DIR:-$repo/build-asan}
 BUILD_DIR=$build_dir "$repo/scripts/build.sh" RelWithDebInfo -DORT_SANITIZE=ON -DORT_USE_CUDA=OFF \
   -DORT_BUILD_TESTS=ON
 # detect_leaks: LeakSanitizer at exit; abort_on_error off keeps the exit code a plain failure.
