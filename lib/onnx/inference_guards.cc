@@ -133,10 +133,18 @@ void CheckShapeInputLength(const onnx::OpSchema& schema, onnx::InferenceContext&
     if (type == nullptr || !type->has_tensor_type() || !type->tensor_type().has_shape()) continue;
     for (const auto& dim : type->tensor_type().shape().dim()) {
       if (dim.has_dim_value() && dim.dim_value() > kMaxShapeLength) {
-        fail_shape_inference("input ", rule.input, " holds ", dim.dim_value(),
-                             " dims; at most ", kMaxShapeLength, " are supported");
+        fail_shape_inference("input ", rule.input, " holds ", dim.dim_value(), " dims; at most ",
+                             kMaxShapeLength, " are supported");
       }
     }
+  }
+}
+
+// onnx 1.12's MaxUnpool inference reads the indices' shape without asking whether it is known.
+void CheckMaxUnpool(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
+  if (!schema.domain().empty() || schema.Name() != "MaxUnpool") return;
+  if (InputRank(context, 0) < 0 || InputRank(context, 1) < 0) {
+    fail_shape_inference("the shapes of X and I must be known");
   }
 }
 
@@ -168,6 +176,7 @@ void GuardOnnxInference() {
                 CheckInputTypes(*registered, context);
                 CheckAxes(*registered, context);
                 CheckShapeInputLength(*registered, context);
+                CheckMaxUnpool(*registered, context);
                 if (weight >= 0) CheckConvRanks(context, weight);
                 original(context);
               });

@@ -49,6 +49,13 @@ struct PoolOptions {
   bool column_major = false;  // MaxPool storage_order for Indices
 };
 
+// How many taps k in [0, kernel) have k * dilation < limit (dilation > 0): the window's taps
+// before position `limit` relative to its start.
+int64_t TapsBelow(int64_t limit, int64_t dilation, int64_t kernel) {
+  if (limit <= 0) return 0;
+  return std::min(kernel, (limit - 1) / dilation + 1);
+}
+
 /// Pools one [D, H, W] plane; `indices` (MaxPool only, may be null) receives flattened input
 /// positions offset by `index_base`.
 template <typename T>
@@ -66,20 +73,27 @@ void PoolPlane(const Pool3d& g, const PoolOptions& options, const T* x, T* y, in
         int64_t best_index = -1;
         C sum = C(0);
         int64_t count = 0;
-        int64_t padded_count = 0;
-        for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
+        // Per axis, the window taps inside the input and inside the padded extent, worked out
+        // instead of visited: a kernel far larger than the input (2^62 with SAME padding) must
+        // not cost a step per tap.
+        int64_t first[3], last[3];
+        int64_t padded_count = 1;
+        for (int d = 0; d < 3; ++d) {
+          first[d] = TapsBelow(-start[d], g.dilation[d], g.kernel[d]);
+          last[d] = TapsBelow(g.in[d] - start[d], g.dilation[d], g.kernel[d]);
+          const int64_t taps =
+              TapsBelow(g.in[d] + g.pad_end[d] - start[d], g.dilation[d], g.kernel[d]);
+          // Only a divisor: saturating keeps a window of 2^62 taps per axis defined.
+          if (__builtin_mul_overflow(padded_count, taps, &padded_count)) {
+            padded_count = std::numeric_limits<int64_t>::max();
+          }
+        }
+        for (int64_t kd = first[0]; kd < last[0]; ++kd) {
           const int64_t id = start[0] + kd * g.dilation[0];
-          const bool d_pad = id < g.in[0] + g.pad_end[0];
-          for (int64_t kh = 0; kh < g.kernel[1]; ++kh) {
+          for (int64_t kh = first[1]; kh < last[1]; ++kh) {
             const int64_t ih = start[1] + kh * g.dilation[1];
-            const bool h_pad = ih < g.in[1] + g.pad_end[1];
-            for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
+            for (int64_t kw = first[2]; kw < last[2]; ++kw) {
               const int64_t iw = start[2] + kw * g.dilation[2];
-              // Positions inside the padded extent count for count_include_pad.
-              padded_count += d_pad && h_pad && iw < g.in[2] + g.pad_end[2];
-              if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1] || iw < 0 || iw >= g.in[2]) {
-                continue;
-              }
               const int64_t offset = (id * g.in[1] + ih) * g.in[2] + iw;
               const C value = C(x[offset]);
               if (options.kind == PoolKind::kMax) {
