@@ -140,11 +140,18 @@ void CheckShapeInputLength(const onnx::OpSchema& schema, onnx::InferenceContext&
   }
 }
 
-// onnx 1.12's MaxUnpool inference reads the indices' shape without asking whether it is known.
-void CheckMaxUnpool(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
-  if (!schema.domain().empty() || schema.Name() != "MaxUnpool") return;
-  if (InputRank(context, 0) < 0 || InputRank(context, 1) < 0) {
+// onnx 1.12's MaxUnpool inference reads the indices' shape without asking whether it is known,
+// and Gemm's indexes dims 0 and 1 of A and B whatever their rank.
+void CheckRanks(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
+  if (!schema.domain().empty()) return;
+  if (schema.Name() == "MaxUnpool" && (InputRank(context, 0) < 0 || InputRank(context, 1) < 0)) {
     fail_shape_inference("the shapes of X and I must be known");
+  }
+  if (schema.Name() == "Gemm") {
+    for (size_t i = 0; i < 2; ++i) {
+      const int rank = InputRank(context, i);
+      if (rank >= 0 && rank != 2) fail_shape_inference("input ", i, " has rank ", rank, ", not 2");
+    }
   }
 }
 
@@ -176,12 +183,53 @@ void GuardOnnxInference() {
                 CheckInputTypes(*registered, context);
                 CheckAxes(*registered, context);
                 CheckShapeInputLength(*registered, context);
-                CheckMaxUnpool(*registered, context);
+                CheckRanks(*registered, context);
                 if (weight >= 0) CheckConvRanks(context, weight);
                 original(context);
               });
     }
   });
 }
+
+namespace {
+
+void ClearNegativeDims(onnx::TypeProto& type) {
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      for (auto& dim : *type.mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+        if (dim.has_dim_value() && dim.dim_value() < 0) dim.clear_dim_value();
+      }
+      break;
+    case onnx::TypeProto::kSequenceType:
+      ClearNegativeDims(*type.mutable_sequence_type()->mutable_elem_type());
+      break;
+    case onnx::TypeProto::kOptionalType:
+      ClearNegativeDims(*type.mutable_optional_type()->mutable_elem_type());
+      break;
+    case onnx::TypeProto::kMapType:
+      ClearNegativeDims(*type.mutable_map_type()->mutable_value_type());
+      break;
+    default:
+      break;
+  }
+}
+
+void ClearNegativeDims(onnx::GraphProto& graph) {
+  for (auto* infos : {graph.mutable_input(), graph.mutable_output(), graph.mutable_value_info()}) {
+    for (auto& info : *infos) {
+      if (info.has_type()) ClearNegativeDims(*info.mutable_type());
+    }
+  }
+  for (auto& node : *graph.mutable_node()) {
+    for (auto& attribute : *node.mutable_attribute()) {
+      if (attribute.has_g()) ClearNegativeDims(*attribute.mutable_g());
+      for (auto& body : *attribute.mutable_graphs()) ClearNegativeDims(body);
+    }
+  }
+}
+
+}  // namespace
+
+void ClearNegativeDims(onnx::ModelProto& model) { ClearNegativeDims(*model.mutable_graph()); }
 
 }  // namespace ort

@@ -5,6 +5,8 @@
 // promises (SIGSEGV).
 #pragma once
 
+#include <onnx/onnx_pb.h>
+
 namespace ort {
 
 /// Wraps, once per process, the inference function of every onnx schema (every domain and
@@ -12,5 +14,9 @@ namespace ort {
 /// axis attributes against the known rank, and of conv weights' ranks; a failed check fails
 /// inference for that node, as onnx's own checks do, instead of crashing.
 void GuardOnnxInference();
+
+/// Declared dims below zero (some exporters write -1 for a dynamic size) become unknown, as this
+/// engine reads them: onnx's inference functions take them as sizes (a GatherND crashed).
+void ClearNegativeDims(onnx::ModelProto& model);
 
 }  // namespace ort

@@ -94,6 +94,7 @@ void InferShapesOnProto(onnx::ModelProto& proto, const std::string& label) {
     return;
   }
   GuardOnnxInference();
+  ClearNegativeDims(proto);
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
                                         /*data_prop=*/false);
