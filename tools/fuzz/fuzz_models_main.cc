@@ -64,6 +64,18 @@ std::vector<Seed> ReadSeeds(const std::vector<std::string>& paths, uintmax_t max
   return seeds;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitized = true;
+#else
+constexpr bool kAddressSanitized = false;
+#endif
+#else
+constexpr bool kAddressSanitized = false;
+#endif
+
 [[noreturn]] void RunChild(const std::string& bytes, int timeout_s, size_t memory_mb,
                            bool every_level, bool verbose) {
   // Hung means --timeout seconds of CPU (SIGXCPU); a wall-clock alarm at ten times that catches
@@ -71,9 +83,13 @@ std::vector<Seed> ReadSeeds(const std::vector<std::string>& paths, uintmax_t max
   const rlimit cpu{static_cast<rlim_t>(timeout_s), static_cast<rlim_t>(timeout_s) + 5};
   setrlimit(RLIMIT_CPU, &cpu);
   alarm(static_cast<unsigned>(timeout_s) * 10);
-  const rlim_t limit = static_cast<rlim_t>(memory_mb) << 20;
-  const rlimit memory{limit, limit};
-  setrlimit(RLIMIT_AS, &memory);
+  // AddressSanitizer reserves terabytes of address space for its shadow memory, so a sanitized
+  // child would fail at its first allocation; the check's tensor limit still bounds the mutant.
+  if (!kAddressSanitized) {
+    const rlim_t limit = static_cast<rlim_t>(memory_mb) << 20;
+    const rlimit memory{limit, limit};
+    setrlimit(RLIMIT_AS, &memory);
+  }
   std::set_new_handler([] { _exit(kOomExit); });
   if (!verbose) {
     std::freopen("/dev/null", "w", stdout);

@@ -71,6 +71,9 @@ CheckStage CheckAtLevel(std::string_view bytes, OptimizationLevel level) {
   options.intra_op_threads = 1;
   options.inter_op_threads = 1;
   options.log_severity = LogSeverity::kFatal;
+  // Crashes, not capacity, are the question: a mutant's tensors stay small, also where no
+  // address-space limit can be set (sanitized builds).
+  options.max_tensor_bytes = size_t{1} << 30;
   InferenceSession session(options);
   auto providers = CreateProviders({"cpu"});
   if (!providers.ok()) return CheckStage::kRejected;
