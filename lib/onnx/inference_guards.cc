@@ -196,6 +196,8 @@ namespace {
 void ClearNegativeDims(onnx::TypeProto& type) {
   switch (type.value_case()) {
     case onnx::TypeProto::kTensorType:
+      // mutable_shape() would give a shapeless tensor rank 0.
+      if (!type.tensor_type().has_shape()) break;
       for (auto& dim : *type.mutable_tensor_type()->mutable_shape()->mutable_dim()) {
         if (dim.has_dim_value() && dim.dim_value() < 0) dim.clear_dim_value();
       }

@@ -1,3 +1,4 @@
+#include <onnx/onnx_pb.h>
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -180,6 +181,43 @@ TEST_CASE("Nodes off their schema's arity are refused by name", "[onnx][loader]"
         std::string::npos);
   // Optional inputs may be left out: Clip without its bounds loads.
   CHECK(load({"clip", "Clip", "", {"x"}, {"y"}, {}}).ok());
+}
+
+}  // namespace ort
+
+namespace ort {
+
+TEST_CASE("Declared negative dims load as unknown and shapeless inputs keep an unknown rank",
+          "[onnx][loader]") {
+  onnx::ModelProto proto;
+  proto.set_ir_version(8);
+  auto* opset = proto.add_opset_import();
+  opset->set_version(17);
+  auto* graph = proto.mutable_graph();
+  graph->set_name("dims");
+  auto* shapeless = graph->add_input();
+  shapeless->set_name("x");
+  shapeless->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  auto* negative = graph->add_input();
+  negative->set_name("y");
+  auto* tensor = negative->mutable_type()->mutable_tensor_type();
+  tensor->set_elem_type(onnx::TensorProto::FLOAT);
+  tensor->mutable_shape()->add_dim()->set_dim_value(-1);
+  tensor->mutable_shape()->add_dim()->set_dim_value(3);
+  auto* node = graph->add_node();
+  node->set_op_type("Add");
+  // std::string arguments: add_input(const char*) inlines into a -Wrestrict false positive.
+  const std::string x = "x", y = "y", z = "z";
+  node->add_input(x);
+  node->add_input(y);
+  node->add_output(z);
+  graph->add_output()->set_name(z);
+  const std::string bytes = proto.SerializeAsString();
+  auto model = LoadModelFromBytes(bytes.data(), bytes.size(), ".");
+  INFO(model.status().ToString());
+  REQUIRE(model.ok());
+  CHECK_FALSE((*model)->graph().FindValueInfo("x")->type.shape.has_value());
+  CHECK((*model)->graph().FindValueInfo("y")->type.ToString() == "tensor(float)[?,3]");
 }
 
 }  // namespace ort
