@@ -2,12 +2,18 @@
 
 #include <fmt/ranges.h>
 
+#include <cstdint>
+
 namespace ort {
 namespace {
 
+// Saturates: a kernel_shape attribute is not bounded by any tensor (2^62 taps with SAME padding
+// is legal), and its size only feeds costs and allocations that the tensor limit refuses.
 int64_t Product(const std::vector<int64_t>& values) {
   int64_t product = 1;
-  for (int64_t value : values) product *= value;
+  for (int64_t value : values) {
+    if (__builtin_mul_overflow(product, value, &product)) return INT64_MAX;
+  }
   return product;
 }
 

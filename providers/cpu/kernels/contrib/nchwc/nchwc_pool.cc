@@ -48,7 +48,8 @@ class NchwcPool final : public OpKernel {
     float* out = y->MutableData<float>();
     const int64_t plane_size = args.in_h * args.in_w * block;
     const int64_t planes = xs[0] * xs[1] / block;
-    const double cost = static_cast<double>(args.out_w * block * g.KernelSize());
+    const double cost =
+        static_cast<double>(args.out_w * block) * static_cast<double>(g.KernelSize());
     ThreadPool::TryParallelFor(context.thread_pool(), planes * args.out_h, cost,
                                [&](int64_t begin, int64_t end) {
                                  for (int64_t task = begin; task < end; ++task) {

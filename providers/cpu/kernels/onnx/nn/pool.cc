@@ -177,7 +177,8 @@ class Pool final : public OpKernel {
     }
     const Pool3d g(geometry);
     const int64_t planes = xs[0] * xs[1];
-    const double cost = static_cast<double>(g.OutSize() * geometry.KernelSize()) * 2.0;
+    const double cost =
+        static_cast<double>(g.OutSize()) * static_cast<double>(geometry.KernelSize()) * 2.0;
     auto run = [&]<typename T>() {
       const T* in = x->Data<T>();
       T* out = y->MutableData<T>();
