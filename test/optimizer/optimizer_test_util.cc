@@ -153,4 +153,20 @@ std::filesystem::path TempDirectory(const std::string& name) {
   return path;
 }
 
+std::unique_ptr<Model> BatchedAddModel() {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 14;
+  model->path = "add_model";
+  Graph& graph = model->graph();
+  graph.set_inputs({"a"});
+  graph.set_outputs({"out"});
+  graph.SetValueType(
+      "a", ValueType::Tensor(DataType::kFloat,
+                             SymbolicShape{Dimension::Symbol("batch"), Dimension::Known(3)}));
+  graph.AddInitializer("b", Tensor::FromVector<float>({3}, {10, 20, 30}));
+  graph.AddNode({"add", "Add", "", {"a", "b"}, {"out"}, {}});
+  graph.ResolveOuterScope();
+  return model;
+}
+
 }  // namespace ort::test

@@ -87,6 +87,9 @@ void CheckSameOutputs(const std::function<Model()>& build, const std::vector<Nam
 /// An empty directory `name` under the system's temporary directory (emptied if it existed).
 std::filesystem::path TempDirectory(const std::string& name);
 
+/// out = a + b with a declared [batch, 3] and b a constant [10, 20, 30].
+std::unique_ptr<Model> BatchedAddModel();
+
 /// Collects the warnings the engine's logger prints while it lives (they still go to stderr).
 class WarningCapture {
  public:

@@ -10,24 +10,9 @@
 namespace ort {
 namespace {
 
-using test::MakeCpuSession;
+using test::BatchedAddModel;
 
-// out = a + b with a declared [batch, 3] and b a constant [3].
-std::unique_ptr<Model> AddModel() {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 14;
-  model->path = "add_model";
-  Graph& graph = model->graph();
-  graph.set_inputs({"a"});
-  graph.set_outputs({"out"});
-  graph.SetValueType(
-      "a", ValueType::Tensor(DataType::kFloat,
-                             SymbolicShape{Dimension::Symbol("batch"), Dimension::Known(3)}));
-  graph.AddInitializer("b", Tensor::FromVector<float>({3}, {10, 20, 30}));
-  graph.AddNode({"add", "Add", "", {"a", "b"}, {"out"}, {}});
-  graph.ResolveOuterScope();
-  return model;
-}
+using test::MakeCpuSession;
 
 }  // namespace
 
@@ -73,7 +58,7 @@ TEST_CASE("Weights that every reader pre-packed are freed unless the session pro
 }
 
 TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
-  auto session = MakeCpuSession(AddModel());
+  auto session = MakeCpuSession(BatchedAddModel());
   std::vector<Value> outputs;
   std::vector<NamedValue> none;
   CHECK(session->Run({}, none, {}, &outputs).message().find("required input 'a'") !=
@@ -95,7 +80,7 @@ TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
 TEST_CASE("Run is safe from several threads at once", "[session]") {
   SessionOptions options;
   options.intra_op_threads = 2;
-  auto session = MakeCpuSession(AddModel(), options);
+  auto session = MakeCpuSession(BatchedAddModel(), options);
   std::vector<std::thread> threads;
   std::atomic<int> correct{0};
   for (int t = 0; t < 4; ++t) {
@@ -118,7 +103,7 @@ TEST_CASE("Run is safe from several threads at once", "[session]") {
 TEST_CASE("Free dimension overrides fix symbolic input dimensions", "[session]") {
   SessionOptions options;
   options.free_dimension_overrides["batch"] = 2;
-  auto session = MakeCpuSession(AddModel(), options);
+  auto session = MakeCpuSession(BatchedAddModel(), options);
   CHECK(session->InputInfos()[0].type.ToString() == "tensor(float)[2,3]");
   std::vector<Value> outputs;
   std::vector<NamedValue> one_row{{"a", Value(Tensor::FromVector<float>({1, 3}, {1, 2, 3}))}};
@@ -126,7 +111,7 @@ TEST_CASE("Free dimension overrides fix symbolic input dimensions", "[session]")
 }
 
 TEST_CASE("A terminated run stops with an error", "[session]") {
-  auto session = MakeCpuSession(AddModel());
+  auto session = MakeCpuSession(BatchedAddModel());
   std::atomic<bool> stop{true};
   RunOptions run_options;
   run_options.terminate = &stop;
@@ -139,7 +124,7 @@ TEST_CASE("A terminated run stops with an error", "[session]") {
 TEST_CASE("Initialize requires a model and runs once", "[session]") {
   InferenceSession session;
   CHECK_FALSE(session.Initialize().ok());
-  auto ready = MakeCpuSession(AddModel());
+  auto ready = MakeCpuSession(BatchedAddModel());
   CHECK_FALSE(ready->Initialize().ok());
 }
 
@@ -148,7 +133,7 @@ TEST_CASE("Initialize requires a model and runs once", "[session]") {
 namespace ort {
 
 TEST_CASE("Outputs come from the CPU arena, and shrinking returns its free regions", "[session]") {
-  auto session = MakeCpuSession(AddModel());
+  auto session = MakeCpuSession(BatchedAddModel());
   auto* arena = dynamic_cast<ArenaAllocator*>(session->providers()[0]->allocator().get());
   REQUIRE(arena != nullptr);
   // 2 x 1024 floats: the output occupies one 8 KiB chunk of the arena while the caller holds it.

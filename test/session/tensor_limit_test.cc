@@ -10,22 +10,7 @@
 namespace ort {
 namespace {
 
-// out = a + b with a declared [batch, 3] and b a constant [3].
-std::unique_ptr<Model> AddModel() {
-  auto model = std::make_unique<Model>();
-  model->opsets()[""] = 14;
-  model->path = "add_model";
-  Graph& graph = model->graph();
-  graph.set_inputs({"a"});
-  graph.set_outputs({"out"});
-  graph.SetValueType(
-      "a", ValueType::Tensor(DataType::kFloat,
-                             SymbolicShape{Dimension::Symbol("batch"), Dimension::Known(3)}));
-  graph.AddInitializer("b", Tensor::FromVector<float>({3}, {10, 20, 30}));
-  graph.AddNode({"add", "Add", "", {"a", "b"}, {"out"}, {}});
-  graph.ResolveOuterScope();
-  return model;
-}
+using test::BatchedAddModel;
 
 Status RunTwoRows(InferenceSession& session) {
   std::vector<NamedValue> feeds{
@@ -40,7 +25,7 @@ TEST_CASE("Outputs above max_tensor_bytes are an error naming the node", "[sessi
   SessionOptions options;
   options.optimization_level = OptimizationLevel::kDisable;
   options.max_tensor_bytes = 23;  // the output is 2 x 3 floats: 24 bytes
-  auto session = test::MakeCpuSession(AddModel(), options);
+  auto session = test::MakeCpuSession(BatchedAddModel(), options);
   const Status status = RunTwoRows(*session);
   REQUIRE_FALSE(status.ok());
   CHECK_THAT(status.message(),
@@ -48,7 +33,7 @@ TEST_CASE("Outputs above max_tensor_bytes are an error naming the node", "[sessi
                              "above the max-tensor-bytes limit of 23 bytes"));
 
   options.max_tensor_bytes = 24;
-  CHECK(RunTwoRows(*test::MakeCpuSession(AddModel(), options)).ok());
+  CHECK(RunTwoRows(*test::MakeCpuSession(BatchedAddModel(), options)).ok());
 }
 
 TEST_CASE("Free dimension overrides past int64 or the limit fail initialization", "[session]") {
@@ -58,7 +43,7 @@ TEST_CASE("Free dimension overrides past int64 or the limit fail initialization"
     options.max_tensor_bytes = size_t{1} << 40;
     InferenceSession session(options);
     REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
-    REQUIRE(session.Load(AddModel()).ok());
+    REQUIRE(session.Load(BatchedAddModel()).ok());
     const Status status = session.Initialize();
     REQUIRE_FALSE(status.ok());
     CHECK_THAT(status.message(), Catch::Contains("input 'a'"));
