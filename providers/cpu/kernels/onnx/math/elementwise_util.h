@@ -118,6 +118,13 @@ class UnaryElementwiseKernel final : public OpKernel {
 template <typename A, typename B, typename Out, typename Op>
 Status BroadcastBinaryTensors(KernelContext& context, const Tensor& a, const Tensor& b, Op op,
                               double cost_per_element = 1.0, size_t output_index = 0) {
+  // The kernel picked A and B from one input's type; a model whose inputs disagree (Div of uint8
+  // by float) would otherwise be read as the wrong type, past the end of the smaller buffer.
+  if (a.dtype() != DataTypeOf<A>() || b.dtype() != DataTypeOf<B>()) {
+    return context.Error("inputs of types {} and {}, but this kernel computes {} with {}",
+                         DataTypeName(a.dtype()), DataTypeName(b.dtype()),
+                         DataTypeName(DataTypeOf<A>()), DataTypeName(DataTypeOf<B>()));
+  }
   const TensorShape shapes[] = {a.shape(), b.shape()};
   auto plan = MakeBroadcastPlan(shapes);
   if (!plan.ok()) return context.Error("{}", plan.status().message());
