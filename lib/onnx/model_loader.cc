@@ -19,6 +19,7 @@
 #include "lib/onnx/local_functions.h"
 #include "lib/onnx/model_proto.h"
 #include "lib/onnx/node_validation.h"
+#include "lib/onnx/type_constraints.h"
 
 namespace ort {
 namespace {
@@ -157,6 +158,9 @@ Result<std::unique_ptr<Model>> ConvertModel(onnx::ModelProto& proto, const std::
   model->graph().ResolveOuterScope();
   if (options.infer_shapes && !CanInfer(proto)) InferElementTypes(model->graph());
   status = ValidateGraph(model->graph());
+  if (status.ok() && options.infer_shapes && CanInfer(proto)) {
+    status = CheckTypeConstraints(model->graph());
+  }
   if (!status.ok()) return status.WithContext(label);
   return model;
 }

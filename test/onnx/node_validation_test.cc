@@ -12,13 +12,18 @@ namespace {
 
 // Models are built as protos: the IR cannot hold most of these defects (an untyped or repeated
 // attribute, an empty op type), and the loader must refuse them before onnx's inference sees them.
-onnx::ValueInfoProto FloatValue(const std::string& name, std::vector<int64_t> dims) {
+onnx::ValueInfoProto TensorValue(const std::string& name, onnx::TensorProto::DataType elem_type,
+                                 std::vector<int64_t> dims) {
   onnx::ValueInfoProto value;
   value.set_name(name);
   auto* tensor = value.mutable_type()->mutable_tensor_type();
-  tensor->set_elem_type(onnx::TensorProto::FLOAT);
+  tensor->set_elem_type(elem_type);
   for (int64_t dim : dims) tensor->mutable_shape()->add_dim()->set_dim_value(dim);
   return value;
+}
+
+onnx::ValueInfoProto FloatValue(const std::string& name, std::vector<int64_t> dims) {
+  return TensorValue(name, onnx::TensorProto::FLOAT, std::move(dims));
 }
 
 onnx::ValueInfoProto UntypedValue(const std::string& name) {
@@ -266,7 +271,7 @@ TEST_CASE("Control-flow bodies must fit their node", "[onnx][validation]") {
 
   const auto loop = [](onnx::GraphProto body) {
     TestModel model;
-    *model.graph.add_input() = FloatValue("n", {});
+    *model.graph.add_input() = TensorValue("n", onnx::TensorProto::INT64, {});
     auto& node = model.Add(MakeNode("Loop", {"n", "", "x"}, {"y"}, "loop"));
     AddGraph(node, "body", std::move(body));
     return model.Error();
@@ -427,6 +432,52 @@ TEST_CASE("Legal but unusual nodes go through optimization at level all", "[onnx
     AddInts(squeeze, "axes", {2, 3});
     optimize(11, {clip, reduce, squeeze});
   }
+}
+
+TEST_CASE("Inputs sharing a type variable must have one type", "[onnx][validation]") {
+  TestModel concat;
+  *concat.graph.add_input() = TensorValue("i", onnx::TensorProto::INT32, {1, 2, 4, 4});
+  AddInt(concat.Add(MakeNode("Concat", {"x", "i"}, {"y"}, "cat")), "axis", 0);
+  CHECK(concat.Error() == kLabel +
+                              "node 'cat' (Concat): input 1 'i' has type tensor(int32) but input "
+                              "0 'x' has type tensor(float); Concat needs both to be the same "
+                              "type 'T'");
+
+  // The third input of a variadic Sum, and a mismatch known only after inference typed the Cast.
+  TestModel sum;
+  sum.Add(MakeNode("Cast", {"x"}, {"d"}, "cast")).add_attribute()->CopyFrom([] {
+    onnx::AttributeProto to;
+    to.set_name("to");
+    to.set_type(onnx::AttributeProto::INT);
+    to.set_i(onnx::TensorProto::DOUBLE);
+    return to;
+  }());
+  sum.Add(MakeNode("Sum", {"x", "x", "d"}, {"s"}, "sum"));
+  CHECK(sum.Error().find("node 'sum' (Sum): input 2 'd' has type tensor(double) but input 0 'x' "
+                         "has type tensor(float)") != std::string::npos);
+
+  TestModel relu;
+  *relu.graph.add_input() = TensorValue("b", onnx::TensorProto::BOOL, {2});
+  relu.Add(MakeNode("Relu", {"b"}, {"r"}, "relu"));
+  CHECK(relu.Error() == kLabel +
+                            "node 'relu' (Relu): input 0 'b' has type tensor(bool), which Relu "
+                            "(opset 14) does not accept for 'X'");
+}
+
+TEST_CASE("Loop's carried values may each have their own type", "[onnx][validation]") {
+  TestModel model;
+  *model.graph.add_input() = TensorValue("n", onnx::TensorProto::INT64, {});
+  *model.graph.add_input() = TensorValue("i", onnx::TensorProto::INT32, {2});
+  auto& node = model.Add(MakeNode("Loop", {"n", "", "x", "i"}, {"y", "z"}, "loop"));
+  onnx::GraphProto body;
+  body.set_name("body");
+  for (const char* name : {"iter", "cond", "a", "b"}) *body.add_input() = UntypedValue(name);
+  *body.add_node() = MakeNode("Identity", {"cond"}, {"cond_out"}, "keep");
+  *body.add_node() = MakeNode("Identity", {"a"}, {"a_out"}, "pass_a");
+  *body.add_node() = MakeNode("Identity", {"b"}, {"b_out"}, "pass_b");
+  for (const char* name : {"cond_out", "a_out", "b_out"}) *body.add_output() = UntypedValue(name);
+  AddGraph(node, "body", std::move(body));
+  CHECK(model.Error().empty());
 }
 
 }  // namespace ort
