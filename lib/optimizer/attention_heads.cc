@@ -66,13 +66,18 @@ std::optional<ShapeElements> HeadTarget(const Graph& graph, const Node& reshape)
   auto target = AnalyzeShapeValue(graph, reshape.inputs()[1]);
   if (!target || target->scalar || target->elements.size() != 4) return std::nullopt;
   for (size_t i = 2; i < 4; ++i) {
-    const ShapeElement& element = target->elements[i];
-    if (element.kind != ShapeElement::Kind::kValue || element.value <= 0) return std::nullopt;
+    if (target->elements[i].kind != ShapeElement::Kind::kValue) return std::nullopt;
   }
+  if (!PlausibleHeads(target->elements[2].value, target->elements[3].value)) return std::nullopt;
   return target;
 }
 
 }  // namespace
+
+bool PlausibleHeads(int64_t heads, int64_t head_size) {
+  constexpr int64_t kMaxHidden = int64_t{1} << 32;
+  return heads > 0 && head_size > 0 && heads <= kMaxHidden / head_size;
+}
 
 std::optional<HeadSplit> MatchHeadSplit(const Graph& graph, const std::string& value,
                                         std::initializer_list<int64_t> perm, bool shared,

@@ -26,6 +26,10 @@ const Node* MatchScalarFactor(const Graph& graph, const std::string& value,
                               const std::vector<const Node*>& readers, float& scale,
                               std::string& input);
 
+/// True for N heads of h values each that a fused attention can hold: both positive and N*h (the
+/// hidden width, tripled when packed) far from int64 overflow, whatever a Reshape target says.
+bool PlausibleHeads(int64_t heads, int64_t head_size);
+
 /// `value` = Transpose(perm)(Reshape(projected, [B,L,N,h])), scalar factors allowed before and
 /// after each step (each read once).
 struct HeadSplit {

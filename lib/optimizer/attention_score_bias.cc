@@ -126,6 +126,17 @@ ScoreBias MatchScoreBias(const Graph& graph, const std::string& value,
   return bias;
 }
 
+bool FoldableBiasSize(std::span<const int64_t> dims) {
+  constexpr int64_t kMaxElements = int64_t{16} << 20;
+  int64_t elements = 1;
+  for (int64_t dim : dims) {
+    const auto product = dim < 0 ? std::nullopt : CheckedMul(elements, dim);
+    if (!product || *product > kMaxElements) return false;
+    elements = *product;
+  }
+  return true;
+}
+
 Tensor ScoreBias::Fold(const ScoreDims& dims) const {
   const int64_t heads = *dims[0], queries = *dims[1], keys = *dims[2];
   const std::vector<int64_t> folded_dims{windows, heads, queries, keys};

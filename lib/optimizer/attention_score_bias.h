@@ -6,6 +6,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ struct ScoreBias {
   /// at w and must be tiled over the images; with W = 1 it broadcasts over B' as it is.
   Tensor Fold(const ScoreDims& dims) const;
 };
+
+/// True when a float bias of `dims` folded to a constant stays within what constant folding
+/// makes (64 MiB): declared dims of a hostile model must not turn a [1] mask into gigabytes.
+bool FoldableBiasSize(std::span<const int64_t> dims);
 
 /// Matches `value`, the softmax input read by `readers`, as scores plus constant float terms:
 /// Adds (either operand the constant, broadcasting without enlarging any axis, so never along

@@ -11,6 +11,7 @@
 
 #include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_patterns.h"
+#include "lib/optimizer/attention_score_bias.h"
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
@@ -172,7 +173,7 @@ std::optional<Heads> MatchHeads(SymbolicShapes& shapes, const std::string& value
   }
   const auto count = (*target)[3].AsConstant();
   const auto size = (*target)[4].AsConstant();
-  if (!count || !size || *count <= 0 || *size <= 0) return std::nullopt;
+  if (!count || !size || !PlausibleHeads(*count, *size)) return std::nullopt;
   Heads heads{std::move(*range), *count, *size, {}, {}};
   heads.leading.assign(part_shape->begin(), part_shape->begin() + 3);
   std::vector<DimExpr> expected = heads.leading;
@@ -220,7 +221,7 @@ std::optional<std::vector<float>> BroadcastScoreBias(const Tensor& bias, int64_t
   std::array<int64_t, kRank> full{1, 1, 1, 1, 1};
   std::copy(dims.begin(), dims.end(), full.end() - static_cast<std::ptrdiff_t>(dims.size()));
   const std::array<int64_t, 3> sizes{heads, tokens, tokens};
-  if (full[0] != 1 || full[1] != 1) return std::nullopt;
+  if (full[0] != 1 || full[1] != 1 || !FoldableBiasSize(sizes)) return std::nullopt;
   for (size_t i = 0; i < 3; ++i) {
     if (full[i + 2] != 1 && full[i + 2] != sizes[i]) return std::nullopt;
   }

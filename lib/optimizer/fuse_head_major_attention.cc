@@ -112,7 +112,7 @@ std::optional<HeadMajorMatch> MatchHeadMajor(const Graph& graph, const Node& sof
   const auto& v = shapes.Facts(match.value).shape;
   if (!q || !k || !v || q->size() != 4 || k->size() != 4 || v->size() != 4) return std::nullopt;
   const auto heads = (*q)[1].AsConstant(), head_size = (*q)[3].AsConstant();
-  if (!heads || !head_size || *heads < 1 || *head_size < 1) return std::nullopt;
+  if (!heads || !head_size || !PlausibleHeads(*heads, *head_size)) return std::nullopt;
   for (const auto* kv : {&*k, &*v}) {
     if ((*kv)[0] != (*q)[0] || (*kv)[1] != (*q)[1] || (*kv)[2] != (*k)[2] || (*kv)[3] != (*q)[3]) {
       return std::nullopt;

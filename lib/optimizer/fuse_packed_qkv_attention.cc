@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "lib/optimizer/attention_heads.h"
 #include "lib/optimizer/attention_patterns.h"
 #include "lib/optimizer/attention_score_bias.h"
@@ -128,7 +130,9 @@ std::optional<PackedQkv> MatchPackedQkv(const Graph& graph, const std::string& q
       return std::nullopt;
     }
   }
-  if (elements[2].value != 3) return std::nullopt;
+  if (elements[2].value != 3 || !PlausibleHeads(elements[3].value, elements[4].value)) {
+    return std::nullopt;
+  }
   qkv.heads = elements[3].value;
   qkv.head_size = elements[4].value;
   qkv.leading = {elements[0], elements[1]};
@@ -234,6 +238,10 @@ std::optional<PackedAttentionMatch> MatchPackedAttention(const Graph& graph, con
   }
   if (match.dims[0] && *match.dims[0] != qkv->heads) return std::nullopt;
   match.dims[0] = qkv->heads;
+  if (!match.bias.terms.empty() && !FoldableBiasSize(std::array{match.bias.windows, *match.dims[0],
+                                                                *match.dims[1], *match.dims[2]})) {
+    return std::nullopt;
+  }
   auto merge = MatchHeadMerge(graph, *pv);
   if (!merge) return std::nullopt;
   std::vector<std::string> same = qkv->batch_sequence_values;

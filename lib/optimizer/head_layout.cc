@@ -221,6 +221,7 @@ std::optional<HeadChain> MatchHeadChain(const Graph& graph, const std::string& v
       chain.rank = rank;
       chain.heads = *space->size[kHeads].AsConstant();
       chain.head_size = *space->size[kSize].AsConstant();
+      if (!PlausibleHeads(chain.heads, chain.head_size)) return std::nullopt;
       return chain;
     }
   }
