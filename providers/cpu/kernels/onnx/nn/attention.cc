@@ -150,7 +150,7 @@ class Attention final : public OpKernel {
         ORT_ASSIGN_OR_RETURN(Tensor * out, context.Output(index, q->dtype(), shape));
         return *out;
       }
-      return Tensor::Allocate(q->dtype(), shape);
+      return context.AllocateTemp(q->dtype(), shape);
     };
     ORT_ASSIGN_OR_RETURN(Tensor keys, present(1, head_size));
     ORT_ASSIGN_OR_RETURN(Tensor values, present(2, v_size));
