@@ -7,6 +7,7 @@
 
 #include "apps/ort/common_options.h"
 #include "apps/ort/optimize_report.h"
+#include "lib/common/file_writer.h"
 #include "lib/onnx/model_proto.h"
 #include "lib/optimizer/graph_optimizer.h"
 #include "lib/optimizer/optimization_record.h"
@@ -132,18 +133,23 @@ Status Execute(const OptimizeArgs& args) {
     report.nodes_before += op.before;
     report.nodes_after += op.after;
   }
-  CountExternal(model.graph(), args.external_data_min_bytes, report);
+  // A model written to a device (-o /dev/null) has nowhere beside it for a data file.
+  report.output_in_place = WritesInPlace(args.output);
+  const size_t external_min_bytes =
+      report.output_in_place ? SIZE_MAX : args.external_data_min_bytes;
+  CountExternal(model.graph(), external_min_bytes, report);
 
   // SaveModel replaces files by renaming new ones over them, so -o may name the input model or
   // its data file: the loaded weights stay mapped from the old files.
   start = Clock::now();
   SaveOptions save_options;
-  save_options.external_data_threshold_bytes = args.external_data_min_bytes;
+  save_options.external_data_threshold_bytes = external_min_bytes;
   ORT_RETURN_IF_ERROR(SaveModel(model, args.output, save_options));
   report.save_ms = MillisecondsSince(start);
   if (report.external_initializers > 0) report.external_data_file = data_path.filename().string();
   std::error_code error;
-  report.output_bytes = static_cast<int64_t>(std::filesystem::file_size(output, error));
+  const auto output_bytes = std::filesystem::file_size(output, error);
+  report.output_bytes = error ? -1 : static_cast<int64_t>(output_bytes);
   ORT_RETURN_IF_ERROR(ApplySessionOnlyPasses(*session, args, level, report));
   ORT_RETURN_IF_ERROR(ReportPlacement(*session, report));
 

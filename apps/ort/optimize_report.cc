@@ -150,7 +150,11 @@ std::string FormatOptimizeReport(const OptimizeReport& report) {
         report.copies_to_device, report.copies_to_host, report.weights_uploaded);
   }
   text += "\n";
-  if (report.external_data_file.empty()) {
+  if (report.output_in_place) {
+    text +=
+        "external data: none (the output is a device or descriptor; every initializer "
+        "inline)\n";
+  } else if (report.external_data_file.empty()) {
     text += fmt::format("external data: none (no initializer of {} bytes or more)\n",
                         report.external_data_min_bytes);
   } else {
@@ -158,7 +162,9 @@ std::string FormatOptimizeReport(const OptimizeReport& report) {
                         report.external_data_file, report.external_initializers,
                         ReadableBytes(report.external_bytes), report.external_data_min_bytes);
   }
-  text += fmt::format("model file: {}\n", ReadableBytes(report.output_bytes));
+  if (report.output_bytes >= 0) {
+    text += fmt::format("model file: {}\n", ReadableBytes(report.output_bytes));
+  }
   text += fmt::format("time: load {:.3f} ms, optimize {:.3f} ms, save {:.3f} ms\n", report.load_ms,
                       report.optimize_ms, report.save_ms);
   return text;
@@ -230,7 +236,7 @@ Status WriteOptimizeReportJson(const OptimizeReport& report, const std::string& 
         {"min_bytes", report.external_data_min_bytes},
         {"initializers", report.external_initializers},
         {"bytes", report.external_bytes}}},
-      {"output_bytes", report.output_bytes},
+      {"output_bytes", report.output_bytes >= 0 ? Json(report.output_bytes) : Json(nullptr)},
       {"load_ms", report.load_ms},
       {"optimize_ms", report.optimize_ms},
       {"save_ms", report.save_ms},

@@ -73,9 +73,10 @@ struct OptimizeReport {
   int64_t weights_uploaded = 0;    // once, at initialization
   std::string external_data_file;  // relative to the output's directory; "" when none written
   size_t external_data_min_bytes = 0;
+  bool output_in_place = false;  // a device or descriptor (/dev/null): no data file beside it
   int64_t external_initializers = 0;
   int64_t external_bytes = 0;
-  int64_t output_bytes = 0;  // the .onnx file alone
+  int64_t output_bytes = 0;  // the .onnx file alone; -1 when not a regular file (/dev/null)
   double load_ms = 0;
   double optimize_ms = 0;
   double save_ms = 0;

@@ -83,6 +83,12 @@ bool NamesDescriptor(const std::string& path) {
 
 }  // namespace
 
+bool WritesInPlace(const std::string& path) {
+  struct stat info {};
+  return NamesDescriptor(path) ||
+         (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode));
+}
+
 Result<FileWriter> FileWriter::Open(const std::string& path) {
   FileWriter writer;
   writer.path_ = path;

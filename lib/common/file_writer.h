@@ -55,6 +55,11 @@ class FileWriter {
   bool committed_ = false;
 };
 
+/// True when FileWriter writes `path` in place: it names an open descriptor or an existing file
+/// that is neither regular nor a directory (a device, a FIFO). Nothing belongs beside such a
+/// target: `-o /dev/null` must not create /dev/null.data.
+bool WritesInPlace(const std::string& path);
+
 /// Writes `bytes` to `path` through a FileWriter: the target is replaced only when every byte
 /// reached storage.
 Status WriteStringToFile(const std::string& path, std::string_view bytes);

@@ -56,7 +56,7 @@ Status SaveModel(const Model& model, const std::string& path, const SaveOptions&
   const std::filesystem::path directory = target.parent_path().empty() ? "." : target.parent_path();
   ExternalDataWriter writer(directory, data_file, options.external_data_threshold_bytes);
   GraphWriteOptions write_options;
-  const bool external = options.external_data_threshold_bytes != SIZE_MAX;
+  const bool external = options.external_data_threshold_bytes != SIZE_MAX && !WritesInPlace(path);
   if (external) write_options.external = &writer;
   onnx::ModelProto proto;
   ORT_RETURN_IF_ERROR(ModelToProto(model, &proto, write_options));

@@ -21,7 +21,8 @@ Status ModelToProto(const Model& model, onnx::ModelProto* proto, const GraphWrit
 
 struct SaveOptions {
   /// Initializers of at least this many bytes go to an external data file next to the model;
-  /// SIZE_MAX keeps everything inline (models must then stay under 2 GiB).
+  /// SIZE_MAX keeps everything inline (models must then stay under 2 GiB), as does a `path` written
+  /// in place (a device such as /dev/null: see WritesInPlace).
   size_t external_data_threshold_bytes = SIZE_MAX;
   /// External data file name, relative to the model's directory ("" = "<model file>.data").
   std::string external_data_file;

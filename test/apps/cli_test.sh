@@ -344,6 +344,15 @@ expect "optimized model matches ORT" 0 "OK" "$ort" run "$opt/tiny.onnx" --input 
   --expected-dir "$data/demo/expected" --output-format npy
 expect "a session skips the levels applied offline" 0 "optimized offline up to level 'all'" \
   "$ort" run "$opt/tiny.onnx" --seed 1 --log-level info
+# A device or descriptor output has no directory for a data file: every weight inline.
+rm -f /dev/null.data 2> /dev/null
+expect "optimize to /dev/null keeps weights inline" 0 "every initializer inline" \
+  "$ort" optimize "$tiny" -o /dev/null --external-data-min-bytes 100
+passes "optimize to /dev/null writes no /dev/null.data" test ! -e /dev/null.data
+"$ort" optimize "$tiny" -o /dev/fd/3 --external-data-min-bytes 100 3> "$opt/descriptor.onnx" \
+  > /dev/null
+expect "a model written through a descriptor is self-contained" 0 "OK" "$ort" run \
+  "$opt/descriptor.onnx" --input "image=$image" --expected-dir "$data/demo/expected"
 expect "ort-optimize alias" 0 "level basic, providers cpu" "$alias_dir/ort-optimize" "$tiny" \
   -o "$opt/alias.onnx" --level basic
 "$ort" optimize "$tiny" -o "$opt/basic.onnx" --level basic --disable-pass basic_rewrites \
