@@ -18,4 +18,4 @@ export ORT_SANITIZED=1
 # The kernels' tests once (at the machine's ISA): the capped-ISA reruns add time, not coverage of
 # memory errors the first run would miss.
 ctest --test-dir "$build_dir" --output-on-failure --timeout 1800 \
-  -R '^(lib_tests|cpu_kernel_tests|cli_tests|bad_input_tests|onnx_conformance|fuzz_regressions)$'
+  -R '^(lib_tests|cpu_kernel_tests|cli_tests|bad_input_tests|onnx_conformance|fuzz_regressions|fuzz_mutants)$'
