@@ -87,8 +87,19 @@ std::string TypeName(onnx::AttributeProto::AttributeType type) {
   return onnx::AttributeProto::AttributeType_Name(type);
 }
 
-// Attributes the schema knows must have its type, and required ones must be there. Attributes the
-// schema does not know are tolerated (nothing reads them), as exporters add their own.
+// The schema's attribute names, for a message about one it lacks ("axes" written for "axis").
+std::string AttributeNames(const onnx::OpSchema& schema) {
+  if (schema.attributes().empty()) return "none";
+  std::string names;
+  for (const auto& [name, formal] : schema.attributes()) {
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  return names;
+}
+
+// Attributes the schema knows must have its type, and required ones must be there. An ONNX op's
+// attribute its schema does not know is refused, as ONNX Runtime refuses it: it is most often a
+// misspelt one whose default would silently apply instead.
 Status CheckAttributes(const NodeContext& n, const onnx::OpSchema* schema) {
   std::unordered_set<std::string> seen;
   for (const auto& attribute : n.node.attribute()) {
@@ -101,6 +112,10 @@ Status CheckAttributes(const NodeContext& n, const onnx::OpSchema* schema) {
     }
     if (schema == nullptr) continue;
     auto it = schema->attributes().find(attribute.name());
+    if (it == schema->attributes().end() && n.domain.empty()) {
+      return n.Error("attribute '{}' is not one {} (opset {}) has; it has: {}", attribute.name(),
+                     schema->Name(), schema->SinceVersion(), AttributeNames(*schema));
+    }
     if (it != schema->attributes().end() && it->second.type != attribute.type()) {
       return n.Error("attribute '{}' must be {}, got {}", attribute.name(),
                      TypeName(it->second.type), TypeName(attribute.type()));

@@ -72,6 +72,11 @@ run_bad "AveragePool kernel 0" "kernel_shape" averagepool_zero_kernel
 run_bad "Transpose perm repeating an axis" "perm" transpose_perm_repeats
 run_bad "Transpose perm out of range" "perm" transpose_perm_out_of_range
 run_bad "Transpose perm of the wrong length" "perm" transpose_perm_too_short
+run_bad "misspelt attribute (Softmax axes)" "attribute 'axes' is not one Softmax" \
+  softmax_misspelt_attribute
+run_bad "Concat of float and int32" "needs both to be the same type 'T'" concat_mixed_types
+run_bad "Where of int8 and int64" "needs both to be the same type 'T'" where_mixed_types
+run_bad "Sqrt of int64" "which Sqrt (opset 13) does not accept" sqrt_of_int64
 run_bad "Softmax axis out of range" "axis" softmax_axis_out_of_range
 run_bad "Concat axis out of range" "axis" concat_axis_out_of_range
 run_bad "Flatten axis out of range" "axis" flatten_axis_out_of_range

@@ -195,8 +195,11 @@ TEST_CASE("Attributes must have their schema's type and be there when required",
         }) == kLabel + "node 'conv1' (Conv): attribute 'group' is given twice");
   CHECK(ConvError([](auto& conv) { conv.add_attribute()->set_name("group"); }) ==
         kLabel + "node 'conv1' (Conv): attribute 'group' has no type");
-  // Attributes the schema does not know are tolerated: nothing reads them.
-  CHECK(ConvError([](auto& conv) { AddInt(conv, "exporter_hint", 3); }).empty());
+  // An attribute the schema lacks is most often a misspelt one, whose default would apply.
+  CHECK(ConvError([](auto& conv) { AddInt(conv, "stride", 3); }) ==
+        kLabel +
+            "node 'conv1' (Conv): attribute 'stride' is not one Conv (opset 11) has; it has: "
+            "auto_pad, dilations, group, kernel_shape, pads, strides");
 
   TestModel pool;
   pool.Add(MakeNode("MaxPool", {"x"}, {"y"}, "pool"));
@@ -420,7 +423,7 @@ TEST_CASE("Legal but unusual nodes go through optimization at level all", "[onnx
               MakeNode("Dropout", {"s1"}, {"z", "mask"}, "dropout")},
              [](onnx::GraphProto& graph) { AddInitializer(graph, "six", {}, {6}); });
   }
-  SECTION("Clip-6 and Squeeze-11 hold their bounds and axes in attributes") {
+  SECTION("Clip-6, ReduceMean-1 and Squeeze-1 hold their bounds and axes in attributes") {
     onnx::NodeProto clip = MakeNode("Clip", {"c"}, {"clipped"}, "clip");
     auto* min = clip.add_attribute();
     min->set_name("min");
@@ -430,7 +433,14 @@ TEST_CASE("Legal but unusual nodes go through optimization at level all", "[onnx
     AddInts(reduce, "axes", {2, 3});
     onnx::NodeProto squeeze = MakeNode("Squeeze", {"r"}, {"y"}, "squeeze");
     AddInts(squeeze, "axes", {2, 3});
-    optimize(11, {clip, reduce, squeeze});
+    optimize(10, {clip, reduce, squeeze});
+  }
+  SECTION("Squeeze-11 holds its axes in an attribute") {
+    onnx::NodeProto reduce = MakeNode("ReduceMean", {"c"}, {"r"}, "reduce");
+    AddInts(reduce, "axes", {2, 3});
+    onnx::NodeProto squeeze = MakeNode("Squeeze", {"r"}, {"y"}, "squeeze");
+    AddInts(squeeze, "axes", {2, 3});
+    optimize(11, {reduce, squeeze});
   }
 }
 

@@ -118,6 +118,17 @@ save("transpose_perm_too_short", one("Transpose", perm=[1, 0]))
 save("softmax_axis_out_of_range", one("Softmax", axis=9))
 save("concat_axis_out_of_range", one("Concat", inputs=("x", "x"), axis=-7))
 save("flatten_axis_out_of_range", one("Flatten", axis=9))
+save("softmax_misspelt_attribute", one("Softmax", axes=1))
+m = model([helper.make_node("Concat", ["x", "i"], ["y"], name="cat", axis=0)],
+          [vi("x", [2]), vi("i", [2], TensorProto.INT32)], [vi("y", None)])
+save("concat_mixed_types", m)
+m = model([helper.make_node("Where", ["c", "x", "i"], ["y"], name="where")],
+          [vi("c", [2], TensorProto.BOOL), vi("x", [2], TensorProto.INT8),
+           vi("i", [2], TensorProto.INT64)], [vi("y", None, TensorProto.INT8)])
+save("where_mixed_types", m)
+m = model([helper.make_node("Sqrt", ["i"], ["y"], name="sqrt")],
+          [vi("i", [2], TensorProto.INT64)], [vi("y", None)])
+save("sqrt_of_int64", m)
 save("op_before_its_opset", model([helper.make_node("Celu", ["x"], ["y"], name="celu")],
                                   [vi("x", [2])], [vi("y", [2])], opset=10))
 w = numpy_helper.from_array(np.ones((3, 4), np.float32), "w")
