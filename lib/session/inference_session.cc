@@ -363,40 +363,72 @@ const std::vector<const Node*>& InferenceSession::ExecutionOrder() const {
   return state_ ? state_->execution_order() : kEmpty;
 }
 
-Status InferenceSession::CheckFeed(const std::string& name, const Value& value) const {
-  const ValueInfo* info = model_->graph().FindValueInfo(name);
-  if (info == nullptr || info->type.kind == ValueType::Kind::kUnknown) return Status::OK();
-  const ValueType& type = info->type;
-  if (type.kind == ValueType::Kind::kTensor) {
-    if (!value.IsTensor()) {
-      return ORT_ERROR(kInvalidArgument, "input '{}' expects {}, got {}", name, type.ToString(),
-                       value.Describe());
+namespace {
+
+Status CheckFeedTensor(const std::string& name, const ValueType& type, const Tensor& tensor) {
+  if (type.elem_type != DataType::kUndefined && tensor.dtype() != type.elem_type) {
+    return ORT_ERROR(kInvalidArgument, "input '{}' expects element type {}, got {} ({})", name,
+                     DataTypeName(type.elem_type), DataTypeName(tensor.dtype()), tensor.Describe());
+  }
+  if (!type.shape) return Status::OK();
+  const auto& dims = *type.shape;
+  if (dims.size() != tensor.shape().rank()) {
+    return ORT_ERROR(kInvalidArgument, "input '{}' expects rank {} {}, got shape {}", name,
+                     dims.size(), SymbolicShapeToString(dims), ShapeText(tensor.shape()));
+  }
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i].IsKnown() && dims[i].value != tensor.shape()[i]) {
+      return ORT_ERROR(kInvalidArgument,
+                       "input '{}' expects shape {}, got {} (dimension {} differs)", name,
+                       SymbolicShapeToString(dims), ShapeText(tensor.shape()), i);
     }
-    const Tensor& tensor = value.tensor();
-    if (type.elem_type != DataType::kUndefined && tensor.dtype() != type.elem_type) {
-      return ORT_ERROR(kInvalidArgument, "input '{}' expects element type {}, got {} ({})", name,
-                       DataTypeName(type.elem_type), DataTypeName(tensor.dtype()),
-                       tensor.Describe());
-    }
-    if (type.shape) {
-      const auto& dims = *type.shape;
-      if (dims.size() != tensor.shape().rank()) {
-        return ORT_ERROR(kInvalidArgument, "input '{}' expects rank {} {}, got shape {}", name,
-                         dims.size(), SymbolicShapeToString(dims), ShapeText(tensor.shape()));
-      }
-      for (size_t i = 0; i < dims.size(); ++i) {
-        if (dims[i].IsKnown() && dims[i].value != tensor.shape()[i]) {
-          return ORT_ERROR(kInvalidArgument,
-                           "input '{}' expects shape {}, got {} (dimension {} differs)", name,
-                           SymbolicShapeToString(dims), ShapeText(tensor.shape()), i);
-        }
-      }
-    }
-  } else if (type.kind == ValueType::Kind::kSequence && !value.IsSequence()) {
-    return ORT_ERROR(kInvalidArgument, "input '{}' expects {}, got {}", name, type.ToString(),
-                     value.Describe());
   }
   return Status::OK();
+}
+
+Status CheckFeedType(const std::string& name, const ValueType& type, const Value& value) {
+  const auto mismatch = [&] {
+    return ORT_ERROR(kInvalidArgument, "input '{}' expects {}, got {}", name, type.ToString(),
+                     value.Describe());
+  };
+  switch (type.kind) {
+    case ValueType::Kind::kUnknown:
+      return Status::OK();
+    case ValueType::Kind::kTensor:
+      if (!value.IsTensor()) return mismatch();
+      return CheckFeedTensor(name, type, value.tensor());
+    case ValueType::Kind::kSequence: {
+      if (!value.IsSequence()) return mismatch();
+      const ValueType* element = type.element.get();
+      if (element == nullptr || !element->IsTensor() ||
+          element->elem_type == DataType::kUndefined) {
+        return Status::OK();
+      }
+      const TensorSequence& sequence = value.sequence();
+      const bool typed =
+          sequence.elem_type == DataType::kUndefined || sequence.elem_type == element->elem_type;
+      const bool tensors_typed =
+          std::all_of(sequence.tensors.begin(), sequence.tensors.end(),
+                      [&](const Tensor& tensor) { return tensor.dtype() == element->elem_type; });
+      return typed && tensors_typed ? Status::OK() : mismatch();
+    }
+    case ValueType::Kind::kOptional:
+      if (value.IsNone() || type.element == nullptr) return Status::OK();
+      return CheckFeedType(name, *type.element, value);
+    case ValueType::Kind::kMap:
+    case ValueType::Kind::kSparseTensor:
+      return ORT_ERROR(kInvalidArgument,
+                       "input '{}' is declared {}, a kind of value this engine does not run", name,
+                       type.ToString());
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status InferenceSession::CheckFeed(const std::string& name, const Value& value) const {
+  const ValueInfo* info = model_->graph().FindValueInfo(name);
+  return info == nullptr ? Status::OK() : CheckFeedType(name, info->type, value);
 }
 
 Status InferenceSession::Run(const RunOptions& run_options, std::span<const NamedValue> feeds,

@@ -77,6 +77,56 @@ TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
   CHECK_FALSE(session->Run({}, good, bad_output, &outputs).ok());
 }
 
+// A model whose one input is its output, declared `type`.
+std::unique_ptr<Model> PassThroughModel(ValueType type) {
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 15;
+  model->path = "pass_through";
+  Graph& graph = model->graph();
+  graph.set_inputs({"v"});
+  graph.set_outputs({"v"});
+  graph.SetValueType("v", std::move(type));
+  graph.ResolveOuterScope();
+  return model;
+}
+
+TEST_CASE("Run checks sequence, optional and map feeds against their declared types", "[session]") {
+  const auto run = [](ValueType type, Value value) {
+    auto session = MakeCpuSession(PassThroughModel(std::move(type)));
+    std::vector<NamedValue> feeds{{"v", std::move(value)}};
+    std::vector<Value> outputs;
+    return session->Run({}, feeds, {}, &outputs).message();
+  };
+  const auto floats = ValueType::Tensor(DataType::kFloat);
+  const auto float_sequence = [] {
+    return TensorSequence{DataType::kFloat, {Tensor::FromVector<float>({2}, {1, 2})}};
+  };
+  CHECK(run(ValueType::SequenceOf(floats), float_sequence()).empty());
+  CHECK(run(ValueType::SequenceOf(floats),
+            TensorSequence{DataType::kInt64, {Tensor::FromVector<int64_t>({1}, {1})}}) ==
+        "pass_through: input 'v' expects seq(tensor(float)), got seq(int64) of 1");
+  CHECK(run(ValueType::SequenceOf(floats), Tensor::FromVector<float>({1}, {1})) ==
+        "pass_through: input 'v' expects seq(tensor(float)), got float[1]");
+
+  const auto optional = ValueType::OptionalOf(
+      ValueType::Tensor(DataType::kFloat, SymbolicShape{Dimension::Known(2)}));
+  CHECK(run(optional, NoneValue{optional}).empty());
+  CHECK(run(optional, Tensor::FromVector<float>({2}, {1, 2})).empty());
+  CHECK(run(optional, Tensor::FromVector<float>({3}, {1, 2, 3})).find("dimension 0 differs") !=
+        std::string::npos);
+  CHECK(run(optional, Tensor::FromVector<int32_t>({2}, {1, 2})).find("element type float") !=
+        std::string::npos);
+
+  ValueType map;
+  map.kind = ValueType::Kind::kMap;
+  map.elem_type = DataType::kInt64;
+  map.element = std::make_shared<const ValueType>(floats);
+  CHECK(run(map, Tensor::FromVector<float>({1}, {1})) ==
+        "pass_through: input 'v' is declared map(int64,tensor(float)), a kind of value this engine "
+        "does not "
+        "run");
+}
+
 TEST_CASE("Run is safe from several threads at once", "[session]") {
   SessionOptions options;
   options.intra_op_threads = 2;
