@@ -285,7 +285,7 @@ Result<Tensor> TensorFromProtoCopy(const onnx::TensorProto& proto, ExternalDataR
 }
 
 Result<Tensor> TensorFromSparseProto(const onnx::SparseTensorProto& proto,
-                                     ExternalDataResolver* external) {
+                                     ExternalDataResolver* external, size_t max_dense_bytes) {
   ORT_ASSIGN_OR_RETURN(Tensor values, TensorFromProtoCopy(proto.values(), external));
   ORT_ASSIGN_OR_RETURN(Tensor indices, TensorFromProtoCopy(proto.indices(), external));
   if (IsFourBit(values.dtype())) {
@@ -293,6 +293,16 @@ Result<Tensor> TensorFromSparseProto(const onnx::SparseTensorProto& proto,
                      proto.values().name(), DataTypeName(values.dtype()));
   }
   TensorShape shape(std::vector<int64_t>(proto.dims().begin(), proto.dims().end()));
+  const Result<size_t> dense_bytes = TensorBytes(values.dtype(), shape);
+  if (!dense_bytes.ok()) {
+    return dense_bytes.status().WithContext("sparse tensor '" + proto.values().name() + "'");
+  }
+  if (*dense_bytes > max_dense_bytes) {
+    return ORT_ERROR(kInvalidModel,
+                     "sparse tensor '{}': its dense form {}{} would need {}, above the limit of {}",
+                     proto.values().name(), DataTypeName(values.dtype()), shape.ToString(),
+                     FormatBytes(*dense_bytes), FormatBytes(max_dense_bytes));
+  }
   ORT_ASSIGN_OR_RETURN(Tensor dense, Tensor::Allocate(values.dtype(), shape));
   if (dense.SizeInBytes() > 0 && values.dtype() != DataType::kString) {
     std::memset(dense.MutableRawData(), 0, dense.SizeInBytes());

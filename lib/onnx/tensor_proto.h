@@ -12,6 +12,7 @@
 #include "lib/ir/tensor.h"
 #include "lib/ir/value.h"
 #include "lib/ir/value_type.h"
+#include "lib/memory/allocator.h"
 
 namespace onnx {
 class TensorProto;
@@ -43,9 +44,11 @@ class ExternalDataResolver {
 Result<Tensor> TensorFromProto(onnx::TensorProto& proto, ExternalDataResolver* external);
 /// As above, copying the data and leaving `proto` untouched.
 Result<Tensor> TensorFromProtoCopy(const onnx::TensorProto& proto, ExternalDataResolver* external);
-/// Densifies a sparse tensor.
+/// Densifies a sparse tensor; an error when the dense tensor would exceed `max_dense_bytes` (a few
+/// values declared over dims of 2^40 would otherwise exhaust memory).
 Result<Tensor> TensorFromSparseProto(const onnx::SparseTensorProto& proto,
-                                     ExternalDataResolver* external);
+                                     ExternalDataResolver* external,
+                                     size_t max_dense_bytes = DefaultMaxTensorBytes());
 /// Writes `tensor` (on the CPU) into `proto` as raw_data (string_data for strings).
 void TensorToProto(const Tensor& tensor, const std::string& name, onnx::TensorProto* proto);
 

@@ -3,6 +3,8 @@
 #include <fmt/ranges.h>
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace ort {
 namespace {
@@ -92,6 +94,28 @@ Result<WindowGeometry> ResolveWindow(const WindowAttributes& attributes,
                      rank, rank, 2 * rank, fmt::join(geometry.kernel, ","),
                      fmt::join(geometry.strides, ","), fmt::join(geometry.dilations, ","),
                      fmt::join(geometry.pads, ","));
+  }
+  // Bounds that keep every product and sum below in int64 (a stride of 2^63-1 overflowed the
+  // SAME padding); no real window comes near them.
+  constexpr int64_t kMaxExtent = int64_t{1} << 31;
+  constexpr int64_t kMaxInput = int64_t{1} << 61;
+  for (const auto& [name, values] :
+       {std::pair<const char*, const std::vector<int64_t>*>{"kernel", &geometry.kernel},
+        {"strides", &geometry.strides},
+        {"dilations", &geometry.dilations},
+        {"pads", &geometry.pads}}) {
+    for (int64_t value : *values) {
+      if (value < 0 || value > kMaxExtent) {
+        return ORT_ERROR(kInvalidArgument, "{} [{}] holds {}, outside [0, 2^31]", name,
+                         fmt::join(*values, ","), value);
+      }
+    }
+  }
+  for (int64_t in : geometry.input) {
+    if (in < 0 || in > kMaxInput) {
+      return ORT_ERROR(kInvalidArgument, "spatial dims [{}] include {}, outside [0, 2^61]",
+                       fmt::join(geometry.input, ","), in);
+    }
   }
   geometry.output.resize(rank);
   for (size_t i = 0; i < rank; ++i) {
