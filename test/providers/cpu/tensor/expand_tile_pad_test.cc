@@ -41,10 +41,22 @@ TEST_CASE("Tile repeats every axis", "[tensor][Tile]") {
       .Output<int64_t>("y", {4, 6},
                        {1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6, 1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6})
       .Run();
+  // np.tile(np.arange(6, dtype=np.uint8).reshape(2, 1, 3), (2, 3, 1))
+  OpTester("Tile", 13)
+      .Input<uint8_t>("x", {2, 1, 3}, {0, 1, 2, 3, 4, 5})
+      .Input<int64_t>("repeats", {3}, {2, 3, 1})
+      .Output<uint8_t>("y", {4, 3, 3}, {0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5,
+                                        0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5})
+      .Run();
   OpTester("Tile", 6)
       .Input<std::string>("x", {2}, {"a", "b"})
       .Input<int64_t>("repeats", {1}, {0})
       .Output<std::string>("y", {0}, {})
+      .Run();
+  OpTester("Tile", 6)
+      .Input<std::string>("x", {2}, {"a", "b"})
+      .Input<int64_t>("repeats", {1}, {2})
+      .Output<std::string>("y", {4}, {"a", "b", "a", "b"})
       .Run();
   OpTester("Tile", 1)
       .Input<float>("x", {1, 2}, {1, 2})

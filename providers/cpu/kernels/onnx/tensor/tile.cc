@@ -1,10 +1,39 @@
 // Tile: the output, viewed as [r0, d0, r1, d1, ...] (repeat, then input axis), is a strided copy
 // of the input that reads the repeat axes with stride 0.
+#include <cstring>
+
 #include "providers/cpu/kernels/onnx/tensor/tensor_copy.h"
 #include "providers/cpu/kernels/onnx/tensor/tensor_kernels.h"
 
 namespace ort {
 namespace {
+
+// Copies `data` to the front of `out`, then widens it one axis at a time from the last: with
+// the axes after `axis` already tiled, each of the blocks before it (one per index of the axes
+// before) is copied `repeats[axis]` times, last block first so that no block is overwritten
+// before it is copied. Every copy is a memcpy of a whole block; a strided copy of a 2-element
+// innermost axis tiled 4M times ran an index computation per element.
+void TileInPlace(const Tensor& data, const std::vector<int64_t>& repeats, char* out) {
+  const auto& in_dims = data.shape().dims();
+  std::memcpy(out, data.RawData(), data.SizeInBytes());
+  size_t block = ElementSize(data.dtype());
+  for (size_t axis = in_dims.size(); axis-- > 0;) {
+    block *= static_cast<size_t>(in_dims[axis]);
+    const auto copies = static_cast<size_t>(repeats[axis]);
+    if (copies != 1) {
+      size_t blocks = 1;
+      for (size_t d = 0; d < axis; ++d) blocks *= static_cast<size_t>(in_dims[d]);
+      for (size_t b = blocks; b-- > 0;) {
+        const char* source = out + b * block;
+        for (size_t copy = copies; copy-- > 0;) {
+          char* target = out + (b * copies + copy) * block;
+          if (target != source) std::memcpy(target, source, block);
+        }
+      }
+    }
+    block *= copies;
+  }
+}
 
 class Tile final : public OpKernel {
  public:
@@ -55,10 +84,14 @@ class Tile final : public OpKernel {
       dims[2 * d + 1] = data->shape()[d];
       src_strides[2 * d + 1] = in_strides[d];
     }
-    ORT_ASSIGN_OR_RETURN(Tensor * output,
-                         context.Output(0, data->dtype(), TensorShape(std::move(out_dims))));
-    StridedCopy(data->dtype(), dims, data->RawData(), src_strides, output->MutableRawData(),
-                ContiguousStrides(TensorShape(dims)), context.thread_pool());
+    ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, data->dtype(), TensorShape(out_dims)));
+    if (output->NumElements() == 0) return Status::OK();
+    if (data->dtype() == DataType::kString || IsFourBit(data->dtype())) {
+      StridedCopy(data->dtype(), dims, data->RawData(), src_strides, output->MutableRawData(),
+                  ContiguousStrides(TensorShape(dims)), context.thread_pool());
+    } else {
+      TileInPlace(*data, repeats, static_cast<char*>(output->MutableRawData()));
+    }
     return Status::OK();
   }
 
