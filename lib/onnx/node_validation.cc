@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "lib/onnx/node_checks.h"
+#include "lib/onnx/tensor_proto.h"
 
 namespace ort {
 namespace {
@@ -130,6 +131,11 @@ Status CheckAttributes(const NodeContext& n, const onnx::OpSchema* schema) {
   return Status::OK();
 }
 
+Status InGraph(Status status, const onnx::GraphProto& graph) {
+  if (status.ok()) return status;
+  return Status(status.code(), fmt::format("graph '{}': {}", graph.name(), status.message()));
+}
+
 class GraphValidator {
  public:
   explicit GraphValidator(Opsets opsets) : opsets_(std::move(opsets)) {}
@@ -139,9 +145,15 @@ class GraphValidator {
     std::unordered_set<std::string> inputs;
     for (const auto& input : graph.input()) inputs.insert(input.name());
     std::unordered_set<std::string> initializers;
-    for (const auto& initializer : graph.initializer()) initializers.insert(initializer.name());
-    for (const auto& sparse : graph.sparse_initializer())
+    for (const auto& initializer : graph.initializer()) {
+      initializers.insert(initializer.name());
+      ORT_RETURN_IF_ERROR(InGraph(CheckTensorProtoData(initializer), graph));
+    }
+    for (const auto& sparse : graph.sparse_initializer()) {
       initializers.insert(sparse.values().name());
+      ORT_RETURN_IF_ERROR(InGraph(CheckTensorProtoData(sparse.values()), graph));
+      ORT_RETURN_IF_ERROR(InGraph(CheckTensorProtoData(sparse.indices()), graph));
+    }
     std::unordered_map<std::string, std::string> producers;
     for (int i = 0; i < graph.node_size(); ++i) {
       const onnx::NodeProto& node = graph.node(i);
@@ -226,6 +238,19 @@ class GraphValidator {
     ORT_RETURN_IF_ERROR(CheckAttributes(context, match.exact ? match.schema : nullptr));
     ORT_RETURN_IF_ERROR(CheckOpAttributes(context));
     for (const auto& attribute : node.attribute()) {
+      Status data = attribute.has_t() ? CheckTensorProtoData(attribute.t()) : Status::OK();
+      for (const auto& tensor : attribute.tensors()) {
+        if (data.ok()) data = CheckTensorProtoData(tensor);
+      }
+      if (attribute.has_sparse_tensor() && data.ok()) {
+        data = CheckTensorProtoData(attribute.sparse_tensor().values());
+        if (data.ok()) data = CheckTensorProtoData(attribute.sparse_tensor().indices());
+      }
+      if (!data.ok()) {
+        return Status(data.code(),
+                      fmt::format("attribute '{}': {}", attribute.name(), data.message()))
+            .WithNode(description);
+      }
       if (attribute.has_g()) ORT_RETURN_IF_ERROR(Validate(attribute.g(), &scope));
       for (const auto& graph : attribute.graphs()) ORT_RETURN_IF_ERROR(Validate(graph, &scope));
     }

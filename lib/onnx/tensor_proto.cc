@@ -276,6 +276,14 @@ Result<Tensor> ExternalDataResolver::Load(const onnx::TensorProto& proto, DataTy
   return Tensor::Borrow(type, std::move(shape), const_cast<char*>(data), needed, file);
 }
 
+Status CheckTensorProtoData(const onnx::TensorProto& proto) {
+  if (IsExternal(proto)) return Status::OK();
+  ORT_ASSIGN_OR_RETURN(DataType type, CheckedDataType(proto.data_type(), proto.name()));
+  ORT_ASSIGN_OR_RETURN(TensorShape shape, ShapeOf(proto, type));
+  if (!proto.has_raw_data() || type == DataType::kString) return Status::OK();
+  return CheckRawSize(proto, type, shape, proto.raw_data().size());
+}
+
 Result<Tensor> TensorFromProto(onnx::TensorProto& proto, ExternalDataResolver* external) {
   return Convert(proto, external, /*may_steal=*/true);
 }

@@ -39,6 +39,11 @@ class ExternalDataResolver {
   std::map<std::string, std::shared_ptr<MappedFile>> files_;
 };
 
+/// Checks what onnx's shape inference reads from an inline tensor before anything converts it: a
+/// known element type, dims without negatives or overflow, and raw_data of exactly the bytes they
+/// need (onnx copies raw_data whole into a buffer sized by it rounded down to whole elements).
+Status CheckTensorProtoData(const onnx::TensorProto& proto);
+
 /// Converts `proto` to a tensor. Inline raw_data is moved out of `proto` and used in place.
 /// `external` may be null when external data is not allowed (it is then an error).
 Result<Tensor> TensorFromProto(onnx::TensorProto& proto, ExternalDataResolver* external);

@@ -491,3 +491,27 @@ TEST_CASE("Loop's carried values may each have their own type", "[onnx][validati
 }
 
 }  // namespace ort
+
+namespace ort {
+
+// onnx's inference copies raw_data whole into a buffer of the whole elements it holds.
+TEST_CASE("Inline tensors hold exactly the bytes their dims need", "[onnx][validation]") {
+  TestModel initializer;
+  initializer.graph.mutable_initializer(0)->set_raw_data(std::string(17, '\0'));
+  initializer.Add(MakeNode("Relu", {"x"}, {"y"}, "relu"));
+  CHECK(initializer.Error() ==
+        kLabel + "graph 'g': tensor 'w' (float[3,2,2,2]) has 17 bytes of data, expected 96");
+
+  TestModel constant;
+  auto& node = constant.Add(MakeNode("Constant", {}, {"c"}, "axes"));
+  auto* value = node.add_attribute();
+  value->set_name("value");
+  value->set_type(onnx::AttributeProto::TENSOR);
+  value->mutable_t()->set_data_type(onnx::TensorProto::INT64);
+  value->mutable_t()->set_raw_data(std::string(17, '\0'));
+  CHECK(constant.Error() == kLabel +
+                                "node 'axes' (Constant): attribute 'value': tensor '' (int64[]) "
+                                "has 17 bytes of data, expected 8");
+}
+
+}  // namespace ort
