@@ -142,11 +142,20 @@ class GraphValidator {
 
   Status Validate(const onnx::GraphProto& graph, const RankScope* parent) {
     const RankScope scope(graph, parent);
+    // onnx's inference crashes on a graph input listed twice.
     std::unordered_set<std::string> inputs;
-    for (const auto& input : graph.input()) inputs.insert(input.name());
+    for (const auto& input : graph.input()) {
+      if (!inputs.insert(input.name()).second) {
+        return ORT_ERROR(kInvalidModel, "graph '{}' lists input '{}' twice", graph.name(),
+                         input.name());
+      }
+    }
     std::unordered_set<std::string> initializers;
     for (const auto& initializer : graph.initializer()) {
-      initializers.insert(initializer.name());
+      if (!initializers.insert(initializer.name()).second) {
+        return ORT_ERROR(kInvalidModel, "graph '{}' has two initializers named '{}'", graph.name(),
+                         initializer.name());
+      }
       ORT_RETURN_IF_ERROR(InGraph(CheckTensorProtoData(initializer), graph));
     }
     for (const auto& sparse : graph.sparse_initializer()) {

@@ -495,6 +495,18 @@ TEST_CASE("Loop's carried values may each have their own type", "[onnx][validati
 namespace ort {
 
 // onnx's inference copies raw_data whole into a buffer of the whole elements it holds.
+TEST_CASE("Graph inputs and initializers have unique names", "[onnx][validation]") {
+  TestModel inputs;
+  *inputs.graph.add_input() = FloatValue("x", {1, 2, 4, 4});
+  inputs.Add(MakeNode("Relu", {"x"}, {"y"}, "relu"));
+  CHECK(inputs.Error() == kLabel + "graph 'g' lists input 'x' twice");
+
+  TestModel initializers;
+  *initializers.graph.add_initializer() = initializers.graph.initializer(0);
+  initializers.Add(MakeNode("Relu", {"x"}, {"y"}, "relu"));
+  CHECK(initializers.Error() == kLabel + "graph 'g' has two initializers named 'w'");
+}
+
 TEST_CASE("Inline tensors hold exactly the bytes their dims need", "[onnx][validation]") {
   TestModel initializer;
   initializer.graph.mutable_initializer(0)->set_raw_data(std::string(17, '\0'));
