@@ -153,6 +153,30 @@ void CheckRanks(const onnx::OpSchema& schema, onnx::InferenceContext& context) {
       if (rank >= 0 && rank != 2) fail_shape_inference("input ", i, " has rank ", rank, ", not 2");
     }
   }
+  // onnx's RNN inference reads dims 0-2 of X, W and R whatever their rank.
+  if (schema.Name() == "RNN" || schema.Name() == "GRU" || schema.Name() == "LSTM") {
+    for (size_t i = 0; i < 3; ++i) {
+      const int rank = InputRank(context, i);
+      if (rank >= 0 && rank != 3) fail_shape_inference("input ", i, " has rank ", rank, ", not 3");
+    }
+  }
+}
+
+// Declared dims no tensor can have: onnx's inference functions add and multiply them unchecked
+// (a MaxPool over a dim of 2^63-1 with SAME padding never returned).
+constexpr int64_t kMaxDeclaredDim = int64_t{1} << 61;
+
+void CheckDeclaredDims(onnx::InferenceContext& context) {
+  for (size_t i = 0; i < context.getNumInputs(); ++i) {
+    const onnx::TypeProto* type = context.getInputType(i);
+    if (type == nullptr || !type->has_tensor_type() || !type->tensor_type().has_shape()) continue;
+    for (const auto& dim : type->tensor_type().shape().dim()) {
+      if (dim.has_dim_value() && dim.dim_value() > kMaxDeclaredDim) {
+        fail_shape_inference("input ", i, " declares a dimension of ", dim.dim_value(),
+                             "; at most 2^61 is supported");
+      }
+    }
+  }
 }
 
 int ConvWeightInput(const onnx::OpSchema& schema) {
@@ -180,6 +204,7 @@ void GuardOnnxInference() {
       const_cast<onnx::OpSchema*>(registered)
           ->TypeAndShapeInferenceFunction(
               [original, weight, registered](onnx::InferenceContext& context) {
+                CheckDeclaredDims(context);
                 CheckInputTypes(*registered, context);
                 CheckAxes(*registered, context);
                 CheckShapeInputLength(*registered, context);

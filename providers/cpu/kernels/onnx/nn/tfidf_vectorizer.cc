@@ -149,11 +149,15 @@ class TfIdfVectorizer final : public OpKernel {
       std::copy_n(input->Data<int64_t>(), items.size(), items.begin());
     }
 
+    // A distance of `length` or more fits no n-gram of two items: larger skips add nothing (and a
+    // max_skip_count of 2^62 would loop that many times).
+    const int64_t max_skip = std::min(max_skip_, std::max<int64_t>(length - 1, 0));
     ThreadPool::TryParallelFor(context.thread_pool(), rows,
-                               static_cast<double>(length * (max_skip_ + 1) * max_gram_) * 20.0,
+                               static_cast<double>(length) * static_cast<double>(max_skip + 1) *
+                                   static_cast<double>(max_gram_) * 20.0,
                                [&](int64_t begin, int64_t end) {
                                  for (int64_t row = begin; row < end; ++row) {
-                                   CountRow(items.data() + row * length, length,
+                                   CountRow(items.data() + row * length, length, max_skip,
                                             out + row * columns_);
                                    Weigh(out + row * columns_);
                                  }
@@ -162,9 +166,10 @@ class TfIdfVectorizer final : public OpKernel {
   }
 
  private:
-  void CountRow(const int64_t* items, int64_t length, float* counts) const {
+  void CountRow(const int64_t* items, int64_t length, int64_t max_skip, float* counts) const {
     int64_t first_gram = min_gram_;
-    for (int64_t distance = 1; distance <= max_skip_ + 1; ++distance) {
+    if (first_gram > length) return;
+    for (int64_t distance = 1; distance <= max_skip + 1; ++distance) {
       for (int64_t start = 0; start + (first_gram - 1) * distance < length; ++start) {
         int32_t node = 0;
         for (int64_t n = 1; n <= max_gram_; ++n) {
