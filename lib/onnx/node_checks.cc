@@ -167,6 +167,17 @@ Status CheckGatherND(const NodeContext& n) {
   return Status::OK();
 }
 
+// DepthToSpace and SpaceToDepth move blocksize^2 channels: onnx's inference divides by that
+// square, which wraps to 0 for a blocksize of 2^32.
+Status CheckBlockSize(const NodeContext& n) {
+  const auto* attribute = n.Attr("blocksize");
+  constexpr int64_t kMaxBlockSize = int64_t{1} << 15;
+  if (attribute != nullptr && (attribute->i() < 1 || attribute->i() > kMaxBlockSize)) {
+    return n.Error("attribute 'blocksize' {} must be in [1, {}]", attribute->i(), kMaxBlockSize);
+  }
+  return Status::OK();
+}
+
 // The graph an attribute holds, or an error when it holds none (a GRAPH attribute left empty).
 Status Body(const NodeContext& n, std::string_view name, const onnx::GraphProto** body) {
   const auto* attribute = n.Attr(name);
@@ -384,6 +395,7 @@ Status CheckOpAttributes(const NodeContext& n) {
   if (op == "Loop") return CheckLoop(n);
   if (op == "Scan") return CheckScan(n);
   if (op == "GatherND") return CheckGatherND(n);
+  if (op == "DepthToSpace" || op == "SpaceToDepth") return CheckBlockSize(n);
   return CheckAxisAttributes(n);
 }
 
