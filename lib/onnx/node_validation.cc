@@ -136,6 +136,20 @@ Status InGraph(Status status, const onnx::GraphProto& graph) {
   return Status(status.code(), fmt::format("graph '{}': {}", graph.name(), status.message()));
 }
 
+Status CheckSparseData(const onnx::SparseTensorProto& sparse) {
+  ORT_RETURN_IF_ERROR(CheckTensorProtoData(sparse.values()));
+  return CheckTensorProtoData(sparse.indices());
+}
+
+// The tensors an attribute holds, checked as initializers are.
+Status CheckAttributeData(const onnx::AttributeProto& attribute) {
+  if (attribute.has_t()) ORT_RETURN_IF_ERROR(CheckTensorProtoData(attribute.t()));
+  for (const auto& tensor : attribute.tensors()) ORT_RETURN_IF_ERROR(CheckTensorProtoData(tensor));
+  if (attribute.has_sparse_tensor())
+    ORT_RETURN_IF_ERROR(CheckSparseData(attribute.sparse_tensor()));
+  return Status::OK();
+}
+
 class GraphValidator {
  public:
   explicit GraphValidator(Opsets opsets) : opsets_(std::move(opsets)) {}
@@ -160,8 +174,7 @@ class GraphValidator {
     }
     for (const auto& sparse : graph.sparse_initializer()) {
       initializers.insert(sparse.values().name());
-      ORT_RETURN_IF_ERROR(InGraph(CheckTensorProtoData(sparse.values()), graph));
-      ORT_RETURN_IF_ERROR(InGraph(CheckTensorProtoData(sparse.indices()), graph));
+      ORT_RETURN_IF_ERROR(InGraph(CheckSparseData(sparse), graph));
     }
     std::unordered_map<std::string, std::string> producers;
     for (int i = 0; i < graph.node_size(); ++i) {
@@ -247,14 +260,7 @@ class GraphValidator {
     ORT_RETURN_IF_ERROR(CheckAttributes(context, match.exact ? match.schema : nullptr));
     ORT_RETURN_IF_ERROR(CheckOpAttributes(context));
     for (const auto& attribute : node.attribute()) {
-      Status data = attribute.has_t() ? CheckTensorProtoData(attribute.t()) : Status::OK();
-      for (const auto& tensor : attribute.tensors()) {
-        if (data.ok()) data = CheckTensorProtoData(tensor);
-      }
-      if (attribute.has_sparse_tensor() && data.ok()) {
-        data = CheckTensorProtoData(attribute.sparse_tensor().values());
-        if (data.ok()) data = CheckTensorProtoData(attribute.sparse_tensor().indices());
-      }
+      const Status data = CheckAttributeData(attribute);
       if (!data.ok()) {
         return Status(data.code(),
                       fmt::format("attribute '{}': {}", attribute.name(), data.message()))
