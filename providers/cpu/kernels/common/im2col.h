@@ -36,12 +36,20 @@ inline int64_t Product(std::span<const int64_t> values) {
   return product;
 }
 
-/// Visits one column row (channel c, kernel offset `row % kernel_size`): calls
+/// Output positions before the last spatial axis: the runs of ForEachRun.
+inline int64_t OuterPositions(const ConvGeometryView& g) {
+  return Product(g.output.first(g.output.size() - 1));
+}
+
+/// Visits one column row (channel c, kernel offset `row % kernel_size`) over the runs
+/// [outer_begin, outer_end) (of OuterPositions): calls
 /// fn(inside, image_offset, col_offset, first, last, width, stride) for every run of `width`
-/// output positions along the last spatial axis. When `inside`, output position o in
-/// [first, last) reads image[image_offset + o * stride]; the rest of the run is padding.
+/// output positions along the last spatial axis, the column rows laid out (outer_end -
+/// outer_begin) runs apart. When `inside`, output position o in [first, last) reads
+/// image[image_offset + o * stride]; the rest of the run is padding.
 template <typename Fn>
-void ForEachRun(const ConvGeometryView& g, int64_t row, Fn&& fn) {
+void ForEachRun(const ConvGeometryView& g, int64_t row, int64_t outer_begin, int64_t outer_end,
+                Fn&& fn) {
   const size_t rank = g.input.size();
   const int64_t kernel_size = Product(g.kernel);
   const int64_t input_size = Product(g.input);
@@ -63,10 +71,13 @@ void ForEachRun(const ConvGeometryView& g, int64_t row, Fn&& fn) {
   int64_t end = in_width - offset <= 0 ? 0 : (in_width - offset - 1) / stride + 1;
   first = std::min(first, width);
   end = std::clamp(end, first, width);
-  const int64_t outer = Product(g.output.first(rank - 1));
   int64_t index[kMaxSpatialRank] = {};
-  int64_t col_offset = row * Product(g.output);
-  for (int64_t o = 0; o < outer; ++o, col_offset += width) {
+  for (int64_t d = last - 1, rest = outer_begin; d >= 0; --d) {
+    index[d] = rest % g.output[d];
+    rest /= g.output[d];
+  }
+  int64_t col_offset = row * (outer_end - outer_begin) * width;
+  for (int64_t o = outer_begin; o < outer_end; ++o, col_offset += width) {
     bool inside = true;
     int64_t image_offset = c * input_size;
     int64_t image_stride = input_size;
@@ -86,15 +97,19 @@ void ForEachRun(const ConvGeometryView& g, int64_t row, Fn&& fn) {
 
 }  // namespace im2col_internal
 
-/// Fills `col` ([channels * kernel_size, output_size]) from `image` ([channels, *input]).
-/// Spatial rank 1 to kMaxSpatialRank.
+/// Fills `col` ([channels * kernel_size, (outer_end - outer_begin) * output[-1]]) with the
+/// output positions of the runs [outer_begin, outer_end) (of OuterPositions: every axis but the
+/// last) from `image` ([channels, *input]): a slab of the full column matrix, so that a large
+/// convolution multiplies it in pieces that stay in cache. Spatial rank 1 to kMaxSpatialRank.
 template <typename T>
-void Im2Col(const ConvGeometryView& g, const T* image, T* col, T pad_value, ThreadPool* pool) {
+void Im2ColRuns(const ConvGeometryView& g, const T* image, T* col, T pad_value,
+                int64_t outer_begin, int64_t outer_end, ThreadPool* pool) {
   const int64_t rows = g.channels * im2col_internal::Product(g.kernel);
-  const double cost = static_cast<double>(im2col_internal::Product(g.output));
+  const double cost =
+      static_cast<double>((outer_end - outer_begin) * g.output[g.output.size() - 1]);
   ThreadPool::TryParallelFor(pool, rows, cost, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
-      im2col_internal::ForEachRun(g, row,
+      im2col_internal::ForEachRun(g, row, outer_begin, outer_end,
                                   [&](bool inside, int64_t image_offset, int64_t col_offset,
                                       int64_t first, int64_t last, int64_t width, int64_t stride) {
                                     T* out = col + col_offset;
@@ -116,6 +131,12 @@ void Im2Col(const ConvGeometryView& g, const T* image, T* col, T pad_value, Thre
   });
 }
 
+/// Fills `col` ([channels * kernel_size, output_size]) from `image` ([channels, *input]).
+template <typename T>
+void Im2Col(const ConvGeometryView& g, const T* image, T* col, T pad_value, ThreadPool* pool) {
+  Im2ColRuns(g, image, col, pad_value, 0, im2col_internal::OuterPositions(g), pool);
+}
+
 /// Adds `col` ([channels * kernel_size, output_size]) into `image` ([channels, *input]), which
 /// the caller initializes. Parallel over channels (rows of one channel write overlapping pixels).
 template <typename T>
@@ -123,8 +144,9 @@ void Col2Im(const ConvGeometryView& g, const T* col, T* image, ThreadPool* pool)
   const int64_t kernel_size = im2col_internal::Product(g.kernel);
   const double cost = static_cast<double>(kernel_size * im2col_internal::Product(g.output));
   ThreadPool::TryParallelFor(pool, g.channels, cost, [&](int64_t begin, int64_t end) {
+    const int64_t outer = im2col_internal::OuterPositions(g);
     for (int64_t row = begin * kernel_size; row < end * kernel_size; ++row) {
-      im2col_internal::ForEachRun(g, row,
+      im2col_internal::ForEachRun(g, row, 0, outer,
                                   [&](bool inside, int64_t image_offset, int64_t col_offset,
                                       int64_t first, int64_t last, int64_t, int64_t stride) {
                                     if (!inside) return;

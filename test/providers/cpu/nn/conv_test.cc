@@ -52,6 +52,64 @@ const std::vector<float> kX1x1x5x4 = {-1.5f,  2.0f,  0.75f,  -1.5f, 1.5f, -1.5f,
                                       -0.25f, 0.25f, 1.0f,   0.75f, 2.0f, -1.25f};
 const std::vector<float> kW1x1x3x2 = {1.25f, -0.25f, 1.25f, 1.5f, 2.0f, -1.0f};
 
+// The convolution by its definition, in double: y[n, f, o...] = b[f] + sum over the group's
+// channels c and kernel taps k of x[n, c, o * stride - pad + k * dilation] * w[f, c, k], for any
+// spatial rank (strides and dilations 1 unless given).
+std::vector<float> ReferenceConv(const std::vector<float>& x, const std::vector<int64_t>& x_dims,
+                                 const std::vector<float>& w, const std::vector<int64_t>& w_dims,
+                                 const std::vector<float>& bias, int64_t group,
+                                 const std::vector<int64_t>& strides,
+                                 const std::vector<int64_t>& pads, std::vector<int64_t>* y_dims) {
+  const size_t rank = x_dims.size() - 2;
+  const int64_t batch = x_dims[0], channels = x_dims[1], filters = w_dims[0];
+  const int64_t group_channels = channels / group, group_filters = filters / group;
+  std::vector<int64_t> out(rank);
+  *y_dims = {batch, filters};
+  int64_t out_size = 1, in_size = 1, kernel_size = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    out[d] = (x_dims[2 + d] + pads[d] + pads[rank + d] - w_dims[2 + d]) / strides[d] + 1;
+    y_dims->push_back(out[d]);
+    out_size *= out[d], in_size *= x_dims[2 + d], kernel_size *= w_dims[2 + d];
+  }
+  std::vector<float> y(static_cast<size_t>(batch * filters * out_size));
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t f = 0; f < filters; ++f) {
+      for (int64_t o = 0; o < out_size; ++o) {
+        double acc = bias.empty() ? 0.0 : bias[f];
+        for (int64_t c = 0; c < group_channels; ++c) {
+          for (int64_t k = 0; k < kernel_size; ++k) {
+            int64_t in_offset = 0, o_rest = o, k_rest = k, in_stride = in_size;
+            int64_t out_stride = out_size, k_stride = kernel_size;
+            bool inside = true;
+            for (size_t d = 0; d < rank; ++d) {
+              out_stride /= out[d], k_stride /= w_dims[2 + d], in_stride /= x_dims[2 + d];
+              const int64_t position =
+                  o_rest / out_stride * strides[d] - pads[d] + k_rest / k_stride;
+              o_rest %= out_stride, k_rest %= k_stride;
+              inside = inside && position >= 0 && position < x_dims[2 + d];
+              in_offset += position * in_stride;
+            }
+            if (!inside) continue;
+            const int64_t channel = f / group_filters * group_channels + c;
+            acc += static_cast<double>(x[(n * channels + channel) * in_size + in_offset]) *
+                   w[(f * group_channels + c) * kernel_size + k];
+          }
+        }
+        y[(n * filters + f) * out_size + o] = static_cast<float>(acc);
+      }
+    }
+  }
+  return y;
+}
+
+// Small integers and quarters, so that float sums of a few hundred products are exact.
+std::vector<float> Pattern(size_t count, int seed) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = static_cast<float>((i * 7 + seed) % 9) * 0.25f - 1.0f;
+  return values;
+}
+
 }  // namespace
 
 TEST_CASE("Conv 2-D with asymmetric pads, strides and bias", "[nn][Conv]") {
@@ -384,6 +442,54 @@ TEST_CASE("Conv splits images and groups across threads", "[nn][Conv]") {
         .Output<float>("y", {batch, filters, size, size}, expected)
         .Threads(threads)
         .Run();
+  }
+}
+
+TEST_CASE("Conv 3-D over several cache slabs matches the definition", "[nn][Conv]") {
+  // 2 x 3 x 20 x 30 outputs per filter: the packed-weights path multiplies them in several slabs
+  // of whole 30-wide runs, the last one short; the generic path (weights not constant) too.
+  const std::vector<int64_t> x_dims = {2, 5, 4, 21, 31}, w_dims = {6, 5, 3, 3, 3};
+  const std::vector<int64_t> strides = {1, 1, 1}, pads = {0, 0, 0, 1, 1, 1};
+  const auto x = Pattern(2 * 5 * 4 * 21 * 31, 1), w = Pattern(6 * 5 * 27, 2);
+  const std::vector<float> bias = {0.5f, -1.0f, 0.25f, 2.0f, 0.0f, -0.75f};
+  std::vector<int64_t> y_dims;
+  const auto expected = ReferenceConv(x, x_dims, w, w_dims, bias, 1, strides, pads, &y_dims);
+  REQUIRE(y_dims == std::vector<int64_t>{2, 6, 3, 20, 30});
+  for (const bool constant_weights : {true, false}) {
+    for (const int threads : {1, 2}) {
+      OpTester tester("Conv", 11);
+      tester.AttrInts("pads", pads).Input<float>("x", x_dims, x);
+      if (constant_weights) {
+        tester.ConstantInput<float>("w", w_dims, w).ConstantInput<float>("b", {6}, bias);
+      } else {
+        tester.Input<float>("w", w_dims, w).Input<float>("b", {6}, bias);
+      }
+      tester.Output<float>("y", y_dims, expected).Threads(threads).Run();
+    }
+  }
+}
+
+TEST_CASE("Conv with narrow groups, strides and pads matches the definition", "[nn][Conv]") {
+  // 8 channels per group, as in RegNet (direct loop), and 24 (im2col per group).
+  for (const int64_t group_channels : {8, 24}) {
+    const int64_t group = 3, channels = group * group_channels, filters = 6;
+    const std::vector<int64_t> x_dims = {2, channels, 11, 9},
+                               w_dims = {filters, group_channels, 3, 3};
+    const std::vector<int64_t> strides = {2, 2}, pads = {1, 1, 1, 0};
+    const auto x = Pattern(2 * channels * 11 * 9, 3), w = Pattern(filters * group_channels * 9, 4);
+    std::vector<int64_t> y_dims;
+    const auto expected = ReferenceConv(x, x_dims, w, w_dims, {}, group, strides, pads, &y_dims);
+    for (const int threads : {1, 2}) {
+      OpTester("Conv", 11)
+          .AttrInt("group", group)
+          .AttrInts("strides", strides)
+          .AttrInts("pads", pads)
+          .Input<float>("x", x_dims, x)
+          .ConstantInput<float>("w", w_dims, w)
+          .Output<float>("y", y_dims, expected)
+          .Threads(threads)
+          .Run();
+    }
   }
 }
 

@@ -28,13 +28,9 @@ class Conv : public OpKernel {
  private:
   Result<ConvProblem> Plan(const KernelContext& context, const Tensor& x, const Tensor& w,
                            const Tensor* bias, const Tensor* sum) const;
-  /// W^T packed for the small-output path (packed on first use, kept for later runs), or null
-  /// when that path does not apply: weights not constant float, groups, or a large output.
-  const PackedSgemmB* SmallOutputWeights(const ConvProblem& problem, const Tensor& w) const;
-
-  /// Output pixels per image up to which a constant-weight float Conv multiplies pre-packed
-  /// weights (audio and 1-D encoders, the 7x7 end of CNNs) rather than packing them per run.
-  static constexpr int64_t kSmallOutputPixels = 64;
+  /// W^T packed for the packed-weights path (packed on first use, kept for later runs), or null
+  /// when that path does not apply: weights not constant float, or groups.
+  const PackedSgemmB* PackedWeights(const ConvProblem& problem, const Tensor& w) const;
 
   WindowAttributes attributes_;
   bool constant_float_weights_ = false;

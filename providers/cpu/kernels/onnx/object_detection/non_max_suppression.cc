@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/object_detection/object_detection_kernels.h"
 
 namespace ort {
@@ -27,16 +28,48 @@ Corners ToCorners(const float* box, bool center_point) {
           std::max(box[1], box[3])};
 }
 
-bool Overlaps(const Corners& a, const Corners& b, float iou_threshold) {
-  const float area_a = a.Area(), area_b = b.Area();
-  if (area_a <= 0 || area_b <= 0) return false;
-  const float y0 = std::max(a.y_min, b.y_min), x0 = std::max(a.x_min, b.x_min);
-  const float y1 = std::min(a.y_max, b.y_max), x1 = std::min(a.x_max, b.x_max);
-  const float intersection = std::max(0.0f, y1 - y0) * std::max(0.0f, x1 - x0);
-  if (intersection <= 0) return false;
-  const float iou = intersection / (area_a + area_b - intersection);
-  return iou > iou_threshold;
-}
+// The kept boxes of one class as columns, so that a candidate is tested against 16 of them per
+// instruction: torchvision's batched NMS offsets every class into one call, where each candidate
+// meets thousands of kept boxes. The float operations are the scalar test's, in its order, so the
+// decisions are the same.
+class KeptBoxes {
+ public:
+  void Clear() {
+    y_min_.clear(), x_min_.clear(), y_max_.clear(), x_max_.clear(), area_.clear();
+  }
+  size_t size() const { return area_.size(); }
+  void Add(const Corners& box) {
+    y_min_.push_back(box.y_min), x_min_.push_back(box.x_min), y_max_.push_back(box.y_max);
+    x_max_.push_back(box.x_max), area_.push_back(box.Area());
+  }
+
+  // Whether a kept box has IoU above iou_threshold with `box` (boxes without area overlap none).
+  bool AnyOverlaps(const Corners& box, float iou_threshold) const {
+    const float area = box.Area();
+    if (!(area > 0)) return false;
+    constexpr size_t kBlock = 16;
+    bool overlaps = false;
+    Vectorized([&] {
+      for (size_t start = 0; start < size() && !overlaps; start += kBlock) {
+        const size_t end = std::min(size(), start + kBlock);
+        int hits = 0;
+        for (size_t k = start; k < end; ++k) {
+          const float y0 = std::max(y_min_[k], box.y_min), x0 = std::max(x_min_[k], box.x_min);
+          const float y1 = std::min(y_max_[k], box.y_max), x1 = std::min(x_max_[k], box.x_max);
+          const float intersection = std::max(0.0f, y1 - y0) * std::max(0.0f, x1 - x0);
+          const float iou = intersection / (area_[k] + area - intersection);
+          hits |= static_cast<int>(area_[k] > 0) & static_cast<int>(intersection > 0) &
+                  static_cast<int>(iou > iou_threshold);
+        }
+        overlaps = hits != 0;
+      }
+    });
+    return overlaps;
+  }
+
+ private:
+  std::vector<float> y_min_, x_min_, y_max_, x_max_, area_;
+};
 
 Result<float> ReadFloatScalar(const KernelContext& context, size_t index, float fallback) {
   const Tensor* tensor = context.Input(index);
@@ -96,7 +129,7 @@ class NonMaxSuppression final : public OpKernel {
     if (max_per_class > 0) {
       std::vector<Corners> corners(static_cast<size_t>(count));
       std::vector<int64_t> order;
-      std::vector<int64_t> kept;
+      KeptBoxes kept;
       for (int64_t b = 0; b < batches; ++b) {
         const float* batch_boxes = boxes->Data<float>() + b * count * 4;
         for (int64_t i = 0; i < count; ++i)
@@ -109,14 +142,11 @@ class NonMaxSuppression final : public OpKernel {
           }
           std::stable_sort(order.begin(), order.end(),
                            [&](int64_t x, int64_t y) { return s[x] > s[y]; });
-          kept.clear();
+          kept.Clear();
           for (int64_t candidate : order) {
             if (static_cast<int64_t>(kept.size()) >= max_per_class) break;
-            const bool suppressed = std::any_of(kept.begin(), kept.end(), [&](int64_t k) {
-              return Overlaps(corners[k], corners[candidate], iou_threshold);
-            });
-            if (suppressed) continue;
-            kept.push_back(candidate);
+            if (kept.AnyOverlaps(corners[candidate], iou_threshold)) continue;
+            kept.Add(corners[candidate]);
             selected.insert(selected.end(), {b, c, candidate});
           }
         }
