@@ -46,6 +46,35 @@ TEST_CASE("NonMaxSuppression limits boxes per class over batches and classes",
       .Run();
 }
 
+TEST_CASE("NonMaxSuppression compares a candidate with every kept box, past the first 16",
+          "[object_detection][NonMaxSuppression]") {
+  // Boxes 0-39: unit squares at x = 2i, disjoint, scores falling with i, so all are kept. Box 40
+  // repeats box 35 (IoU 1) and box 41 is box 37 moved by 0.5 (IoU 1/3), both scoring lowest: the
+  // kept box they overlap is the 36th or 38th, in the third block of 16. IoU threshold 0.4 drops
+  // box 40 only; 0.3 drops both.
+  const int64_t count = 42;
+  std::vector<float> boxes, scores;
+  for (int64_t i = 0; i < 40; ++i) {
+    boxes.insert(boxes.end(), {0.0f, 2.0f * i, 1.0f, 2.0f * i + 1});
+    scores.push_back(1.0f - 0.01f * i);
+  }
+  boxes.insert(boxes.end(), {0.0f, 70.0f, 1.0f, 71.0f, 0.0f, 74.5f, 1.0f, 75.5f});
+  scores.insert(scores.end(), {0.5f, 0.4f});
+  for (const float threshold : {0.4f, 0.3f}) {
+    std::vector<int64_t> selected;
+    for (int64_t i = 0; i < 40; ++i) selected.insert(selected.end(), {0, 0, i});
+    if (threshold > 0.35f) selected.insert(selected.end(), {0, 0, 41});
+    OpTester("NonMaxSuppression", 11)
+        .Input<float>("boxes", {1, count, 4}, boxes)
+        .Input<float>("scores", {1, 1, count}, scores)
+        .Input<int64_t>("max_output_boxes_per_class", {}, {100})
+        .Input<float>("iou_threshold", {}, {threshold})
+        .Output<int64_t>("selected_indices", {static_cast<int64_t>(selected.size() / 3), 3},
+                         selected)
+        .Run();
+  }
+}
+
 TEST_CASE("NonMaxSuppression reads center-point boxes", "[object_detection][NonMaxSuppression]") {
   // [x_center, y_center, width, height]: the same A, B, D as above.
   OpTester("NonMaxSuppression", 11)
