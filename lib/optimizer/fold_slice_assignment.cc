@@ -202,12 +202,29 @@ bool RepeatsAssignment(const Graph& graph, SymbolicShapes& shapes, const Node& s
          ConstantInts(graph, *pad, 1) == BoxPads(assignment->starts);
 }
 
+// Whether `scatter` has the structure either form needs: its update an Add past Reshapes and
+// Expands, or its data an Add of a Pad. Checked before symbolic shapes are built for the graph,
+// which costs the whole graph per ScatterND (Swin's window masks have dozens).
+bool MayMatch(const Graph& graph, const Node& scatter) {
+  if (scatter.inputs().size() != 3 || !scatter.HasInput(0) || !scatter.HasInput(2)) return false;
+  const Node* data = graph.Producer(scatter.inputs()[0]);
+  if (IsOnnxOp(data, "Add") && data->inputs().size() == 2 &&
+      IsOnnxOp(graph.Producer(data->inputs()[1]), "Pad")) {
+    return true;
+  }
+  const Node* update = graph.Producer(scatter.inputs()[2]);
+  while ((IsOnnxOp(update, "Reshape") || IsOnnxOp(update, "Expand")) && update->HasInput(0)) {
+    update = graph.Producer(update->inputs()[0]);
+  }
+  return IsOnnxOp(update, "Add");
+}
+
 class FoldSliceAssignment final : public RewriteRule {
  public:
   FoldSliceAssignment() : RewriteRule("fold_slice_assignment", {"ScatterND"}) {}
 
   bool Matches(const Graph& graph, const Node& node) const override {
-    if (graph.OpsetVersion("") < 11) return false;
+    if (graph.OpsetVersion("") < 11 || !MayMatch(graph, node)) return false;
     SymbolicShapes shapes(graph);
     return RepeatsAssignment(graph, shapes, node) ||
            MatchAssignment(graph, shapes, node).has_value();
