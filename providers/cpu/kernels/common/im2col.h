@@ -102,8 +102,8 @@ void ForEachRun(const ConvGeometryView& g, int64_t row, int64_t outer_begin, int
 /// last) from `image` ([channels, *input]): a slab of the full column matrix, so that a large
 /// convolution multiplies it in pieces that stay in cache. Spatial rank 1 to kMaxSpatialRank.
 template <typename T>
-void Im2ColRuns(const ConvGeometryView& g, const T* image, T* col, T pad_value,
-                int64_t outer_begin, int64_t outer_end, ThreadPool* pool) {
+void Im2ColRuns(const ConvGeometryView& g, const T* image, T* col, T pad_value, int64_t outer_begin,
+                int64_t outer_end, ThreadPool* pool) {
   const int64_t rows = g.channels * im2col_internal::Product(g.kernel);
   const double cost =
       static_cast<double>((outer_end - outer_begin) * g.output[g.output.size() - 1]);

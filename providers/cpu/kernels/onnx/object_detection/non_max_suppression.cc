@@ -34,9 +34,7 @@ Corners ToCorners(const float* box, bool center_point) {
 // decisions are the same.
 class KeptBoxes {
  public:
-  void Clear() {
-    y_min_.clear(), x_min_.clear(), y_max_.clear(), x_max_.clear(), area_.clear();
-  }
+  void Clear() { y_min_.clear(), x_min_.clear(), y_max_.clear(), x_max_.clear(), area_.clear(); }
   size_t size() const { return area_.size(); }
   void Add(const Corners& box) {
     y_min_.push_back(box.y_min), x_min_.push_back(box.x_min), y_max_.push_back(box.y_max);
