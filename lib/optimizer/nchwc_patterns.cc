@@ -184,6 +184,26 @@ Tensor PackNchwcFilters(const Tensor& weight, int64_t block, bool plain_input) {
   return packed;
 }
 
+Tensor MergeNarrowGroups(const Tensor& weight, int64_t group, int64_t merged) {
+  const TensorShape& ws = weight.shape();
+  const int64_t filters = ws[0], group_channels = ws[1], kernel = ws[2] * ws[3];
+  const int64_t group_filters = filters / group;
+  Tensor dense = Tensor::Allocate(DataType::kFloat,
+                                  TensorShape({filters, merged * group_channels, ws[2], ws[3]}))
+                     .value();
+  float* dst = dense.MutableData<float>();
+  std::fill(dst, dst + dense.NumElements(), 0.0f);
+  const float* src = weight.Data<float>();
+  for (int64_t f = 0; f < filters; ++f) {
+    // Group f / group_filters is member (f / group_filters) % merged of its merged group.
+    const int64_t offset = (f / group_filters % merged) * group_channels;
+    const float* source = src + f * group_channels * kernel;
+    std::copy(source, source + group_channels * kernel,
+              dst + (f * merged * group_channels + offset) * kernel);
+  }
+  return dense;
+}
+
 Tensor PaddedVector(std::span<const float> values, int64_t size) {
   std::vector<float> padded(static_cast<size_t>(size), 0.0f);
   std::copy(values.begin(), values.end(), padded.begin());

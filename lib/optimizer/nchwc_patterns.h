@@ -64,6 +64,11 @@ std::optional<std::vector<Attribute>> NchwcUpsampleAttributes(const Graph& graph
 /// than B channels), OIHWBo. Filters are padded to the block; padding is zero.
 Tensor PackNchwcFilters(const Tensor& weight, int64_t block, bool plain_input);
 
+/// OIHW float filters of a Conv with `group` groups as those of the same Conv with group /
+/// `merged` groups: each run of `merged` neighbouring groups becomes one whose filters read all its
+/// channels, zero weights on the channels of the other members (block-diagonal).
+Tensor MergeNarrowGroups(const Tensor& weight, int64_t group, int64_t merged);
+
 /// `values` padded with zeros to `size` as a 1-D float tensor.
 Tensor PaddedVector(std::span<const float> values, int64_t size);
 

@@ -239,6 +239,23 @@ Model GroupedConvModel() {
   return model;
 }
 
+// RegNet's narrow groups: 8 channels per group (4 groups, then 2 groups strided), which B = 16
+// blocks by merging neighbouring groups in pairs.
+Model NarrowGroupsModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  SymbolicShape x_shape{Dimension::Symbol("N"), Dimension::Known(32), Dimension::Known(9),
+                        Dimension::Known(9)};
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat, x_shape));
+  AddConv(graph, "reduce", "x", 32, 32, 1, 1, 1, "a", 111);
+  AddConv(graph, "narrow", "a", 32, 32, 3, 1, 4, "b", 113);
+  graph.AddNode({"relu", "Relu", "", {"b"}, {"r"}, {}});
+  AddConv(graph, "down", "r", 32, 32, 3, 2, 4, "y", 115);
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 // A squeeze-and-excitation branch whose squeeze has 6 channels, no multiple of 4: the blocked
 // Conv pads its filters, and the expanding Conv reads the padded twin.
 Model SqueezeModel() {
@@ -511,6 +528,18 @@ TEST_CASE("nchwc_layout blocks grouped convolutions whose groups fill whole bloc
   }
   CHECK(grouped == 2);
   CheckSameOutputsAtAll(GroupedConvModel, {2, 32, 7, 7});
+}
+
+TEST_CASE("nchwc_layout blocks groups narrower than a block by merging them in pairs",
+          "[optimizer][nchwc]") {
+  // At B = 16 the 8-channel groups merge (4 groups become 2); at B = 8 they fill blocks as given.
+  Model model = NarrowGroupsModel();
+  InferAndOptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountOps(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "Conv") == 3);
+  CHECK(CountNchwc(graph, "ReorderOutput") == 1);
+  CheckSameOutputsAtAll(NarrowGroupsModel, {2, 32, 9, 9});
 }
 
 TEST_CASE("nchwc_layout pads the filters of a Conv whose channels are no multiple of 4",
