@@ -96,18 +96,20 @@ void CheckOutput(const NchwcConvArgs& a, Form form, int64_t block, int64_t batch
   }
 }
 
+// `deep_blocks` (blocked form only) replaces the 2 input channel blocks, and a 1x1 kernel the 3x3
+// when `pointwise`: deep layers sum their channels in parts (nchwc_conv_kernel.inc).
 void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded,
-                  bool clamped) {
+                  bool clamped, int64_t deep_blocks = 0, bool pointwise = false) {
   const int64_t block = kernels.block;
   NchwcConvArgs a;
   const int64_t batch = 2;
   a.in_block = form == Form::kPlain ? 1 : block;
-  a.in_blocks = form == Form::kPlain ? 3 : 2;
+  a.in_blocks = form == Form::kPlain ? 3 : deep_blocks > 0 ? deep_blocks : 2;
   a.out_blocks = form == Form::kDepthwise ? a.in_blocks : 5;
   a.in_h = 7;
   a.in_w = 19;
-  a.k_h = 3;
-  a.k_w = form == Form::kPlain ? 5 : 3;
+  a.k_h = pointwise ? 1 : 3;
+  a.k_w = pointwise ? 1 : form == Form::kPlain ? 5 : 3;
   a.stride_w = form == Form::kPlain ? 2 : 1;
   a.dil_h = form == Form::kDepthwise ? 2 : 1;
   a.pad_top = padded ? 1 : 0;
@@ -160,6 +162,24 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
                       << padded << " clamped " << clamped);
             CheckKernels(*kernels, form, with_sum, padded, clamped);
           }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("NCHWc conv microkernels sum deep layers' channels in parts and match a direct loop",
+          "[contrib][nchwc][Conv]") {
+  // 40 input blocks: 1x1 filters of 4 output blocks fit L1 at 8 blocks (B = 16), so the sum runs
+  // in parts, through the output; 3x3 ones in parts at B = 8 only.
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
+    for (bool pointwise : {true, false}) {
+      for (bool with_sum : {false, true}) {
+        for (bool padded : {false, true}) {
+          INFO(name << " pointwise " << pointwise << " sum " << with_sum << " padded " << padded);
+          CheckKernels(*kernels, Form::kBlocked, with_sum, padded && !pointwise, true, 40,
+                       pointwise);
         }
       }
     }
