@@ -66,6 +66,7 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
       {"concurrency", report.concurrency},
       {"warmup_runs", report.warmup_runs},
       {"runs", report.runs},
+      {"runtime_init_ms", report.runtime_init_ms},
       {"session_init_ms", report.session_init_ms},
       {"optimizer_rollbacks", report.optimizer_rollbacks},
       {"first_run_ms", report.first_run_ms},

@@ -47,6 +47,10 @@ struct PerfReport {
   std::string timestamp;  // UTC, ISO 8601
   int concurrency = 1;
   int warmup_runs = 0;
+  /// The process-wide set-up (InitializeRuntime) before the session, done once per process as
+  /// ONNX Runtime does when it creates its environment: neither session_init_ms nor the session's
+  /// resident-memory growth includes it.
+  double runtime_init_ms = 0;
   double session_init_ms = 0;
   /// Optimizer passes rolled back during session creation (InferenceSession::optimizer_rollbacks).
   int64_t optimizer_rollbacks = 0;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <mutex>
+#include <set>
 #include <string_view>
 
 #include "lib/onnx/node_checks.h"
@@ -192,12 +193,22 @@ int ConvWeightInput(const onnx::OpSchema& schema) {
 void GuardOnnxInference() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (const onnx::OpSchema& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history()) {
-      auto original = schema.GetTypeAndShapeInferenceFunction();
+    // Every registered schema, found from the newest of each op (get_all_schemas copies those,
+    // a few hundred) down through its older versions by lookup: copying the whole history
+    // (get_all_schemas_with_history, thousands of schemas) took most of a small model's start.
+    std::set<const onnx::OpSchema*> schemas;
+    for (const onnx::OpSchema& newest : onnx::OpSchemaRegistry::get_all_schemas()) {
+      for (int version = newest.SinceVersion(); version >= 1;) {
+        const onnx::OpSchema* schema =
+            onnx::OpSchemaRegistry::Schema(newest.Name(), version, newest.domain());
+        if (schema == nullptr) break;
+        schemas.insert(schema);
+        version = schema->SinceVersion() - 1;
+      }
+    }
+    for (const onnx::OpSchema* registered : schemas) {
+      auto original = registered->GetTypeAndShapeInferenceFunction();
       if (!original) continue;
-      const onnx::OpSchema* registered =
-          onnx::OpSchemaRegistry::Schema(schema.Name(), schema.SinceVersion(), schema.domain());
-      if (registered == nullptr) continue;
       const int weight = ConvWeightInput(*registered);
       // The registry hands out const schemas; the one wrapped here is the registry's own entry,
       // changed once, before any inference runs.

@@ -9,6 +9,7 @@
 #include "lib/common/logging.h"
 #include "lib/memory/arena.h"
 #include "lib/onnx/function_expansion.h"
+#include "lib/onnx/inference_guards.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/optimizer/graph_optimizer.h"
 #include "lib/optimizer/optimization_record.h"
@@ -16,6 +17,8 @@
 #include "lib/session/partitioner.h"
 
 namespace ort {
+
+void InitializeRuntime() { GuardOnnxInference(); }
 namespace {
 
 int DefaultThreadCount() {

@@ -22,6 +22,12 @@ namespace ort {
 
 using NamedValue = std::pair<std::string, Value>;
 
+/// The process-wide set-up every session needs once: the ONNX schema registry, with this
+/// engine's guards around its inference functions. The first session to load a model does it;
+/// an application calls this at start-up so that no session pays for it, as ONNX Runtime does
+/// when it creates its environment. Thread-safe; later calls return at once.
+void InitializeRuntime();
+
 class InferenceSession {
  public:
   explicit InferenceSession(SessionOptions options = {});
