@@ -471,7 +471,12 @@ Status InferenceSession::Run(const RunOptions& run_options, std::span<const Name
   }
   std::vector<Value> all_outputs;
   const auto start = run.profiler ? Profiler::Clock::now() : Profiler::Clock::time_point();
-  Status status = state_->Run(run, inputs, {}, all_outputs);
+  Status status;
+  {
+    const ThreadPool::ActiveScope intra_active(intra_op_pool_.get());
+    const ThreadPool::ActiveScope inter_active(inter_op_pool_.get());
+    status = state_->Run(run, inputs, {}, all_outputs);
+  }
   if (run_options.shrink_arenas) ShrinkArenas();
   if (run.profiler != nullptr) {
     run.profiler->Record(ProfileCategory::kSession, "model_run", start, Profiler::Clock::now(),

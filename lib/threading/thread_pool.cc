@@ -202,8 +202,12 @@ void ThreadPool::WorkerLoop(int worker) {
   worker_tids_[worker].notify_all();
   for (;;) {
     if (allow_spinning_) {
-      for (int i = 0; i < kSpinIterations && pending_jobs_.load(std::memory_order_acquire) == 0;
-           ++i) {
+      for (int i = 0; pending_jobs_.load(std::memory_order_acquire) == 0;) {
+        if (i < kSpinIterations) {
+          ++i;
+        } else if (active_scopes_.load(std::memory_order_relaxed) == 0) {
+          break;
+        }
         CpuRelax();
       }
     }
@@ -282,6 +286,14 @@ void ThreadPool::RunTasks(int64_t count, const std::function<void(int64_t)>& fn)
   ParallelFor(count, kMinParallelCycles, [&fn](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) fn(i);
   });
+}
+
+ThreadPool::ActiveScope::ActiveScope(ThreadPool* pool) : pool_(pool) {
+  if (pool_ != nullptr) pool_->active_scopes_.fetch_add(1, std::memory_order_relaxed);
+}
+
+ThreadPool::ActiveScope::~ActiveScope() {
+  if (pool_ != nullptr) pool_->active_scopes_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void ThreadPool::TryParallelFor(ThreadPool* pool, int64_t total, double cost_per_unit,
