@@ -97,9 +97,12 @@ void CheckOutput(const NchwcConvArgs& a, Form form, int64_t block, int64_t batch
 }
 
 // `deep_blocks` (blocked form only) replaces the 2 input channel blocks, and a 1x1 kernel the 3x3
-// when `pointwise`: deep layers sum their channels in parts (nchwc_conv_kernel.inc).
+// when `pointwise`: deep layers sum their channels in parts (nchwc_conv_kernel.inc). A
+// `dilation_w` above 1 dilates the columns, padded to keep their count (taps reading only
+// padding).
 void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded,
-                  bool clamped, int64_t deep_blocks = 0, bool pointwise = false) {
+                  bool clamped, int64_t deep_blocks = 0, bool pointwise = false,
+                  int64_t dilation_w = 1) {
   const int64_t block = kernels.block;
   NchwcConvArgs a;
   const int64_t batch = 2;
@@ -114,6 +117,10 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   a.dil_h = form == Form::kDepthwise ? 2 : 1;
   a.pad_top = padded ? 1 : 0;
   a.pad_left = padded ? 2 : 0;
+  if (dilation_w > 1) {
+    a.dil_w = dilation_w;
+    a.pad_left = dilation_w * (a.k_w - 1) / 2;
+  }
   if (clamped) {
     a.out_min = -0.75f;
     a.out_max = 1.5f;
@@ -181,6 +188,21 @@ TEST_CASE("NCHWc conv microkernels sum deep layers' channels in parts and match 
           CheckKernels(*kernels, Form::kBlocked, with_sum, padded && !pointwise, true, 40,
                        pointwise);
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("NCHWc conv microkernels skip kernel columns that read only padding",
+          "[contrib][nchwc][Conv]") {
+  // Columns dilated by 6 over 19: the outer taps read the image for some tiles only; by 24 (as
+  // DeepLab's ASPP), never: only the centre column does.
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
+    for (const int64_t dilation : {6, 24}) {
+      for (const Form form : {Form::kBlocked, Form::kPlain}) {
+        INFO(name << " dilation " << dilation << " form " << static_cast<int>(form));
+        CheckKernels(*kernels, form, true, true, true, 0, false, dilation);
       }
     }
   }
