@@ -168,17 +168,23 @@ Tensor PackNchwcFilters(const Tensor& weight, int64_t block, bool plain_input) {
                                    TensorShape({out_blocks * block, in_channels, ws[2], ws[3]}))
                       .value();
   float* dst = packed.MutableData<float>();
-  std::fill(dst, dst + packed.NumElements(), 0.0f);
   const float* src = weight.Data<float>();
   const int64_t in_block = plain_input ? 1 : block;
   const int64_t in_blocks = in_channels / in_block;
-  for (int64_t m = 0; m < filters; ++m) {
-    const int64_t ob = m / block, bo = m % block;
-    for (int64_t c = 0; c < in; ++c) {
-      const int64_t ib = c / in_block, bi = c % in_block;
-      float* filter = dst + ((ob * in_blocks + ib) * kernel * in_block + bi) * block + bo;
-      const float* source = src + (m * in + c) * kernel;
-      for (int64_t k = 0; k < kernel; ++k) filter[k * in_block * block] = source[k];
+  // Written in order ([ob][ib][tap][bi][bo]): each (ob, ib) reads B filters' runs of in_block x
+  // kernel values, which stay in L1, where writing in source order touched a new cache line of
+  // the destination per value (a quarter of resnet50's session start).
+  for (int64_t ob = 0; ob < out_blocks; ++ob) {
+    for (int64_t ib = 0; ib < in_blocks; ++ib) {
+      for (int64_t k = 0; k < kernel; ++k) {
+        for (int64_t bi = 0; bi < in_block; ++bi) {
+          const int64_t c = ib * in_block + bi;
+          for (int64_t bo = 0; bo < block; ++bo) {
+            const int64_t m = ob * block + bo;
+            *dst++ = m < filters && c < in ? src[(m * in + c) * kernel + k] : 0.0f;
+          }
+        }
+      }
     }
   }
   return packed;
