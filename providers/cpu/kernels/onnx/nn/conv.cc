@@ -1,9 +1,9 @@
 // Conv (1-D to 3-D and beyond, groups, dilations, strides, pads, auto_pad, optional bias):
 // im2col + GEMM per (image, group), a cache-sized slab of output positions at a time; 1x1 stride-1
 // unpadded kernels multiply the image directly, and 2-D convolutions with one input channel per
-// group (depthwise) run a direct loop. Float convolutions with one group and
-// constant weights multiply W^T packed once instead. FusedConv's Z is loaded into the output before
-// accumulation and its activation applied to each finished block while it is still in cache.
+// group (depthwise) run a direct loop. Float convolutions with one group and constant weights
+// multiply W^T packed once instead. FusedConv's Z is loaded into the output before accumulation and
+// its activation applied to each finished block while it is still in cache.
 #include "providers/cpu/kernels/onnx/nn/conv.h"
 
 #include <algorithm>
@@ -18,8 +18,9 @@
 namespace ort {
 namespace {
 
-// Elements of one column slab: a few hundred kilobytes, well inside a core's L2 with the GEMM's
-// packed panels beside it.
+// Elements of one column slab (4 MB): each slab is a GEMM of its own, which packs the filter bank
+// again, so slabs much smaller cost more than they save (r2plus1d_18 at 64K, 256K and 1M elements:
+// 1418, 933 and 857 ms per run, against 1184 with the whole column matrix).
 constexpr int64_t kColumnSlabElements = int64_t{1024} << 10;
 // Output positions per slab of the packed-weights path: the GEMM's rows, enough for full tiles.
 constexpr int64_t kPackedSlabColumns = 512;
@@ -27,11 +28,10 @@ constexpr int64_t kPackedSlabColumns = 512;
 /// 2-D convolution where every filter reads a single input channel (group == C, any depth
 /// multiplier): accumulates each kernel tap as a scaled row into the output, no im2col.
 template <typename T>
-void RunGroupedDirect2d(const ConvProblem& p, const T* x, const T* w, const T* bias, const T* sum,
-                        const FusedActivation& activation, T* y, ThreadPool* pool) {
+void RunDepthwise2d(const ConvProblem& p, const T* x, const T* w, const T* bias, const T* sum,
+                    const FusedActivation& activation, T* y, ThreadPool* pool) {
   const WindowGeometry& g = p.geometry;
-  const int64_t group_filters = p.filters / p.group;
-  const int64_t group_channels = p.channels / p.group;
+  const int64_t multiplier = p.filters / p.group;
   const int64_t in_h = g.input[0], in_w = g.input[1];
   const int64_t out_h = g.output[0], out_w = g.output[1];
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
@@ -47,14 +47,12 @@ void RunGroupedDirect2d(const ConvProblem& p, const T* x, const T* w, const T* b
                                    first[kw], out_w);
   }
   const int64_t planes = p.batch * p.filters;
-  const double cost = 2.0 * static_cast<double>(out_h * out_w * group_channels * k_h * k_w);
+  const double cost = 2.0 * static_cast<double>(out_h * out_w * k_h * k_w);
   ThreadPool::TryParallelFor(pool, planes, cost, [&](int64_t begin, int64_t end) {
     for (int64_t plane = begin; plane < end; ++plane) {
       const int64_t filter = plane % p.filters;
-      const T* images =
-          x +
-          (plane / p.filters * p.channels + filter / group_filters * group_channels) * in_h * in_w;
-      const T* kernels = w + filter * group_channels * k_h * k_w;
+      const T* image = x + (plane / p.filters * p.channels + filter / multiplier) * in_h * in_w;
+      const T* kernel = w + filter * k_h * k_w;
       const int64_t plane_size = out_h * out_w;
       T* out = y + plane * plane_size;
       const T initial = bias != nullptr ? bias[filter] : T(0);
@@ -66,21 +64,17 @@ void RunGroupedDirect2d(const ConvProblem& p, const T* x, const T* w, const T* b
       }
       for (int64_t oh = 0; oh < out_h; ++oh) {
         T* __restrict row = out + oh * out_w;
-        for (int64_t c = 0; c < group_channels; ++c) {
-          const T* image = images + c * in_h * in_w;
-          const T* kernel = kernels + c * k_h * k_w;
-          for (int64_t kh = 0; kh < k_h; ++kh) {
-            const int64_t ih = oh * stride_h - pad_h + kh * dil_h;
-            if (ih < 0 || ih >= in_h) continue;
-            for (int64_t kw = 0; kw < k_w; ++kw) {
-              const T weight = kernel[kh * k_w + kw];
-              const T* __restrict in = image + ih * in_w + kw * dil_w - pad_w;
-              if (stride_w == 1) {
-                for (int64_t ow = first[kw]; ow < last[kw]; ++ow) row[ow] += weight * in[ow];
-              } else {
-                for (int64_t ow = first[kw]; ow < last[kw]; ++ow)
-                  row[ow] += weight * in[ow * stride_w];
-              }
+        for (int64_t kh = 0; kh < k_h; ++kh) {
+          const int64_t ih = oh * stride_h - pad_h + kh * dil_h;
+          if (ih < 0 || ih >= in_h) continue;
+          for (int64_t kw = 0; kw < k_w; ++kw) {
+            const T weight = kernel[kh * k_w + kw];
+            const T* __restrict in = image + ih * in_w + kw * dil_w - pad_w;
+            if (stride_w == 1) {
+              for (int64_t ow = first[kw]; ow < last[kw]; ++ow) row[ow] += weight * in[ow];
+            } else {
+              for (int64_t ow = first[kw]; ow < last[kw]; ++ow)
+                row[ow] += weight * in[ow * stride_w];
             }
           }
         }
@@ -98,7 +92,7 @@ void RunConv(const ConvProblem& p, const T* x, const T* w, const T* bias, const 
   const WindowGeometry& g = p.geometry;
   const int64_t group_channels = p.channels / p.group;
   if (group_channels == 1 && p.group > 1 && g.rank() == 2) {
-    RunGroupedDirect2d<T>(p, x, w, bias, sum, activation, y, pool);
+    RunDepthwise2d<T>(p, x, w, bias, sum, activation, y, pool);
     return;
   }
   const int64_t group_filters = p.filters / p.group;
