@@ -1,0 +1,98 @@
+// nchwc Conv splits its work into tasks whose order depends on whether a group's filters or an
+// image is the larger; every order must reach every (image, group, filter block, row) once. The
+// expected values come from a direct NCHW loop in this file.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "test/providers/cpu/contrib/nchwc/nchwc_test_util.h"
+
+namespace ort::test {
+namespace {
+
+struct GroupedCase {
+  int64_t batch, channels, filters, group, size, kernel, pad;
+};
+
+std::vector<float> Random(size_t count, uint32_t seed) {
+  std::mt19937 engine(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& v : values) v = uniform(engine);
+  return values;
+}
+
+// Stride 1, square kernel and image.
+std::vector<float> DirectConv(const GroupedCase& g, const std::vector<float>& x,
+                              const std::vector<float>& w, const std::vector<float>& b) {
+  const int64_t in_per_group = g.channels / g.group, out_per_group = g.filters / g.group;
+  const int64_t out_size = g.size + 2 * g.pad - g.kernel + 1;
+  std::vector<float> y(static_cast<size_t>(g.batch * g.filters * out_size * out_size));
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t m = 0; m < g.filters; ++m) {
+      const int64_t c0 = m / out_per_group * in_per_group;
+      for (int64_t oh = 0; oh < out_size; ++oh) {
+        for (int64_t ow = 0; ow < out_size; ++ow) {
+          double sum = b[static_cast<size_t>(m)];
+          for (int64_t c = 0; c < in_per_group; ++c) {
+            for (int64_t kh = 0; kh < g.kernel; ++kh) {
+              for (int64_t kw = 0; kw < g.kernel; ++kw) {
+                const int64_t ih = oh - g.pad + kh, iw = ow - g.pad + kw;
+                if (ih < 0 || ih >= g.size || iw < 0 || iw >= g.size) continue;
+                sum += static_cast<double>(x[static_cast<size_t>(
+                           ((n * g.channels + c0 + c) * g.size + ih) * g.size + iw)]) *
+                       w[static_cast<size_t>(((m * in_per_group + c) * g.kernel + kh) * g.kernel +
+                                             kw)];
+              }
+            }
+          }
+          y[static_cast<size_t>(((n * g.filters + m) * out_size + oh) * out_size + ow)] =
+              static_cast<float>(sum);
+        }
+      }
+    }
+  }
+  return y;
+}
+
+void Check(const GroupedCase& g, int threads) {
+  NchwcConvCase c;
+  c.x_dims = {g.batch, g.channels, g.size, g.size};
+  c.x = Random(static_cast<size_t>(g.batch * g.channels * g.size * g.size), 1);
+  c.w_dims = {g.filters, g.channels / g.group, g.kernel, g.kernel};
+  c.w = Random(static_cast<size_t>(g.filters * g.channels / g.group * g.kernel * g.kernel), 2);
+  c.b = Random(static_cast<size_t>(g.filters), 3);
+  const int64_t out_size = g.size + 2 * g.pad - g.kernel + 1;
+  c.y_dims = {g.batch, g.filters, out_size, out_size};
+  c.y = DirectConv(g, c.x, c.w, c.b);
+  const int64_t pad = g.pad;
+  const int64_t group = g.group;
+  c.attributes = [pad, group](OpTester& t) {
+    t.AttrInts("pads", {pad, pad, pad, pad}).AttrInt("group", group);
+  };
+  c.threads = threads;
+  c.atol = 1e-4;
+  RunNchwcConv(c);
+}
+
+}  // namespace
+
+TEST_CASE("nchwc Conv computes every block of every image and group in either task order",
+          "[contrib][nchwc][Conv]") {
+  // Groups of 16 channels fill whole blocks of 8 and 16; 80 filters per group are several
+  // filter-block tasks of a row.
+  const int threads = GENERATE(1, 2);
+  SECTION("1x1 filters smaller than the image: a row's blocks adjacent") {
+    Check({2, 32, 160, 2, 20, 1, 0}, threads);
+  }
+  SECTION("3x3 filters larger than the image: a block's rows adjacent") {
+    Check({2, 32, 160, 2, 6, 3, 1}, threads);
+  }
+  SECTION("3x3 filters smaller than the image, one group") {
+    Check({2, 16, 96, 1, 30, 3, 1}, threads);
+  }
+}
+
+}  // namespace ort::test
