@@ -31,6 +31,8 @@ constexpr ActivationSpec kActivations[] = {
     {"ThresholdedRelu", ActivationKind::kThresholdedRelu, 1.0f, 0.0f, 0.0f},
     {"ScaledTanh", ActivationKind::kScaledTanh, 1.0f, 1.0f, 0.0f},
     {"ParametricSoftplus", ActivationKind::kParametricSoftplus, 1.0f, 1.0f, 0.0f},
+    {"QuickGelu", ActivationKind::kQuickGelu, 1.702f, 0.0f, 0.0f},
+    {"HardSwish", ActivationKind::kHardSwish, 0.0f, 0.0f, 0.0f},
 };
 
 const ActivationSpec* FindActivation(const std::string& name) {
@@ -54,14 +56,17 @@ Result<FusedActivationAttributes> ParseConvActivation(const KernelInfo& info) {
   ORT_ASSIGN_OR_RETURN(const std::string name, ActivationName(info));
   if (name.empty()) return FusedActivationAttributes{};
   const ActivationSpec* spec = FindActivation(name);
-  // The activations MLAS fuses into its convolution, with their parameter counts.
+  // The activations MLAS fuses into its convolution, and this engine's own, with their parameter
+  // counts.
   size_t wanted = 0;
   switch (spec == nullptr ? ActivationKind::kNone : spec->kind) {
     case ActivationKind::kRelu:
     case ActivationKind::kTanh:
     case ActivationKind::kSigmoid:
+    case ActivationKind::kHardSwish:
       break;
     case ActivationKind::kLeakyRelu:
+    case ActivationKind::kQuickGelu:
       wanted = 1;
       break;
     case ActivationKind::kClip:
@@ -89,7 +94,8 @@ Result<FusedActivationAttributes> ParseGemmActivation(const KernelInfo& info) {
   ORT_ASSIGN_OR_RETURN(const std::string name, ActivationName(info));
   if (name.empty()) return FusedActivationAttributes{};
   const ActivationSpec* spec = FindActivation(name);
-  if (spec == nullptr || spec->kind == ActivationKind::kClip) {
+  if (spec == nullptr || spec->kind == ActivationKind::kClip ||
+      spec->kind == ActivationKind::kQuickGelu || spec->kind == ActivationKind::kHardSwish) {
     return ORT_ERROR(kInvalidModel, "unsupported activation '{}'", name)
         .WithNode(info.node().Describe());
   }

@@ -24,6 +24,8 @@ enum class ActivationKind {
   kThresholdedRelu,     // x > alpha ? x : 0
   kScaledTanh,          // alpha tanh(beta x)
   kParametricSoftplus,  // alpha log(1 + e^(beta x))
+  kQuickGelu,           // x sigmoid(alpha x): SiLU with alpha 1
+  kHardSwish,           // x clamp(x / 6 + 1 / 2, 0, 1)
 };
 
 /// An activation with its parameters; kNone leaves values unchanged.
@@ -38,7 +40,9 @@ struct FusedActivationAttributes {
 
 /// FusedConv's attributes: `activation` (Relu, Tanh, Sigmoid, LeakyRelu, Clip, HardSigmoid) and
 /// `activation_params` (LeakyRelu: alpha; Clip: min, max; HardSigmoid: alpha, beta). Missing
-/// parameters take the defaults of the ONNX op of the same name.
+/// parameters take the defaults of the ONNX op of the same name. QuickGelu (alpha) and HardSwish
+/// are this engine's own: sessions fuse them into NCHWc convolutions (fuse_nchwc_conv_activation),
+/// never into a model saved for onnxruntime.
 Result<FusedActivationAttributes> ParseConvActivation(const KernelInfo& info);
 
 /// FusedGemm's attributes: `activation` (any of the elementwise activations above except Clip)

@@ -66,6 +66,14 @@ void ApplyActivation(const FusedActivation& act, C* data, int64_t count) {
       return Transform(data, count, [=](C x) { return alpha * ActivationTanh(beta * x); });
     case ActivationKind::kParametricSoftplus:
       return Transform(data, count, [=](C x) { return alpha * Softplus(beta * x); });
+    case ActivationKind::kQuickGelu:
+      return Transform(data, count, [=](C x) { return x / (C(1) + ActivationExp(-alpha * x)); });
+    case ActivationKind::kHardSwish:
+      return Transform(data, count, [](C x) {
+        const C v = x * C(1.0 / 6) + C(0.5);
+        const C low = Select(v < C(0), C(0), v);
+        return x * Select(low > C(1), C(1), low);
+      });
   }
 }
 

@@ -498,6 +498,29 @@ TEST_CASE("FusedConv depthwise and multi-threaded paths apply the epilogue",
       .Run();
 }
 
+TEST_CASE("FusedConv applies this engine's QuickGelu and HardSwish", "[contrib][FusedConv]") {
+  // An identity 1x1 convolution, so y is the activation of x; expected values from numpy in
+  // float64: x / (1 + exp(-1.5 x)) and x * clip(x / 6 + 1 / 2, 0, 1).
+  const std::vector<float> x = {-6.0f, -3.0f, -1.5f, -0.5f, 0.0f, 0.25f, 1.0f, 2.5f, 3.0f, 7.0f};
+  OpTester("FusedConv", 1, "com.microsoft")
+      .AttrString("activation", "QuickGelu")
+      .AttrFloats("activation_params", {1.5f})
+      .Input<float>("x", {1, 1, 2, 5}, x)
+      .ConstantInput<float>("w", {1, 1, 1, 1}, {1.0f})
+      .Output<float>("y", {1, 1, 2, 5},
+                     {-0.00074036746f, -0.032960828f, -0.1430242f, -0.16041065f, 0.0f, 0.14816665f,
+                      0.81757448f, 2.4425566f, 2.9670392f, 6.9998073f})
+      .Run();
+  OpTester("FusedConv", 1, "com.microsoft")
+      .AttrString("activation", "HardSwish")
+      .Input<float>("x", {1, 1, 2, 5}, x)
+      .ConstantInput<float>("w", {1, 1, 1, 1}, {1.0f})
+      .Output<float>("y", {1, 1, 2, 5},
+                     {0.0f, 0.0f, -0.375f, -0.20833333f, 0.0f, 0.13541667f, 0.66666667f, 2.2916667f,
+                      3.0f, 7.0f})
+      .Run();
+}
+
 TEST_CASE("FusedConv rejects an unknown activation and a misshaped Z", "[contrib][FusedConv]") {
   OpTester("FusedConv", 1, "com.microsoft")
       .AttrString("activation", "Gelu")
