@@ -65,6 +65,16 @@ TEST_CASE("Softmax and LogSoftmax are stable for large inputs", "[math][Softmax]
       .Run();
 }
 
+TEST_CASE("Softmax flushes probabilities below the normal floats to zero", "[math][Softmax]") {
+  // e^-95 / (1 + e^-50 + e^-95) = 5.5e-42 is subnormal: the kernel gives exactly 0 (atol 0),
+  // keeping subnormals out of whatever multiplies the probabilities next.
+  OpTester("Softmax", 13)
+      .Input<float>("x", {1, 3}, {0.0f, -95.0f, -50.0f})
+      .Output<float>("y", {1, 3}, {1.0f, 0.0f, 1.9287498e-22f})
+      .SetTolerance(1e-6, 0.0)
+      .Run();
+}
+
 TEST_CASE("Hardmax marks the first maximum", "[math][Hardmax]") {
   CheckOnX("Hardmax", 13, std::nullopt, {0, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0});
   CheckOnX("Hardmax", 13, 1, {0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1});

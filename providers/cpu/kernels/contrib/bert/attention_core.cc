@@ -25,7 +25,7 @@ bool MaskIsPerKey(const AttentionMaskIndex& mask) {
 // Softmax of one row in place, accumulated in float.
 void SoftmaxRow(float* row, int64_t n) {
   const float max = RowMax(row, n);
-  for (int64_t i = 0; i < n; ++i) row[i] = FastExp(row[i] - max);
+  for (int64_t i = 0; i < n; ++i) row[i] = SoftmaxExp(row[i] - max);
   const float inverse = 1.0f / RowSum(row, n);
   for (int64_t i = 0; i < n; ++i) row[i] *= inverse;
 }

@@ -15,10 +15,11 @@ namespace {
 
 enum class SoftmaxKind { kSoftmax, kLogSoftmax, kHardmax };
 
+// Of a shifted score, x <= 0.
 template <typename C>
 C Exp(C x) {
   if constexpr (std::is_same_v<C, float>) {
-    return FastExp(x);
+    return SoftmaxExp(x);
   } else {
     return std::exp(x);
   }
