@@ -177,16 +177,20 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
 
 TEST_CASE("NCHWc conv microkernels sum deep layers' channels in parts and match a direct loop",
           "[contrib][nchwc][Conv]") {
-  // 40 input blocks: 1x1 filters of 4 output blocks fit L1 at 8 blocks (B = 16), so the sum runs
-  // in parts, through the output; 3x3 ones in parts at B = 8 only.
+  // 1x1 filters of 4 output blocks fill a part at 8 input blocks (B = 16): 9 blocks sum in two
+  // uneven parts, 40 in five, through the output; 3x3 ones in parts at B = 8 only. The 5 output
+  // blocks make a second, narrower group whose filters the first one's last part prefetches.
   for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
     const auto& [name, isa, kernels] = *entry;
-    for (bool pointwise : {true, false}) {
-      for (bool with_sum : {false, true}) {
-        for (bool padded : {false, true}) {
-          INFO(name << " pointwise " << pointwise << " sum " << with_sum << " padded " << padded);
-          CheckKernels(*kernels, Form::kBlocked, with_sum, padded && !pointwise, true, 40,
-                       pointwise);
+    for (const int64_t blocks : {9, 40}) {
+      for (bool pointwise : {true, false}) {
+        for (bool with_sum : {false, true}) {
+          for (bool padded : {false, true}) {
+            INFO(name << " blocks " << blocks << " pointwise " << pointwise << " sum " << with_sum
+                      << " padded " << padded);
+            CheckKernels(*kernels, Form::kBlocked, with_sum, padded && !pointwise, true, blocks,
+                         pointwise);
+          }
         }
       }
     }
