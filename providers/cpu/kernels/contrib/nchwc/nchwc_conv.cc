@@ -1,9 +1,12 @@
 // com.microsoft.nchwc Conv: a 2-D convolution of blocked tensors with optional bias, Sum (added
-// before the activation) and FusedConv's activation. Three forms, told apart by the shapes as in
-// ONNX Runtime: NCHWc input with OIHWBiBo filters (in groups whose channels fill whole blocks),
+// before the activation) and FusedConv's activation. Four forms, told apart by the shapes: as in
+// ONNX Runtime, NCHWc input with OIHWBiBo filters (in groups whose channels fill whole blocks),
 // plain NCHW input of fewer than B channels with OIHWBo filters, and depthwise (group ==
-// channels) with OIHWBo filters [M, 1, KH, KW].
+// channels) with OIHWBo filters [M, 1, KH, KW]; this engine's own, groups of as many filters as
+// channels that do not fill whole blocks, with OIHWBo filters [M, channels per group, KH, KW]
+// (sessions only: rule nchwc_narrow_groups).
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -57,14 +60,19 @@ class NchwcConv final : public OpKernel {
     const int64_t group = attributes_.group;
     const bool depthwise = group > 1 && ws[1] == 1;
     const bool nchw_input = group == 1 && xs[1] < block;
+    // Groups of as many filters as channels that do not fill whole blocks: W is
+    // [M rounded up to B, channels per group, KH, KW] and the last block's extra filters are zero.
+    const bool narrow = group > 1 && ws[1] > 1 && ws[1] % block != 0;
     // Other groups must fill whole blocks on both sides: each is then a convolution of its own
     // input and output blocks.
-    const int64_t groups = depthwise ? 1 : group;
+    const int64_t groups = depthwise || narrow ? 1 : group;
+    const int64_t padded_channels = (group * ws[1] + block - 1) / block * block;
     const bool shapes_ok =
         filters % block == 0 &&
         (depthwise ? group == filters && xs[1] == filters
+         : narrow  ? xs[1] == padded_channels && filters == padded_channels
                    : group >= 1 && ws[1] * group == xs[1] && filters % group == 0 &&
-                         (nchw_input || (ws[1] % block == 0 && filters / group % block == 0)));
+                        (nchw_input || (ws[1] % block == 0 && filters / group % block == 0)));
     if (!shapes_ok) {
       return context.Error("X {}, W {} and group {} do not form an NCHWc convolution of block {}",
                            xs.ToString(), ws.ToString(), group, block);
@@ -90,7 +98,11 @@ class NchwcConv final : public OpKernel {
     args.sum = sum != nullptr ? sum->Data<float>() : nullptr;
     args.y = y->MutableData<float>();
     args.in_block = nchw_input ? 1 : block;
-    args.in_blocks = nchw_input ? xs[1] : ws[1] / block;
+    args.in_blocks = nchw_input ? xs[1] : narrow ? xs[1] / block : ws[1] / block;
+    if (narrow) {
+      args.group_channels = ws[1];
+      args.groups = group;
+    }
     args.out_blocks = filters / groups / block;
     SetNchwcWindow(g, args);
     // Relu and Clip become the kernels' output clamp; other activations run over each row after.
@@ -115,9 +127,9 @@ class NchwcConv final : public OpKernel {
     }
     // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
     // long row, cut into column ranges so that threads share it.
-    const bool pointwise = !depthwise && args.k_h == 1 && args.k_w == 1 && args.stride_h == 1 &&
-                           args.stride_w == 1 && args.pad_top == 0 && args.pad_left == 0 &&
-                           args.out_h == args.in_h && args.out_w == args.in_w;
+    const bool pointwise = !depthwise && !narrow && args.k_h == 1 && args.k_w == 1 &&
+                           args.stride_h == 1 && args.stride_w == 1 && args.pad_top == 0 &&
+                           args.pad_left == 0 && args.out_h == args.in_h && args.out_w == args.in_w;
     if (pointwise) {
       args.in_w = args.out_w = args.in_h * args.in_w;
       args.in_h = args.out_h = 1;
@@ -130,14 +142,15 @@ class NchwcConv final : public OpKernel {
     // in resnet50's last 3x3s, then come once per run, not once per image); unless the filters
     // fit in L2 with room to spare and the image is larger, when the blocks of one row are
     // adjacent instead (DenseNet's 1x1s over 2.8 MB of 56x56 input read it once, not per block).
-    const int64_t per_task = depthwise ? 1 : kernels.max_filter_blocks;
+    const bool row_per_block = depthwise || narrow;
+    const int64_t per_task = row_per_block ? 1 : kernels.max_filter_blocks;
     const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
     const int64_t rows = args.out_h * column_tasks;
     const int64_t filter_bytes = args.out_blocks * block * args.in_blocks * args.in_block *
                                  args.k_h * args.k_w * int64_t{sizeof(float)};
     const int64_t image_bytes =
         args.in_blocks * args.in_block * args.in_h * args.in_w * int64_t{sizeof(float)};
-    const bool blocks_inner = !depthwise && filter_bytes <= kFiltersInnerMaxBytes &&
+    const bool blocks_inner = !row_per_block && filter_bytes <= kFiltersInnerMaxBytes &&
                               image_bytes > filter_bytes && block_groups > 1;
     // Group g of image n is image n * groups + g of a convolution of one group's blocks; only
     // its filters and bias depend on g.
@@ -148,11 +161,12 @@ class NchwcConv final : public OpKernel {
       if (at.bias != nullptr) at.bias += g * args.out_blocks * block;
     }
     const int64_t tasks = xs[0] * groups * block_groups * rows;
-    const int64_t depth = depthwise ? 1 : args.in_blocks * args.in_block;
+    const int64_t depth = depthwise ? 1 : narrow ? ws[1] : args.in_blocks * args.in_block;
     const double cost = 2.0 * static_cast<double>(per_task * block * columns_per_task * depth *
                                                   args.k_h * args.k_w);
     const int64_t row = args.out_w * block;
     const size_t scratch_floats = static_cast<size_t>(depthwise ? 0 : NchwcConvScratchFloats(args));
+    std::atomic<bool> too_many_segments{false};
     ThreadPool::TryParallelFor(context.thread_pool(), tasks, cost, [&](int64_t begin, int64_t end) {
       thread_local std::vector<float> scratch;
       if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
@@ -176,6 +190,8 @@ class NchwcConv final : public OpKernel {
         const int64_t count = std::min(per_task, args.out_blocks - ob);
         if (depthwise) {
           kernels.depthwise_row(args, n, ob, oh);
+        } else if (narrow) {
+          if (!kernels.narrow_group_row(args, n, ob, oh, scratch.data())) too_many_segments = true;
         } else {
           kernels.conv_row(group_args[static_cast<size_t>(n % groups)], n, ob, count, oh, ow_begin,
                            ow_end, scratch.data());
@@ -188,6 +204,10 @@ class NchwcConv final : public OpKernel {
         }
       }
     });
+    if (too_many_segments) {
+      return context.Error("groups of {} channels put more than {} groups in a block of {}", ws[1],
+                           kNchwcMaxGroupSegments, block);
+    }
     return Status::OK();
   }
 

@@ -28,7 +28,7 @@ constexpr int kDwTilePx = 6;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,      kMaxOb,           ConvRow,
-                                              DepthwiseRow, WinogradInputRow, WinogradOutputRow};
+                                              DepthwiseRow, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

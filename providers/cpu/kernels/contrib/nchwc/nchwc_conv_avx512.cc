@@ -28,7 +28,7 @@ constexpr int kDwTilePx = 8;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b16_avx512{Vec::kB,      kMaxOb,           ConvRow,
-                                                 DepthwiseRow, WinogradInputRow, WinogradOutputRow};
+                                                 DepthwiseRow, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

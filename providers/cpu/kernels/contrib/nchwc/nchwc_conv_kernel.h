@@ -25,11 +25,19 @@ struct NchwcConvArgs : NchwcWindow {
   int64_t in_blocks = 0;        // input channel blocks (NCHWc) or input channels (NCHW)
   int64_t in_block = 0;         // B for NCHWc input, 1 for NCHW input
   int64_t out_blocks = 0;       // M / B
+  // Channels (and filters) per group of a grouped convolution whose groups do not fill whole
+  // blocks (narrow_group_row), else 0; `groups` of them, groups * group_channels channels.
+  int64_t group_channels = 0;
+  int64_t groups = 0;
   // Every output is clamped to [out_min, out_max] after bias and sum: fused Relu and Clip cost
   // two vector instructions per store instead of another pass over the output.
   float out_min = -std::numeric_limits<float>::infinity();
   float out_max = std::numeric_limits<float>::infinity();
 };
+
+/// Most groups one output block of a narrow-group convolution may span (4 at 4 channels per
+/// group and B = 16).
+inline constexpr int kNchwcMaxGroupSegments = 4;
 
 /// Input columns one output row's taps span, padding included.
 inline int64_t NchwcPaddedRowWidth(const NchwcConvArgs& a) {
@@ -53,6 +61,12 @@ struct NchwcConvKernels {
                    int64_t ow_begin, int64_t ow_end, float* scratch);
   /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
   void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
+  /// Writes output row `oh` of channel block `ob` of image `n` of a convolution of narrow groups
+  /// (`group_channels` > 0) with filters [M / B, group_channels, KH, KW, B]; false (nothing
+  /// written) when the block's lanes span more than kNchwcMaxGroupSegments groups. `scratch`
+  /// holds NchwcConvScratchFloats(args) floats.
+  bool (*narrow_group_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh,
+                           float* scratch);
   /// Winograd F(4x4, 3x3) input transform of tiles [tx_begin, tx_end) of tile row `ty` of
   /// channel block `ib` of image `n` (nchwc_winograd.h): tile tx_begin goes to tile `first` of
   /// `v`, laid out [36][in_blocks][tiles][block], and the next ones after it.

@@ -19,6 +19,6 @@ constexpr int kDwTilePx = 4;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_portable{
-    Vec::kB, kMaxOb, ConvRow, DepthwiseRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB, kMaxOb, ConvRow, DepthwiseRow, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
