@@ -188,6 +188,51 @@ void RegisterWinograd(const char* isa, const NchwcConvKernels& kernels) {
   }
 }
 
+// Grouped convolutions whose groups (as many filters as channels) do not fill whole blocks:
+// RegNet-X 1.6GF's 24-channel groups (3 at 56x56, 17 at 14x14), RegNet-Y's 8 (13 at 28x28) and
+// ResNeXt-50's 4 (32 at 56x56). FLOP/s count the multiply-adds of the groups only.
+struct NarrowGroupShape {
+  const char* origin;
+  int64_t groups, group_channels, size;
+};
+
+const NarrowGroupShape kNarrowGroupShapes[] = {
+    {"regnet_x_g24x3_56", 3, 24, 56},
+    {"regnet_x_g24x17_14", 17, 24, 14},
+    {"regnet_y_g8x13_28", 13, 8, 28},
+    {"resnext_g4x32_56", 32, 4, 56},
+};
+
+void RegisterNarrowGroups(const char* isa, const NchwcConvKernels& kernels) {
+  for (const NarrowGroupShape& s : kNarrowGroupShapes) {
+    const int64_t channels = s.groups * s.group_channels;
+    const int64_t padded = (channels + kernels.block - 1) / kernels.block * kernels.block;
+    if (s.group_channels % kernels.block == 0) continue;
+    const std::string name = std::string("NchwcNarrowGroups/") + isa + "/" + s.origin;
+    benchmark::RegisterBenchmark(name.c_str(), [s, channels, padded,
+                                                &kernels](benchmark::State& state) {
+      const auto x = RandomFloats(static_cast<size_t>(padded * s.size * s.size));
+      const auto w = RandomFloats(static_cast<size_t>(padded * s.group_channels * 9));
+      const auto bias = RandomFloats(static_cast<size_t>(padded));
+      std::vector<float> y;
+      const ConvShape shape{s.origin, padded, padded, s.size, 3, 1};
+      NchwcConvArgs a = ConvArgs(shape, kernels.block, x, w, bias, y);
+      a.group_channels = s.group_channels;
+      a.groups = s.groups;
+      const double flops =
+          2.0 * static_cast<double>(channels * s.group_channels * 9 * a.out_h * a.out_w);
+      std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
+      Measure(state, flops, [&] {
+        for (int64_t ob = 0; ob < a.out_blocks; ++ob) {
+          for (int64_t oh = 0; oh < a.out_h; ++oh) {
+            kernels.narrow_group_row(a, 0, ob, oh, scratch.data());
+          }
+        }
+      });
+    })->Unit(benchmark::kMillisecond);
+  }
+}
+
 }  // namespace
 }  // namespace ort::bench
 
@@ -212,6 +257,7 @@ int main(int argc, char** argv) {
   for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
     bench::RegisterConv(entry->name, *entry->kernel);
     bench::RegisterWinograd(entry->name, *entry->kernel);
+    bench::RegisterNarrowGroups(entry->name, *entry->kernel);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
