@@ -35,6 +35,15 @@ int64_t MaxSegments(int64_t groups, int64_t group_channels, int64_t block) {
   return most;
 }
 
+// True when the kernel runs groups of `group_channels`: groups that read only their own block
+// (2, 4 or 8 channels dividing it), or blocks spanning at most kMaxSegments groups.
+bool KernelTakes(int64_t groups, int64_t group_channels, int64_t block) {
+  const bool in_block = group_channels < block && block % group_channels == 0 &&
+                        groups * group_channels % block == 0 &&
+                        (group_channels == 2 || group_channels == 4 || group_channels == 8);
+  return in_block || MaxSegments(groups, group_channels, block) <= kMaxSegments;
+}
+
 class NchwcNarrowGroups final : public RewriteRule {
  public:
   NchwcNarrowGroups()
@@ -128,7 +137,7 @@ class NchwcNarrowGroups final : public RewriteRule {
       const int64_t groups = IntAttributeOr(*conv, "group", 1);
       if (ws.rank() != 4 || groups <= 1 || ws[1] <= 1 || ws[1] % block == 0 ||
           ws[0] != groups * ws[1] || channels != ws[0] || ws[2] > kNchwcMaxKernelRows ||
-          MaxSegments(groups, ws[1], block) > kMaxSegments) {
+          !KernelTakes(groups, ws[1], block)) {
         continue;
       }
       return conv;

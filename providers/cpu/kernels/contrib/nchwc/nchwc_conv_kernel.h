@@ -63,7 +63,8 @@ struct NchwcConvKernels {
   void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
   /// Writes output row `oh` of channel block `ob` of image `n` of a convolution of narrow groups
   /// (`group_channels` > 0) with filters [M / B, group_channels, KH, KW, B]; false (nothing
-  /// written) when the block's lanes span more than kNchwcMaxGroupSegments groups. `scratch`
+  /// written) when the block's lanes span more than kNchwcMaxGroupSegments groups and its groups
+  /// (of 2, 4 or 8 channels) do not read only their own block. `scratch`
   /// holds NchwcConvScratchFloats(args) floats.
   bool (*narrow_group_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh,
                            float* scratch);

@@ -434,10 +434,13 @@ void CheckNarrowGroups(const NchwcConvKernels& kernels, const NarrowCase& c, boo
 
 TEST_CASE("NCHWc narrow-group conv kernels match a direct loop", "[contrib][nchwc][Conv]") {
   // RegNet's 24-channel groups (3 of them, and an odd 7 at stride 2), ResNeXt's 4, and 12, 5 and
-  // 10 channels whose groups straddle block edges, with padding, dilation and a 5x5 kernel.
+  // 10 channels whose groups straddle block edges, with padding, dilation and a 5x5 kernel; 8, 4
+  // and 2 channels whose groups read only their own block (permuted), and 13 groups of 8 whose
+  // last block is half padding.
   const NarrowCase cases[] = {
       {3, 24, 9, 3, 1, 1, 1}, {7, 24, 6, 3, 2, 1, 1}, {8, 4, 7, 3, 1, 1, 1},
       {5, 12, 8, 3, 1, 2, 2}, {6, 5, 7, 5, 1, 2, 1},  {3, 10, 13, 3, 2, 0, 1},
+      {6, 8, 7, 3, 2, 1, 1},  {16, 2, 6, 3, 1, 1, 1}, {13, 8, 5, 3, 1, 1, 1},
   };
   for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
     const auto& [name, isa, kernels] = *entry;
