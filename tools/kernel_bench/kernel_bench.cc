@@ -1,7 +1,9 @@
 // Micro-benchmark of the CPU kernel library on shapes taken from the benchmark suite: SGEMM (each
 // microkernel this CPU runs, B packed per call and pre-packed), the NCHWc convolution
-// microkernels and Winograd F(4x4, 3x3) convolutions. Prints GFLOP/s (for Winograd: of the direct
-// convolution it replaces) and the percentage of the single-core FMA peak measured at start-up.
+// microkernels (depthwise row by row and plane by plane), Winograd F(4x4, 3x3) convolutions and
+// the logistic (sigmoid, SiLU) kernels. Prints GFLOP/s (for Winograd: of the direct convolution
+// it replaces; for the logistic: its multiplies, see RegisterLogistic) and the percentage of the
+// single-core FMA peak measured at start-up.
 //   ort-kernel-bench [--benchmark_filter=REGEX] [--threads=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
@@ -17,6 +19,7 @@
 #include "lib/threading/thread_pool.h"
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/common/isa_dispatch.h"
+#include "providers/cpu/kernels/common/logistic.h"
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
@@ -233,6 +236,66 @@ void RegisterNarrowGroups(const char* isa, const NchwcConvKernels& kernels) {
   }
 }
 
+// Depthwise convolutions of MobileNet-V2/V3, MnasNet and EfficientNet, each run row by row (edge
+// columns checked tap by tap) and plane by plane (a padded copy, every column unchecked).
+struct DepthwiseShape {
+  const char* origin;
+  int64_t channels, size, kernel, stride;
+};
+
+const DepthwiseShape kDepthwiseShapes[] = {
+    {"efficientnet_5x5_7", 1152, 7, 5, 1},  {"efficientnet_5x5_14", 672, 14, 5, 1},
+    {"efficientnet_5x5_28", 240, 28, 5, 1}, {"mobilenet_3x3_14", 480, 14, 3, 1},
+    {"mobilenet_3x3_56", 144, 56, 3, 1},    {"mobilenet_3x3_s2_112", 96, 112, 3, 2},
+};
+
+void RegisterDepthwise(const char* isa, const NchwcConvKernels& kernels) {
+  for (const DepthwiseShape& s : kDepthwiseShapes) {
+    for (const bool plane : {false, true}) {
+      const std::string name =
+          std::string("NchwcDepthwise/") + isa + "/" + s.origin + (plane ? "/plane" : "/row");
+      benchmark::RegisterBenchmark(name.c_str(), [s, plane, &kernels](benchmark::State& state) {
+        const auto x = RandomFloats(static_cast<size_t>(s.channels * s.size * s.size));
+        const auto w = RandomFloats(static_cast<size_t>(s.channels * s.kernel * s.kernel));
+        const auto bias = RandomFloats(static_cast<size_t>(s.channels));
+        std::vector<float> y;
+        const ConvShape shape{s.origin, s.channels, s.channels, s.size, s.kernel, s.stride};
+        const NchwcConvArgs a = ConvArgs(shape, kernels.block, x, w, bias, y);
+        const double flops =
+            2.0 * static_cast<double>(s.channels * s.kernel * s.kernel * a.out_h * a.out_w);
+        std::vector<float> scratch(static_cast<size_t>(NchwcDepthwisePlaneFloats(a)));
+        Measure(state, flops, [&] {
+          for (int64_t ob = 0; ob < a.out_blocks; ++ob) {
+            if (plane) {
+              kernels.depthwise_plane(a, 0, ob, scratch.data());
+              continue;
+            }
+            for (int64_t oh = 0; oh < a.out_h; ++oh) kernels.depthwise_row(a, 0, ob, oh);
+          }
+        });
+      })->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+// x sigmoid(x) over a row that stays in L1 (one NCHWc output row of 112 pixels, as the Conv
+// kernel applies its fused activation) and over a MobileNet/EfficientNet 96x112x112 activation
+// from memory. FLOP/s count the kernel's eleven multiplies and multiply-adds per element (two
+// FLOPs each), so that %peak is the share of the FMA pipes the kernel keeps busy.
+void RegisterLogistic(const char* isa, const LogisticKernel& kernel) {
+  constexpr double kMultipliesPerElement = 11.0;
+  for (const int64_t count : {int64_t{112 * 16}, int64_t{96 * 112 * 112}}) {
+    const std::string name = std::string("Logistic/") + isa + "/silu/" +
+                             (count < 4096 ? "l1_row_" : "memory_") + std::to_string(count);
+    benchmark::RegisterBenchmark(name.c_str(), [count, &kernel](benchmark::State& state) {
+      const auto x = RandomFloats(static_cast<size_t>(count));
+      std::vector<float> y(x.size());
+      Measure(state, 2.0 * kMultipliesPerElement * static_cast<double>(count),
+              [&] { kernel.run(x.data(), y.data(), count, 1.0f, true); });
+    })->Unit(benchmark::kMicrosecond);
+  }
+}
+
 }  // namespace
 }  // namespace ort::bench
 
@@ -258,6 +321,10 @@ int main(int argc, char** argv) {
     bench::RegisterConv(entry->name, *entry->kernel);
     bench::RegisterWinograd(entry->name, *entry->kernel);
     bench::RegisterNarrowGroups(entry->name, *entry->kernel);
+    bench::RegisterDepthwise(entry->name, *entry->kernel);
+  }
+  for (const auto* entry : RunnableEntries(kLogisticKernels)) {
+    bench::RegisterLogistic(entry->name, *entry->kernel);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "providers/cpu/kernels/common/logistic.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
 
@@ -80,6 +81,11 @@ void ApplyActivation(const FusedActivation& act, C* data, int64_t count) {
 }  // namespace
 
 void FusedActivation::Apply(float* data, int64_t count) const {
+  if (kind == ActivationKind::kSigmoid || kind == ActivationKind::kQuickGelu) {
+    ScaledLogistic(data, data, count, kind == ActivationKind::kSigmoid ? 1.0f : alpha,
+                   kind == ActivationKind::kQuickGelu);
+    return;
+  }
   Vectorized([&] { ApplyActivation(*this, data, count); });
 }
 

@@ -1,5 +1,6 @@
 // SGEMM microkernel in plain C++ for CPUs without AVX2: a 4 x 8 tile in 4-float vectors, which the
 // compiler maps to SSE registers.
+#include <bit>
 #include <cstdint>
 
 #include "providers/cpu/kernels/common/sgemm_kernel.h"

@@ -4,6 +4,7 @@
 // types compute in float, double through libm.
 #include <cmath>
 
+#include "providers/cpu/kernels/common/logistic.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/activation/contrib_activation_kernels.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
@@ -54,6 +55,9 @@ struct QuickGeluOp {
     } else {
       return x / (C(1) + std::exp(-scaled));
     }
+  }
+  void Floats(const float* in, float* out, int64_t count) const {
+    ScaledLogistic(in, out, count, alpha, true);
   }
 };
 

@@ -24,6 +24,11 @@ namespace {
 // still split across threads.
 constexpr int64_t kPointwisePixelsPerTask = 96;
 
+// A padded depthwise plane up to this size (a 28x28 3x3's, a 14x14 5x5's) is copied once and
+// run as one task, when there are enough planes to share among threads.
+constexpr int64_t kDepthwisePlaneMaxBytes = 64 << 10;
+constexpr int64_t kDepthwisePlaneMinTasks = 16;
+
 // Filters up to this size stay in L2 while a row's blocks take turns (half of a 2 MB L2).
 constexpr int64_t kFiltersInnerMaxBytes = 1 << 20;
 
@@ -145,7 +150,13 @@ class NchwcConv final : public OpKernel {
     const bool row_per_block = depthwise || narrow;
     const int64_t per_task = row_per_block ? 1 : kernels.max_filter_blocks;
     const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
-    const int64_t rows = args.out_h * column_tasks;
+    // Padding that makes edge columns take the checked path is copied away with the plane.
+    const bool padded = args.pad_top + args.pad_left + args.pad_bottom + args.pad_right > 0;
+    const bool plane_tasks =
+        depthwise && padded &&
+        NchwcDepthwisePlaneFloats(args) * int64_t{sizeof(float)} <= kDepthwisePlaneMaxBytes &&
+        xs[0] * args.out_blocks >= kDepthwisePlaneMinTasks;
+    const int64_t rows = plane_tasks ? 1 : args.out_h * column_tasks;
     const int64_t filter_bytes = args.out_blocks * block * args.in_blocks * args.in_block *
                                  args.k_h * args.k_w * int64_t{sizeof(float)};
     const int64_t image_bytes =
@@ -162,10 +173,13 @@ class NchwcConv final : public OpKernel {
     }
     const int64_t tasks = xs[0] * groups * block_groups * rows;
     const int64_t depth = depthwise ? 1 : narrow ? ws[1] : args.in_blocks * args.in_block;
-    const double cost = 2.0 * static_cast<double>(per_task * block * columns_per_task * depth *
-                                                  args.k_h * args.k_w);
+    const double cost =
+        2.0 * static_cast<double>(per_task * block * columns_per_task * depth * args.k_h *
+                                  args.k_w * (plane_tasks ? args.out_h : 1));
     const int64_t row = args.out_w * block;
-    const size_t scratch_floats = static_cast<size_t>(depthwise ? 0 : NchwcConvScratchFloats(args));
+    const size_t scratch_floats = static_cast<size_t>(plane_tasks ? NchwcDepthwisePlaneFloats(args)
+                                                      : depthwise ? 0
+                                                                  : NchwcConvScratchFloats(args));
     std::atomic<bool> too_many_segments{false};
     ThreadPool::TryParallelFor(context.thread_pool(), tasks, cost, [&](int64_t begin, int64_t end) {
       thread_local std::vector<float> scratch;
@@ -188,6 +202,14 @@ class NchwcConv final : public OpKernel {
         const int64_t ow_begin = r % column_tasks * columns_per_task;
         const int64_t ow_end = std::min(args.out_w, ow_begin + columns_per_task);
         const int64_t count = std::min(per_task, args.out_blocks - ob);
+        if (plane_tasks) {
+          kernels.depthwise_plane(args, n, ob, scratch.data());
+          if (activation_.enabled() && !clamps) {
+            activation_.Apply(args.y + (n * args.out_blocks + ob) * args.out_h * row,
+                              args.out_h * row);
+          }
+          continue;
+        }
         if (depthwise) {
           kernels.depthwise_row(args, n, ob, oh);
         } else if (narrow) {

@@ -2,6 +2,7 @@
 // pixels of accumulators (12 of the 16 ymm registers).
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
@@ -27,8 +28,9 @@ constexpr int kDwTilePx = 6;
 
 }  // namespace
 
-const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,      kMaxOb,           ConvRow,
-                                              DepthwiseRow, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,          kMaxOb,           ConvRow,
+                                              DepthwiseRow,     DepthwisePlane,   NarrowGroupRow,
+                                              WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

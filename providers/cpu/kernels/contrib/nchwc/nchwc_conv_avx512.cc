@@ -2,6 +2,7 @@
 // of accumulators (24 of the 32 zmm registers).
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
@@ -27,8 +28,9 @@ constexpr int kDwTilePx = 8;
 
 }  // namespace
 
-const NchwcConvKernels nchwc_conv_f32_b16_avx512{Vec::kB,      kMaxOb,           ConvRow,
-                                                 DepthwiseRow, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+const NchwcConvKernels nchwc_conv_f32_b16_avx512{Vec::kB,          kMaxOb,           ConvRow,
+                                                 DepthwiseRow,     DepthwisePlane,   NarrowGroupRow,
+                                                 WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

@@ -1,5 +1,7 @@
 // NCHWc convolution microkernels in plain C++ for CPUs without AVX2 (blocks of 8 channels, which
 // the compiler maps to SSE pairs).
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
@@ -19,6 +21,7 @@ constexpr int kDwTilePx = 4;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_portable{
-    Vec::kB, kMaxOb, ConvRow, DepthwiseRow, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,        kMaxOb,         ConvRow,          DepthwiseRow,
+    DepthwisePlane, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort

@@ -1,4 +1,5 @@
 // NCHWc pooling row kernels in plain C++ for CPUs without AVX2 (blocks of 8 channels).
+#include <bit>
 #include <cstdint>
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "providers/common/activation/gelu_approximate.h"
+#include "providers/cpu/kernels/common/logistic.h"
 #include "providers/cpu/kernels/onnx/activation/activation_kernels.h"
 #include "providers/cpu/kernels/onnx/math/elementwise_util.h"
 #include "providers/cpu/kernels/onnx/math/fast_math.h"
@@ -93,6 +94,9 @@ struct SigmoidOp {
   C operator()(C x) const {
     return C(1) / (C(1) + ActivationExp(-x));
   }
+  void Floats(const float* in, float* out, int64_t count) const {
+    ScaledLogistic(in, out, count, 1.0f, false);
+  }
 };
 
 // Swish (opset 24): x * sigmoid(alpha * x).
@@ -103,6 +107,9 @@ struct SwishOp {
   template <typename C>
   C operator()(C x) const {
     return x / (C(1) + ActivationExp(-C(alpha) * x));
+  }
+  void Floats(const float* in, float* out, int64_t count) const {
+    ScaledLogistic(in, out, count, alpha, true);
   }
 };
 

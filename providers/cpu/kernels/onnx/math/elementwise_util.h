@@ -62,6 +62,13 @@ decltype(auto) AsCompute(const T& value) {
   }
 }
 
+/// A functor that also maps whole float ranges at once, through a kernel written for the ISA
+/// (`void Floats(const float* in, float* out, int64_t count) const`).
+template <typename F>
+concept FloatRangeFunctor = requires(const F functor, const float* in, float* out, int64_t count) {
+  functor.Floats(in, out, count);
+};
+
 /// Output 0 = op(input 0) elementwise; `op` maps ComputeType<In> to a value convertible to Out.
 template <typename In, typename Out, typename Op>
 Status ComputeUnary(KernelContext& context, const Op& op, double cost_per_element = 1.0) {
@@ -70,6 +77,12 @@ Status ComputeUnary(KernelContext& context, const Op& op, double cost_per_elemen
   const In* in = x->Data<In>();
   Out* out = y->MutableData<Out>();
   using C = ComputeType<In>;
+  if constexpr (FloatRangeFunctor<Op> && std::is_same_v<In, float> && std::is_same_v<Out, float>) {
+    ThreadPool::TryParallelFor(
+        context.thread_pool(), x->NumElements(), cost_per_element,
+        [&](int64_t begin, int64_t end) { op.Floats(in + begin, out + begin, end - begin); });
+    return Status::OK();
+  }
   auto run = [&](int64_t begin, int64_t end) {
     // A local copy: stores through `out` could alias a referenced functor, which would keep its
     // fields from being hoisted.

@@ -175,6 +175,51 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
   }
 }
 
+TEST_CASE("NCHWc depthwise plane kernels (padded copy of the plane) match a direct loop",
+          "[contrib][nchwc][Conv]") {
+  struct Shape {
+    int64_t in_h, in_w, k, stride, pad_begin, pad_end, dilation;
+  };
+  // EfficientNet's 5x5 over 7x7 and 14x14, 3x3 stride 2 with asymmetric (TF SAME) padding, a
+  // dilated 3x3, a kernel wider than the image and a row narrower than one tile.
+  const Shape shapes[] = {{7, 7, 5, 1, 2, 2, 1},   {14, 14, 5, 1, 2, 2, 1}, {15, 15, 3, 2, 0, 1, 1},
+                          {12, 10, 3, 1, 2, 2, 2}, {4, 3, 7, 1, 3, 3, 1},   {9, 5, 3, 2, 1, 1, 1}};
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
+    for (const Shape& shape : shapes) {
+      for (bool with_sum : {false, true}) {
+        INFO(name << " " << shape.in_h << "x" << shape.in_w << " k " << shape.k << " stride "
+                  << shape.stride << " sum " << with_sum);
+        NchwcConvArgs a;
+        const int64_t block = kernels->block, batch = 2;
+        a.in_block = block;
+        a.in_blocks = a.out_blocks = 3;
+        a.in_h = shape.in_h;
+        a.in_w = shape.in_w;
+        a.k_h = a.k_w = shape.k;
+        a.stride_h = a.stride_w = shape.stride;
+        a.dil_h = a.dil_w = shape.dilation;
+        a.pad_top = a.pad_left = shape.pad_begin;
+        a.pad_bottom = a.pad_right = shape.pad_end;
+        a.out_min = -2.0f;
+        const int64_t span = a.dil_h * (a.k_h - 1) + 1;
+        a.out_h = (a.in_h + shape.pad_begin + shape.pad_end - span) / a.stride_h + 1;
+        a.out_w = (a.in_w + shape.pad_begin + shape.pad_end - span) / a.stride_w + 1;
+        ConvBuffers buffers(a, batch, block, 1, with_sum, 7);
+        // Stale values in the scratch must not leak into the padding.
+        std::vector<float> scratch(static_cast<size_t>(NchwcDepthwisePlaneFloats(a)), 99.0f);
+        for (int64_t n = 0; n < batch; ++n) {
+          for (int64_t ob = 0; ob < a.out_blocks; ++ob) {
+            kernels->depthwise_plane(a, n, ob, scratch.data());
+          }
+        }
+        CheckOutput(a, Form::kDepthwise, block, batch, std::numeric_limits<float>::epsilon() * 100,
+                    1e-4);
+      }
+    }
+  }
+}
+
 TEST_CASE("NCHWc conv microkernels sum deep layers' channels in parts and match a direct loop",
           "[contrib][nchwc][Conv]") {
   // 1x1 filters of 4 output blocks fill a part at 8 input blocks (B = 16): 9 blocks sum in two
