@@ -1,6 +1,8 @@
 // The level-all pass nchwc_layout: CNN graphs built here are rewritten into com.microsoft.nchwc
 // ops (node counts checked) and compute what the unoptimized graph computes; convolutions it must
 // not touch stay as they are.
+#include <algorithm>
+
 #include "lib/ir/graph_validation.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/optimizer/pattern_utils.h"
@@ -616,6 +618,48 @@ TEST_CASE("nchwc_layout takes a stem's unknown input channels from its weights",
   const Status status = session->Run({}, feeds, {}, &outputs);
   CHECK_FALSE(status.ok());
   CHECK_THAT(status.message(), Catch::Contains("group"));
+}
+
+}  // namespace ort::test
+
+namespace ort::test {
+namespace {
+
+// 3x3 stride-1 convolutions of 16 and 32 channels over an image of symbolic height and width:
+// the NCHWc Conv decides on Winograd at its first call (nchwc_conv.cc's LazyWinograd).
+Model SymbolicSizeConvModel() {
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat,
+                                            SymbolicShape{Dimension::Known(1), Dimension::Known(16),
+                                                          Dimension::Symbol("height"),
+                                                          Dimension::Symbol("width")}));
+  graph.AddInitializer("w1", RandomTensor({32, 16, 3, 3}, 1, -0.3f, 0.3f));
+  graph.AddInitializer("b1", RandomTensor({32}, 2));
+  graph.AddInitializer("w2", RandomTensor({16, 32, 3, 3}, 3, -0.3f, 0.3f));
+  Node& first = graph.AddNode({"conv1", "Conv", "", {"x", "w1", "b1"}, {"c1"}, {}});
+  first.SetAttribute(Attribute::Ints("pads", {1, 1, 1, 1}));
+  graph.AddNode({"relu", "Relu", "", {"c1"}, {"r1"}, {}});
+  Node& second = graph.AddNode({"conv2", "Conv", "", {"r1", "w2"}, {"y"}, {}});
+  second.SetAttribute(Attribute::Ints("pads", {1, 1, 1, 1}));
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("nchwc Conv over a symbolic image size matches the plain graph, small and large",
+          "[optimizer][nchwc]") {
+  // 9x7 stays direct; 37x33 (90 tiles) makes the Winograd transform at its first call.
+  for (const auto& [height, width] : {std::pair<int64_t, int64_t>{9, 7}, {37, 33}}) {
+    INFO("image " << height << "x" << width);
+    std::vector<NamedValue> feeds{{"x", Value(RandomTensor({1, 16, height, width}, 5))}};
+    const CpuRun plain = RunOnCpu(SymbolicSizeConvModel(), OptimizationLevel::kDisable, feeds);
+    const CpuRun blocked = RunOnCpu(SymbolicSizeConvModel(), OptimizationLevel::kAll, feeds);
+    CHECK(std::count(blocked.executed.begin(), blocked.executed.end(), "ReorderInput") == 1);
+    CheckClose(blocked.output, plain.output, 1e-4, 1e-4);
+  }
 }
 
 }  // namespace ort::test

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "lib/common/cpu_info.h"
@@ -28,6 +29,14 @@ constexpr int64_t kPointwisePixelsPerTask = 96;
 // run as one task, when there are enough planes to share among threads.
 constexpr int64_t kDepthwisePlaneMaxBytes = 64 << 10;
 constexpr int64_t kDepthwisePlaneMinTasks = 16;
+
+// Without a static spatial size the filters stay for calls where Winograd does not pay, and
+// their transform (four times their size) is made at the first call whose image has at least
+// this many tiles: the time Winograd saves per byte of transform grows with the image. A
+// diffusion UNet with symbolic height and width held 150 MB of transforms, more than ORT's whole
+// session, most of it for the 256-channel banks of its 12x12 layers, where Winograd gains least;
+// FCN's 2048-channel head over 65x65 still gains 2.3x.
+constexpr int64_t kDynamicWinogradMinTiles = 48;
 
 // Filters up to this size stay in L2 while a row's blocks take turns (half of a 2 MB L2).
 constexpr int64_t kFiltersInnerMaxBytes = 1 << 20;
@@ -122,10 +131,13 @@ class NchwcConv final : public OpKernel {
       return context.Error("kernel height {} exceeds the {} rows NCHWc kernels handle", args.k_h,
                            kNchwcMaxKernelRows);
     }
-    if (winograd_ != nullptr && args.k_h == 3 && args.k_w == 3 && args.stride_h == 1 &&
+    const NchwcWinogradFilters* winograd = winograd_ != nullptr ? winograd_.get()
+                                           : w != nullptr       ? LazyWinograd(args, *w)
+                                                                : nullptr;
+    if (winograd != nullptr && args.k_h == 3 && args.k_w == 3 && args.stride_h == 1 &&
         args.stride_w == 1 && args.dil_h == 1 && args.dil_w == 1 && !nchw_input &&
         (winograd_only_ || WinogradPays(args, xs[0]))) {
-      RunNchwcWinograd(kernels, args, xs[0], *winograd_,
+      RunNchwcWinograd(kernels, args, xs[0], *winograd,
                        activation_.enabled() && !clamps ? &activation_ : nullptr,
                        context.thread_pool());
       return Status::OK();
@@ -241,7 +253,8 @@ class NchwcConv final : public OpKernel {
   // Transforms constant 3x3 filters of a stride-1, undilated, ungrouped NCHWc convolution for
   // Winograd, unless the input's static size says it would not pay (a symbolic batch counts as
   // one image). When it says Winograd pays, the direct kernels never run, so the original
-  // filters may be freed; without a static size both stay and each call decides.
+  // filters may be freed; without a static size the transform waits for a call that pays
+  // (LazyWinograd).
   void PrepareWinograd(const KernelInfo& info) {
     const Tensor* w = info.ConstantInput(1);
     const int64_t block = NchwcBlockSize();
@@ -263,14 +276,35 @@ class NchwcConv final : public OpKernel {
       SetNchwcWindow(*geometry, args);
       if (!WinogradPays(args, xs[0].IsKnown() ? xs[0].value : 1)) return;
       winograd_only_ = true;
+      winograd_ = std::make_unique<NchwcWinogradFilters>(w->Data<float>(), ws[0], ws[1], block);
+      return;
     }
-    winograd_ = std::make_unique<NchwcWinogradFilters>(w->Data<float>(), ws[0], ws[1], block);
+    lazy_winograd_ = true;
+  }
+
+  // The transform of filters whose input has a symbolic spatial size, made at the first call
+  // whose image is large enough (kDynamicWinogradMinTiles); null before, or when the image is
+  // smaller. `w` holds the packed filters.
+  const NchwcWinogradFilters* LazyWinograd(const NchwcConvArgs& args, const Tensor& w) const {
+    if (!lazy_winograd_ || !WinogradPays(args, 1) ||
+        (args.out_h + 3) / 4 * ((args.out_w + 3) / 4) < kDynamicWinogradMinTiles) {
+      return nullptr;
+    }
+    std::call_once(lazy_winograd_once_, [&] {
+      const TensorShape& ws = w.shape();
+      lazy_winograd_filters_ =
+          std::make_unique<NchwcWinogradFilters>(w.Data<float>(), ws[0], ws[1], NchwcBlockSize());
+    });
+    return lazy_winograd_filters_.get();
   }
 
   WindowAttributes attributes_;
   FusedActivation activation_;
   std::unique_ptr<NchwcWinogradFilters> winograd_;
   bool winograd_only_ = false;
+  bool lazy_winograd_ = false;
+  mutable std::once_flag lazy_winograd_once_;
+  mutable std::unique_ptr<NchwcWinogradFilters> lazy_winograd_filters_;
 };
 
 }  // namespace
