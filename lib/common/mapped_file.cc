@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,17 @@ Result<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
   }
   ::close(fd);
   return file;
+}
+
+std::shared_ptr<const void> MappedFile::RangeOwner(std::shared_ptr<MappedFile> file,
+                                                   const char* data, size_t bytes) {
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t first = (begin + page - 1) / page * page;
+  const uintptr_t last = (begin + bytes) / page * page;
+  return std::shared_ptr<const void>(data, [file = std::move(file), first, last](const void*) {
+    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  });
 }
 
 MappedFile::~MappedFile() {

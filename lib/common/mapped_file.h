@@ -22,6 +22,16 @@ class MappedFile {
   size_t size() const { return size_; }
   const std::string& path() const { return path_; }
 
+  /// An owner handle for tensor data at [data, data + bytes) of `file`: it keeps the mapping
+  /// alive and, once released, drops the resident pages lying wholly inside the range. Without
+  /// that, a tensor read once (weights packed into another layout at session creation, then
+  /// freed) stayed in the process's resident memory as long as any other tensor of the file did:
+  /// an `ort optimize`d ViT-B/32 with external data held 691 MB against 368 MB for its
+  /// single-file original. The mapping is private and read-only, so a page touched again is
+  /// read back from the file unchanged.
+  static std::shared_ptr<const void> RangeOwner(std::shared_ptr<MappedFile> file, const char* data,
+                                                size_t bytes);
+
  private:
   MappedFile() = default;
   void* data_ = nullptr;

@@ -273,7 +273,8 @@ Result<Tensor> ExternalDataResolver::Load(const onnx::TensorProto& proto, DataTy
     std::memcpy(tensor.MutableRawData(), data, needed);
     return tensor;
   }
-  return Tensor::Borrow(type, std::move(shape), const_cast<char*>(data), needed, file);
+  return Tensor::Borrow(type, std::move(shape), const_cast<char*>(data), needed,
+                        MappedFile::RangeOwner(file, data, needed));
 }
 
 Status CheckTensorProtoData(const onnx::TensorProto& proto) {
