@@ -6,13 +6,7 @@
 
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
 
-// clang ignores GCC's target pragma; its attribute pragma gives these functions the same target.
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma")
-#endif
+#include "providers/cpu/kernels/common/isa_target_avx512_begin.inc"
 
 namespace ort {
 namespace {
@@ -34,8 +28,4 @@ void gemm_f32_14x32_avx512(int64_t rows, int64_t cols, int64_t depth, const floa
 
 }  // namespace ort
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#include "providers/cpu/kernels/common/isa_target_end.inc"

@@ -4,13 +4,7 @@
 
 #include "providers/cpu/kernels/common/transpose_floats.h"
 
-// clang ignores GCC's target pragma; its attribute pragma gives these functions the same target.
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
-#endif
+#include "providers/cpu/kernels/common/isa_target_avx2_begin.inc"
 
 namespace ort {
 namespace {
@@ -63,8 +57,4 @@ void TransposeFloatsAvx2(const float* src, int64_t src_stride, float* dst, int64
 
 }  // namespace ort
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#include "providers/cpu/kernels/common/isa_target_end.inc"

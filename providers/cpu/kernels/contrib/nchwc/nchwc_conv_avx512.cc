@@ -7,13 +7,7 @@
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 
-// clang ignores GCC's target pragma; its attribute pragma gives these functions the same target.
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma")
-#endif
+#include "providers/cpu/kernels/common/isa_target_avx512_begin.inc"
 
 namespace ort {
 namespace {
@@ -34,8 +28,4 @@ const NchwcConvKernels nchwc_conv_f32_b16_avx512{Vec::kB,          kMaxOb,      
 
 }  // namespace ort
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#include "providers/cpu/kernels/common/isa_target_end.inc"

@@ -5,13 +5,7 @@
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
 
-// clang ignores GCC's target pragma; its attribute pragma gives these functions the same target.
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx2,fma"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma")
-#endif
+#include "providers/cpu/kernels/common/isa_target_avx512_begin.inc"
 
 namespace ort {
 namespace {
@@ -25,8 +19,4 @@ const NchwcPoolKernels nchwc_pool_f32_b16_avx512{Vec::kB, MaxPoolRow, AveragePoo
 
 }  // namespace ort
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+#include "providers/cpu/kernels/common/isa_target_end.inc"
