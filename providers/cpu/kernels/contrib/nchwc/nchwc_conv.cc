@@ -14,6 +14,7 @@
 #include "lib/common/cpu_info.h"
 #include "providers/common/nn/window_attributes.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
+#include "providers/cpu/kernels/common/thread_scratch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
@@ -194,8 +195,8 @@ class NchwcConv final : public OpKernel {
                                                                   : NchwcConvScratchFloats(args));
     std::atomic<bool> too_many_segments{false};
     ThreadPool::TryParallelFor(context.thread_pool(), tasks, cost, [&](int64_t begin, int64_t end) {
-      thread_local std::vector<float> scratch;
-      if (scratch.size() < scratch_floats) scratch.resize(scratch_floats);
+      thread_local AlignedScratch<float> scratch_buffer;
+      float* scratch = scratch_buffer.Get(scratch_floats);
       for (int64_t task = begin; task < end; ++task) {
         int64_t n = 0, ob = 0, r = 0;
         if (blocks_inner) {
@@ -215,7 +216,7 @@ class NchwcConv final : public OpKernel {
         const int64_t ow_end = std::min(args.out_w, ow_begin + columns_per_task);
         const int64_t count = std::min(per_task, args.out_blocks - ob);
         if (plane_tasks) {
-          kernels.depthwise_plane(args, n, ob, scratch.data());
+          kernels.depthwise_plane(args, n, ob, scratch);
           if (activation_.enabled() && !clamps) {
             activation_.Apply(args.y + (n * args.out_blocks + ob) * args.out_h * row,
                               args.out_h * row);
@@ -225,10 +226,10 @@ class NchwcConv final : public OpKernel {
         if (depthwise) {
           kernels.depthwise_row(args, n, ob, oh);
         } else if (narrow) {
-          if (!kernels.narrow_group_row(args, n, ob, oh, scratch.data())) too_many_segments = true;
+          if (!kernels.narrow_group_row(args, n, ob, oh, scratch)) too_many_segments = true;
         } else {
           kernels.conv_row(group_args[static_cast<size_t>(n % groups)], n, ob, count, oh, ow_begin,
-                           ow_end, scratch.data());
+                           ow_end, scratch);
         }
         if (!activation_.enabled() || clamps) continue;
         for (int64_t j = 0; j < count; ++j) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "providers/cpu/kernels/common/thread_scratch.h"
+
 namespace ort {
 namespace {
 
@@ -121,9 +123,8 @@ void RunChunk(const NchwcConvKernels& kernels, const NchwcConvArgs& args,
 
 // Scratch of the calling thread, grown to `floats`.
 float* ThreadScratch(int64_t floats) {
-  thread_local std::vector<float> scratch;
-  if (scratch.size() < static_cast<size_t>(floats)) scratch.resize(static_cast<size_t>(floats));
-  return scratch.data();
+  thread_local AlignedScratch<float> scratch;
+  return scratch.Get(static_cast<size_t>(floats));
 }
 
 }  // namespace
