@@ -7,6 +7,7 @@
 //   ort-kernel-bench [--benchmark_filter=REGEX] [--threads=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -255,8 +256,9 @@ void RegisterNarrowGroups(const char* isa, const NchwcConvKernels& kernels) {
   }
 }
 
-// Depthwise convolutions of MobileNet-V2/V3, MnasNet and EfficientNet, each run row by row (edge
-// columns checked tap by tap) and plane by plane (a padded copy, every column unchecked).
+// Depthwise convolutions of MobileNet-V2/V3, MnasNet, EfficientNet and ConvNeXt, each run row by
+// row (edge columns checked tap by tap), plane by plane (a padded copy, every column unchecked)
+// and in bands of 8 rows (a padded copy of the rows they read).
 struct DepthwiseShape {
   const char* origin;
   int64_t channels, size, kernel, stride;
@@ -266,14 +268,19 @@ const DepthwiseShape kDepthwiseShapes[] = {
     {"efficientnet_5x5_7", 1152, 7, 5, 1},  {"efficientnet_5x5_14", 672, 14, 5, 1},
     {"efficientnet_5x5_28", 240, 28, 5, 1}, {"mobilenet_3x3_14", 480, 14, 3, 1},
     {"mobilenet_3x3_56", 144, 56, 3, 1},    {"mobilenet_3x3_s2_112", 96, 112, 3, 2},
+    {"convnext_7x7_56", 96, 56, 7, 1},      {"convnext_7x7_28", 192, 28, 7, 1},
+    {"convnext_7x7_14", 384, 14, 7, 1},
 };
 
 void RegisterDepthwise(const char* isa, const NchwcConvKernels& kernels) {
   for (const DepthwiseShape& s : kDepthwiseShapes) {
-    for (const bool plane : {false, true}) {
-      const std::string name =
-          std::string("NchwcDepthwise/") + isa + "/" + s.origin + (plane ? "/plane" : "/row");
-      benchmark::RegisterBenchmark(name.c_str(), [s, plane, &kernels](benchmark::State& state) {
+    // Output rows per padded band; 0 runs row by row.
+    for (const int64_t band : {int64_t{0}, s.size, int64_t{8}}) {
+      const std::string name = std::string("NchwcDepthwise/") + isa + "/" + s.origin +
+                               (band == 0        ? "/row"
+                                : band == s.size ? "/plane"
+                                                 : "/band8");
+      benchmark::RegisterBenchmark(name.c_str(), [s, band, &kernels](benchmark::State& state) {
         const auto x = RandomFloats(static_cast<size_t>(s.channels * s.size * s.size));
         const auto w = RandomFloats(static_cast<size_t>(s.channels * s.kernel * s.kernel));
         const auto bias = RandomFloats(static_cast<size_t>(s.channels));
@@ -282,15 +289,19 @@ void RegisterDepthwise(const char* isa, const NchwcConvKernels& kernels) {
         const NchwcConvArgs a = ConvArgs(shape, kernels.block, x, w, bias, y);
         const double flops =
             2.0 * static_cast<double>(s.channels * s.kernel * s.kernel * a.out_h * a.out_w);
+        const int64_t rows = std::min(band, a.out_h);
         AlignedScratch<float> scratch_buffer;
-        float* scratch = scratch_buffer.Get(static_cast<size_t>(NchwcDepthwisePlaneFloats(a)));
+        float* scratch =
+            scratch_buffer.Get(static_cast<size_t>(NchwcDepthwiseBandFloats(a, a.out_h)));
         Measure(state, flops, [&] {
           for (int64_t ob = 0; ob < a.out_blocks; ++ob) {
-            if (plane) {
-              kernels.depthwise_plane(a, 0, ob, scratch);
+            if (rows == 0) {
+              for (int64_t oh = 0; oh < a.out_h; ++oh) kernels.depthwise_row(a, 0, ob, oh);
               continue;
             }
-            for (int64_t oh = 0; oh < a.out_h; ++oh) kernels.depthwise_row(a, 0, ob, oh);
+            for (int64_t oh = 0; oh < a.out_h; oh += rows) {
+              kernels.depthwise_band(a, 0, ob, oh, std::min(a.out_h, oh + rows), scratch);
+            }
           }
         });
       })->Unit(benchmark::kMillisecond);

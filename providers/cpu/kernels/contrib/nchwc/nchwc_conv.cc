@@ -27,9 +27,26 @@ namespace {
 constexpr int64_t kPointwisePixelsPerTask = 96;
 
 // A padded depthwise plane up to this size (a 28x28 3x3's, a 14x14 5x5's) is copied once and
-// run as one task, when there are enough planes to share among threads.
+// run as one task, when there are enough planes to share among threads. Wider taps (5x5, 7x7)
+// leave more edge columns to the checked path than a copy costs: larger planes run in bands of
+// rows whose padded input fits this size, enough bands for the threads to share.
 constexpr int64_t kDepthwisePlaneMaxBytes = 64 << 10;
 constexpr int64_t kDepthwisePlaneMinTasks = 16;
+constexpr int64_t kDepthwiseBandMinTapWidth = 5;
+
+// Output rows per depthwise band task; 0 runs the convolution row by row, checking the edge
+// columns' taps in place.
+int64_t DepthwiseBandRows(const NchwcConvArgs& a, int64_t planes) {
+  const auto fits = [&](int64_t rows) {
+    return NchwcDepthwiseBandFloats(a, rows) * int64_t{sizeof(float)} <= kDepthwisePlaneMaxBytes;
+  };
+  if (fits(a.out_h) && planes >= kDepthwisePlaneMinTasks) return a.out_h;
+  if (a.k_w < kDepthwiseBandMinTapWidth) return 0;
+  const int64_t bands_for_threads = (kDepthwisePlaneMinTasks + planes - 1) / planes;
+  int64_t rows = (a.out_h + bands_for_threads - 1) / bands_for_threads;
+  while (rows > 1 && !fits(rows)) rows = (rows + 1) / 2;
+  return fits(rows) ? rows : 0;
+}
 
 // Without a static spatial size the filters stay for calls where Winograd does not pay, and
 // their transform (four times their size) is made at the first call whose image has at least
@@ -165,11 +182,10 @@ class NchwcConv final : public OpKernel {
     const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
     // Padding that makes edge columns take the checked path is copied away with the plane.
     const bool padded = args.pad_top + args.pad_left + args.pad_bottom + args.pad_right > 0;
-    const bool plane_tasks =
-        depthwise && padded &&
-        NchwcDepthwisePlaneFloats(args) * int64_t{sizeof(float)} <= kDepthwisePlaneMaxBytes &&
-        xs[0] * args.out_blocks >= kDepthwisePlaneMinTasks;
-    const int64_t rows = plane_tasks ? 1 : args.out_h * column_tasks;
+    const int64_t band_rows =
+        depthwise && padded ? DepthwiseBandRows(args, xs[0] * args.out_blocks) : 0;
+    const int64_t rows =
+        band_rows > 0 ? (args.out_h + band_rows - 1) / band_rows : args.out_h * column_tasks;
     const int64_t filter_bytes = args.out_blocks * block * args.in_blocks * args.in_block *
                                  args.k_h * args.k_w * int64_t{sizeof(float)};
     const int64_t image_bytes =
@@ -188,11 +204,12 @@ class NchwcConv final : public OpKernel {
     const int64_t depth = depthwise ? 1 : narrow ? ws[1] : args.in_blocks * args.in_block;
     const double cost =
         2.0 * static_cast<double>(per_task * block * columns_per_task * depth * args.k_h *
-                                  args.k_w * (plane_tasks ? args.out_h : 1));
+                                  args.k_w * std::max<int64_t>(band_rows, 1));
     const int64_t row = args.out_w * block;
-    const size_t scratch_floats = static_cast<size_t>(plane_tasks ? NchwcDepthwisePlaneFloats(args)
-                                                      : depthwise ? 0
-                                                                  : NchwcConvScratchFloats(args));
+    const size_t scratch_floats =
+        static_cast<size_t>(band_rows > 0 ? NchwcDepthwiseBandFloats(args, band_rows)
+                            : depthwise   ? 0
+                                          : NchwcConvScratchFloats(args));
     std::atomic<bool> too_many_segments{false};
     ThreadPool::TryParallelFor(context.thread_pool(), tasks, cost, [&](int64_t begin, int64_t end) {
       thread_local AlignedScratch<float> scratch_buffer;
@@ -215,11 +232,13 @@ class NchwcConv final : public OpKernel {
         const int64_t ow_begin = r % column_tasks * columns_per_task;
         const int64_t ow_end = std::min(args.out_w, ow_begin + columns_per_task);
         const int64_t count = std::min(per_task, args.out_blocks - ob);
-        if (plane_tasks) {
-          kernels.depthwise_plane(args, n, ob, scratch);
+        if (band_rows > 0) {
+          const int64_t band_begin = r * band_rows;
+          const int64_t band_end = std::min(args.out_h, band_begin + band_rows);
+          kernels.depthwise_band(args, n, ob, band_begin, band_end, scratch);
           if (activation_.enabled() && !clamps) {
-            activation_.Apply(args.y + (n * args.out_blocks + ob) * args.out_h * row,
-                              args.out_h * row);
+            activation_.Apply(args.y + ((n * args.out_blocks + ob) * args.out_h + band_begin) * row,
+                              (band_end - band_begin) * row);
           }
           continue;
         }

@@ -23,7 +23,7 @@ constexpr int kDwTilePx = 6;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,          kMaxOb,           ConvRow,
-                                              DepthwiseRow,     DepthwisePlane,   NarrowGroupRow,
+                                              DepthwiseRow,     DepthwiseBand,    NarrowGroupRow,
                                               WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort

@@ -23,7 +23,7 @@ constexpr int kDwTilePx = 8;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b16_avx512{Vec::kB,          kMaxOb,           ConvRow,
-                                                 DepthwiseRow,     DepthwisePlane,   NarrowGroupRow,
+                                                 DepthwiseRow,     DepthwiseBand,    NarrowGroupRow,
                                                  WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort

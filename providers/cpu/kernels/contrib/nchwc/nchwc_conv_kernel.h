@@ -49,11 +49,11 @@ inline int64_t NchwcConvScratchFloats(const NchwcConvArgs& a) {
   return a.in_blocks * a.k_h * NchwcPaddedRowWidth(a) * a.in_block;
 }
 
-/// Floats of scratch a `depthwise_plane` call needs: a zero-padded copy of the input plane's
-/// block, as many rows and columns as the output's taps span.
-inline int64_t NchwcDepthwisePlaneFloats(const NchwcConvArgs& a) {
-  const int64_t rows = (a.out_h - 1) * a.stride_h + (a.k_h - 1) * a.dil_h + 1;
-  return rows * NchwcPaddedRowWidth(a) * a.in_block;
+/// Floats of scratch a `depthwise_band` call of `rows` output rows needs: a zero-padded copy of
+/// the input rows and columns their taps span in one block.
+inline int64_t NchwcDepthwiseBandFloats(const NchwcConvArgs& a, int64_t rows) {
+  const int64_t input_rows = (rows - 1) * a.stride_h + (a.k_h - 1) * a.dil_h + 1;
+  return input_rows * NchwcPaddedRowWidth(a) * a.in_block;
 }
 
 /// One instruction set's kernels; `block` is its vector width in floats.
@@ -68,9 +68,11 @@ struct NchwcConvKernels {
                    int64_t ow_begin, int64_t ow_end, float* scratch);
   /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
   void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
-  /// Writes every output row of channel block `ob` of image `n` of a depthwise convolution from
-  /// a padded copy of its input plane in `scratch` (NchwcDepthwisePlaneFloats(args) floats).
-  void (*depthwise_plane)(const NchwcConvArgs& args, int64_t n, int64_t ob, float* scratch);
+  /// Writes output rows [oh_begin, oh_end) of channel block `ob` of image `n` of a depthwise
+  /// convolution from a padded copy of the input rows they read in `scratch`
+  /// (NchwcDepthwiseBandFloats(args, oh_end - oh_begin) floats).
+  void (*depthwise_band)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh_begin,
+                         int64_t oh_end, float* scratch);
   /// Writes output row `oh` of channel block `ob` of image `n` of a convolution of narrow groups
   /// (`group_channels` > 0) with filters [M / B, group_channels, KH, KW, B]; false (nothing
   /// written) when the block's lanes span more than kNchwcMaxGroupSegments groups and its groups

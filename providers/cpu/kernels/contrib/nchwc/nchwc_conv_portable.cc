@@ -21,7 +21,7 @@ constexpr int kDwTilePx = 4;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_portable{
-    Vec::kB,        kMaxOb,         ConvRow,          DepthwiseRow,
-    DepthwisePlane, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,       kMaxOb,         ConvRow,          DepthwiseRow,
+    DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort

@@ -175,7 +175,7 @@ TEST_CASE("NCHWc conv microkernels of every usable instruction set match a direc
   }
 }
 
-TEST_CASE("NCHWc depthwise plane kernels (padded copy of the plane) match a direct loop",
+TEST_CASE("NCHWc depthwise band kernels (padded copy of a band of rows) match a direct loop",
           "[contrib][nchwc][Conv]") {
   struct Shape {
     int64_t in_h, in_w, k, stride, pad_begin, pad_end, dilation;
@@ -210,11 +210,17 @@ TEST_CASE("NCHWc depthwise plane kernels (padded copy of the plane) match a dire
         a.out_h = (a.in_h + shape.pad_begin + shape.pad_end - span) / a.stride_h + 1;
         a.out_w = (a.in_w + shape.pad_begin + shape.pad_end - span) / a.stride_w + 1;
         ConvBuffers buffers(a, batch, block, 1, with_sum, 7);
-        // Stale values in the scratch must not leak into the padding.
-        std::vector<float> scratch(static_cast<size_t>(NchwcDepthwisePlaneFloats(a)), 99.0f);
+        // Stale values in the scratch must not leak into the padding. Image 0 runs as one band
+        // of the whole plane, image 1 in bands of 3 rows and a shorter last one.
+        const int64_t band_rows[] = {a.out_h, 3};
+        std::vector<float> scratch(static_cast<size_t>(NchwcDepthwiseBandFloats(a, a.out_h)),
+                                   99.0f);
         for (int64_t n = 0; n < batch; ++n) {
           for (int64_t ob = 0; ob < a.out_blocks; ++ob) {
-            kernels->depthwise_plane(a, n, ob, scratch.data());
+            for (int64_t oh = 0; oh < a.out_h; oh += band_rows[n]) {
+              kernels->depthwise_band(a, n, ob, oh, std::min(a.out_h, oh + band_rows[n]),
+                                      scratch.data());
+            }
           }
         }
         CheckOutput(a, Form::kDepthwise, block, batch, std::numeric_limits<float>::epsilon() * 100,
