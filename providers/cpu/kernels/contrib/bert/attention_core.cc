@@ -5,8 +5,12 @@
 #include <limits>
 #include <vector>
 
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/common/attention_tile.h"
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/common/row_reduce.h"
+#include "providers/cpu/kernels/common/thread_scratch.h"
+#include "providers/cpu/kernels/common/transpose_floats.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 
 namespace ort {
@@ -21,6 +25,8 @@ bool MaskIsPerKey(const AttentionMaskIndex& mask) {
   return mask.kind == AttentionMaskKind::kKeyLengths || mask.kind == AttentionMaskKind::kEndStart ||
          mask.kind == AttentionMaskKind::kRaw2D;
 }
+
+int64_t RoundUp(int64_t value, int64_t block) { return (value + block - 1) / block * block; }
 
 // Softmax of one row in place, accumulated in float.
 void SoftmaxRow(float* row, int64_t n) {
@@ -57,10 +63,28 @@ Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& a) {
   const int64_t blocks = (queries + kQueryBlock - 1) / kQueryBlock;
   const double cost = 2.0 * static_cast<double>(std::min(queries, kQueryBlock)) * keys *
                       static_cast<double>(head + v_head);
+  // Short sequences and heads (windowed vision attention) take the tile kernels, from K
+  // transposed once per task and V read in place, or copied when its head is no whole number of
+  // vectors. Not on CPUs without AVX2, where the portable tiles run slower than Sgemm.
+  const AttentionTileKernel& tiles = BestAttentionTileKernel();
+  const int64_t max_width = kAttentionTileMaxVectors * tiles.block;
+  const int64_t key_width = RoundUp(keys, tiles.block), head_width = RoundUp(v_head, tiles.block);
+  const bool tiled =
+      MaxCpuIsa() != CpuIsa::kPortable && key_width <= max_width && head_width <= max_width;
+  const bool v_copied = tiled && head_width != v_head;
+  const int64_t score_stride = tiled ? key_width : keys;
   VectorizedParallelFor(
       context.thread_pool(), units * blocks, cost, [&](int64_t begin, int64_t end) {
-        std::vector<float> scores(static_cast<size_t>(std::min(queries, kQueryBlock) * keys));
-        float* probs = scores.data();
+        thread_local AlignedScratch<float> scratch;
+        const int64_t block_rows = std::min(queries, kQueryBlock);
+        const int64_t kt_floats = tiled ? head * key_width : 0;
+        const int64_t v_floats = v_copied ? keys * head_width : 0;
+        const int64_t out_floats = v_copied ? block_rows * head_width : 0;
+        float* probs = scratch.Get(
+            static_cast<size_t>(block_rows * score_stride + kt_floats + v_floats + out_floats));
+        float* kt = probs + block_rows * score_stride;
+        float* v_padded = kt + kt_floats;
+        float* out_padded = v_padded + v_floats;
         for (int64_t task = begin; task < end; ++task) {
           const int64_t unit = task / blocks, first = task % blocks * kQueryBlock;
           const int64_t rows = std::min(kQueryBlock, queries - first);
@@ -73,9 +97,24 @@ Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& a) {
             }
             continue;
           }
-          Sgemm(false, true, rows, keys, head, a.scale, a.q + a.q_view.Offset(b, n, first),
-                a.q_view.token_stride, a.k + a.k_view.Offset(b, n, 0), a.k_view.token_stride, 0.0f,
-                probs, keys, nullptr);
+          if (tiled) {
+            TransposeFloats(a.k + a.k_view.Offset(b, n, 0), a.k_view.token_stride, kt, key_width,
+                            keys, head);
+            for (int64_t d = 0; d < head; ++d) {
+              std::fill(kt + d * key_width + keys, kt + (d + 1) * key_width, 0.0f);
+            }
+            for (int64_t t = 0; v_copied && t < keys; ++t) {
+              const float* v_row = a.v + a.v_view.Offset(b, n, t);
+              std::copy(v_row, v_row + v_head, v_padded + t * head_width);
+              std::fill(v_padded + t * head_width + v_head, v_padded + (t + 1) * head_width, 0.0f);
+            }
+            tiles.scores(a.q + a.q_view.Offset(b, n, first), a.q_view.token_stride, rows, head, kt,
+                         key_width, a.scale, probs);
+          } else {
+            Sgemm(false, true, rows, keys, head, a.scale, a.q + a.q_view.Offset(b, n, first),
+                  a.q_view.token_stride, a.k + a.k_view.Offset(b, n, 0), a.k_view.token_stride,
+                  0.0f, probs, keys, nullptr);
+          }
           const float* bias = nullptr;
           if (a.attention_bias != nullptr) {
             const int64_t bias_unit =
@@ -84,7 +123,7 @@ Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& a) {
           }
           for (int64_t r = 0; r < rows; ++r) {
             const int64_t s = first + r;
-            float* row = probs + r * keys;
+            float* row = probs + r * score_stride;
             if (bias != nullptr) {
               const float* add = bias + r * keys;
               for (int64_t t = 0; t < keys; ++t) row[t] += add[t];
@@ -107,8 +146,21 @@ Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& a) {
             }
             SoftmaxRow(row, keys);
           }
-          Sgemm(false, false, rows, v_head, keys, 1.0f, probs, keys, a.v + a.v_view.Offset(b, n, 0),
-                a.v_view.token_stride, 0.0f, out, a.out_view.token_stride, nullptr);
+          if (!tiled) {
+            Sgemm(false, false, rows, v_head, keys, 1.0f, probs, keys,
+                  a.v + a.v_view.Offset(b, n, 0), a.v_view.token_stride, 0.0f, out,
+                  a.out_view.token_stride, nullptr);
+          } else if (!v_copied) {
+            tiles.context(probs, score_stride, rows, keys, a.v + a.v_view.Offset(b, n, 0),
+                          a.v_view.token_stride, head_width, out, a.out_view.token_stride);
+          } else {
+            tiles.context(probs, score_stride, rows, keys, v_padded, head_width, head_width,
+                          out_padded, head_width);
+            for (int64_t r = 0; r < rows; ++r) {
+              std::copy(out_padded + r * head_width, out_padded + r * head_width + v_head,
+                        out + r * a.out_view.token_stride);
+            }
+          }
         }
       });
   return Status::OK();
