@@ -7,14 +7,12 @@
 
 #include "lib/common/cpu_info.h"
 #include "providers/common/nn/pool_attributes.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_kernels.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_pool_kernel.h"
 
 namespace ort {
 namespace {
-
-// The widest block any instruction set uses; per-window accumulators live on the stack.
-constexpr int64_t kMaxBlock = 16;
 
 Status CheckBlocked(const KernelContext& context, const TensorShape& xs, int64_t block) {
   if (xs.rank() != 4 || xs[1] % block != 0) {
@@ -64,6 +62,31 @@ class NchwcPool final : public OpKernel {
   PoolAttributes attributes_;
 };
 
+// Max or mean over the `size` pixels of one blocked plane into `out` (kBlock channels): four
+// partial results per lane, so that the reduction is not one chain of dependent adds, with the
+// block known at compile time, so that they stay in registers.
+template <bool kMax, int kBlock>
+void ReduceBlockedPlane(const float* plane, int64_t size, float* out) {
+  constexpr int kChains = 4;
+  const float initial = kMax ? std::numeric_limits<float>::lowest() : 0.0f;
+  float acc[kChains][kBlock];
+  for (auto& chain : acc) std::fill(chain, chain + kBlock, initial);
+  const auto combine = [](float a, float b) { return kMax ? std::max(a, b) : a + b; };
+  int64_t s = 0;
+  for (; s + kChains <= size; s += kChains) {
+    for (int c = 0; c < kChains; ++c) {
+      for (int b = 0; b < kBlock; ++b) acc[c][b] = combine(acc[c][b], plane[(s + c) * kBlock + b]);
+    }
+  }
+  for (; s < size; ++s) {
+    for (int b = 0; b < kBlock; ++b) acc[0][b] = combine(acc[0][b], plane[s * kBlock + b]);
+  }
+  const float scale = kMax || size == 0 ? 1.0f : 1.0f / static_cast<float>(size);
+  for (int b = 0; b < kBlock; ++b) {
+    out[b] = combine(combine(acc[0][b], acc[1][b]), combine(acc[2][b], acc[3][b])) * scale;
+  }
+}
+
 template <bool kMax>
 class NchwcGlobalPool final : public OpKernel {
  public:
@@ -78,23 +101,17 @@ class NchwcGlobalPool final : public OpKernel {
     float* out = y->MutableData<float>();
     const int64_t size = xs[2] * xs[3];
     const int64_t planes = xs[0] * xs[1] / block;
-    ThreadPool::TryParallelFor(
-        context.thread_pool(), planes, static_cast<double>(size * block),
-        [&](int64_t begin, int64_t end) {
-          for (int64_t p = begin; p < end; ++p) {
-            float acc[kMaxBlock];
-            std::fill(acc, acc + block, kMax ? std::numeric_limits<float>::lowest() : 0.0f);
-            const float* plane = in + p * size * block;
-            for (int64_t s = 0; s < size; ++s) {
-              for (int64_t b = 0; b < block; ++b) {
-                acc[b] =
-                    kMax ? std::max(acc[b], plane[s * block + b]) : acc[b] + plane[s * block + b];
-              }
-            }
-            const float scale = kMax || size == 0 ? 1.0f : 1.0f / static_cast<float>(size);
-            for (int64_t b = 0; b < block; ++b) out[p * block + b] = acc[b] * scale;
-          }
-        });
+    VectorizedParallelFor(context.thread_pool(), planes, static_cast<double>(size * block),
+                          [&](int64_t begin, int64_t end) {
+                            for (int64_t p = begin; p < end; ++p) {
+                              const float* plane = in + p * size * block;
+                              if (block == 16) {
+                                ReduceBlockedPlane<kMax, 16>(plane, size, out + p * block);
+                              } else {
+                                ReduceBlockedPlane<kMax, 8>(plane, size, out + p * block);
+                              }
+                            }
+                          });
     return Status::OK();
   }
 };
