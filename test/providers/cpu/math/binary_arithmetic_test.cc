@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <vector>
 
 #include "test/providers/cpu/op_tester.h"
 
@@ -37,6 +38,32 @@ TEST_CASE("Mul handles float16 and empty tensors", "[math][Mul]") {
       .Input<float>("a", {0, 3}, {})
       .Input<float>("b", {3}, {1, 2, 3})
       .Output<float>("c", {0, 3}, {})
+      .Run();
+}
+
+// A short run of one input repeated over the last outer dimension of the other (an NCHWc
+// channel scale, [N, C/B, 1, B] over [N, C/B, H*W, B]), on either side, against the broadcast
+// worked out here.
+TEST_CASE("Mul and Div repeat a short run of one input over the other", "[math][Mul][Div]") {
+  const std::vector<int64_t> big_dims{2, 3, 5, 4}, small_dims{2, 3, 1, 4};
+  std::vector<float> big(2 * 3 * 5 * 4), small(2 * 3 * 4);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i % 7) - 2.5f;
+  for (size_t i = 0; i < small.size(); ++i) small[i] = 0.25f * static_cast<float>(i + 1);
+  std::vector<float> product(big.size()), quotient(big.size());
+  for (size_t i = 0; i < big.size(); ++i) {
+    const size_t plane = i / 20, lane = i % 4;
+    product[i] = big[i] * small[plane * 4 + lane];
+    quotient[i] = small[plane * 4 + lane] / big[i];
+  }
+  OpTester("Mul", 14)
+      .Input<float>("a", big_dims, big)
+      .Input<float>("b", small_dims, small)
+      .Output<float>("c", big_dims, product)
+      .Run();
+  OpTester("Div", 14)
+      .Input<float>("a", small_dims, small)
+      .Input<float>("b", big_dims, big)
+      .Output<float>("c", big_dims, quotient)
       .Run();
 }
 
