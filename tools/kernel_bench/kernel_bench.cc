@@ -130,13 +130,14 @@ struct ConvShape {
 };
 
 const ConvShape kConvShapes[] = {
-    {"resnet_3x3_56", 64, 64, 56, 3, 1},      {"resnet_1x1_56_in", 64, 256, 56, 1, 1},
-    {"resnet_1x1_56_out", 256, 64, 56, 1, 1}, {"resnet_3x3_28", 128, 128, 28, 3, 1},
-    {"resnet_3x3_14", 256, 256, 14, 3, 1},    {"resnet_1x1_14", 1024, 256, 14, 1, 1},
-    {"resnet_3x3_7", 512, 512, 7, 3, 1},      {"resnet_1x1_7", 2048, 512, 7, 1, 1},
-    {"mobilenet_1x1_56", 144, 24, 56, 1, 1},  {"mobilenet_1x1_112", 16, 96, 112, 1, 1},
-    {"mnasnet_1x1_112", 16, 48, 112, 1, 1},   {"mnasnet_1x1_112_project", 32, 16, 112, 1, 1},
-    {"ppocr_3x3_160", 32, 32, 160, 3, 1},     {"ppocr_3x3_160_neck", 96, 32, 160, 3, 1},
+    {"resnet_3x3_56", 64, 64, 56, 3, 1},         {"resnet_1x1_56_in", 64, 256, 56, 1, 1},
+    {"resnet_1x1_56_out", 256, 64, 56, 1, 1},    {"resnet_3x3_28", 128, 128, 28, 3, 1},
+    {"resnet_3x3_14", 256, 256, 14, 3, 1},       {"resnet_1x1_14", 1024, 256, 14, 1, 1},
+    {"resnet_3x3_7", 512, 512, 7, 3, 1},         {"resnet_1x1_7", 2048, 512, 7, 1, 1},
+    {"mobilenet_1x1_56", 144, 24, 56, 1, 1},     {"mobilenet_1x1_112", 16, 96, 112, 1, 1},
+    {"mnasnet_1x1_112", 16, 48, 112, 1, 1},      {"mnasnet_1x1_112_project", 32, 16, 112, 1, 1},
+    {"ppocr_3x3_160", 32, 32, 160, 3, 1},        {"ppocr_3x3_160_neck", 96, 32, 160, 3, 1},
+    {"mobilenet_v3_1x1_112", 16, 16, 112, 1, 1},
 };
 
 // The direct-convolution arguments of an NCHWc shape, inputs filled from `x`, `w` and `bias`.
