@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "test/providers/cpu/op_tester.h"
 
 namespace ort::test {
@@ -218,6 +220,29 @@ TEST_CASE("ScatterElements writes along an axis", "[tensor][ScatterElements]") {
       .Input<int64_t>("indices", {2}, {0, 1})
       .Input<Float16>("updates", {2}, {Float16(0.5f), Float16(3.0f)})
       .Output<Float16>("y", {2}, {Float16(0.5f), Float16(2.0f)})
+      .Run();
+  // Indices narrower than the data along the other axes, scattering along a middle axis and
+  // along the last.
+  const std::vector<float> minus_ones(24, -1.0f);
+  OpTester("ScatterElements", 13)
+      .AttrInt("axis", 1)
+      .Input<float>("data", {2, 3, 4}, minus_ones)
+      .Input<int64_t>("indices", {2, 2, 3}, {2, 0, 1, 1, 2, 0, 0, 0, 2, 2, 1, 1})
+      .Input<float>("updates", {2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+      .Output<float>("y", {2, 3, 4}, {-1, 2, 6,  -1, 4,  -1, 3,  -1, 1,  5,  -1, -1,
+                                      7,  8, -1, -1, -1, 11, 12, -1, 10, -1, 9,  -1})
+      .Run();
+  std::vector<float> last_axis = minus_ones;
+  last_axis[3] = 1;
+  last_axis[0] = 2;
+  last_axis[5] = 3;
+  last_axis[7] = 4;
+  OpTester("ScatterElements", 13)
+      .AttrInt("axis", 2)
+      .Input<float>("data", {2, 3, 4}, minus_ones)
+      .Input<int64_t>("indices", {1, 2, 2}, {3, 0, 1, -1})
+      .Input<float>("updates", {1, 2, 2}, {1, 2, 3, 4})
+      .Output<float>("y", {2, 3, 4}, last_axis)
       .Run();
   OpTester("Scatter", 9)
       .Input<std::string>("data", {3}, {"a", "b", "c"})
