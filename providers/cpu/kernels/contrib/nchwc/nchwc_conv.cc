@@ -330,7 +330,9 @@ class NchwcConv final : public OpKernel {
 }  // namespace
 
 void RegisterNchwcConvKernels(KernelRegistry& registry) {
-  registry.Add<NchwcConv>(KernelDef("Conv", kNchwcDomain).Versions(1).Input(0, {DataType::kFloat}));
+  // The Sum may be y's own buffer: every form reads a sum element before writing that element.
+  registry.Add<NchwcConv>(
+      KernelDef("Conv", kNchwcDomain).Versions(1).Input(0, {DataType::kFloat}).MayInplace(3, 0));
 }
 
 }  // namespace ort

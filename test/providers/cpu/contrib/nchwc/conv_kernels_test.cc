@@ -99,10 +99,10 @@ void CheckOutput(const NchwcConvArgs& a, Form form, int64_t block, int64_t batch
 // `deep_blocks` (blocked form only) replaces the 2 input channel blocks, and a 1x1 kernel the 3x3
 // when `pointwise`: deep layers sum their channels in parts (nchwc_conv_kernel.inc). A
 // `dilation_w` above 1 dilates the columns, padded to keep their count (taps reading only
-// padding).
+// padding). `sum_in_y`: the sum starts in y's own buffer (the Sum planned in place).
 void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded,
                   bool clamped, int64_t deep_blocks = 0, bool pointwise = false,
-                  int64_t dilation_w = 1) {
+                  int64_t dilation_w = 1, bool sum_in_y = false) {
   const int64_t block = kernels.block;
   NchwcConvArgs a;
   const int64_t batch = 2;
@@ -129,6 +129,10 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   a.out_w = (a.in_w + 2 * a.pad_left - a.dil_w * (a.k_w - 1) - 1) / a.stride_w + 1;
   const int64_t depth = form == Form::kDepthwise ? 1 : a.in_blocks * a.in_block;
   ConvBuffers buffers(a, batch, block, depth, with_sum, 1);
+  if (sum_in_y) {
+    buffers.y = buffers.sum;
+    a.sum = a.y = buffers.y.data();
+  }
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t oh = 0; oh < a.out_h; ++oh) {
       if (form == Form::kDepthwise) {
@@ -152,6 +156,7 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
       }
     }
   }
+  if (sum_in_y) a.sum = buffers.sum.data();
   // Catch's default relative tolerance.
   CheckOutput(a, form, block, batch, std::numeric_limits<float>::epsilon() * 100, 1e-4);
 }
@@ -247,6 +252,25 @@ TEST_CASE("NCHWc conv microkernels sum deep layers' channels in parts and match 
                          pointwise);
           }
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("NCHWc conv microkernels add a sum held in the output's own buffer",
+          "[contrib][nchwc][Conv]") {
+  // The Sum planned in place: each form reads a sum element before writing it, and deep layers'
+  // parts add it once, with the first part's sums.
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
+    for (const Form form : {Form::kBlocked, Form::kPlain, Form::kDepthwise}) {
+      INFO(name << " form " << static_cast<int>(form));
+      CheckKernels(*kernels, form, true, true, true, 0, false, 1, true);
+    }
+    for (const int64_t blocks : {9, 40}) {
+      for (bool pointwise : {true, false}) {
+        INFO(name << " blocks " << blocks << " pointwise " << pointwise);
+        CheckKernels(*kernels, Form::kBlocked, true, !pointwise, false, blocks, pointwise, 1, true);
       }
     }
   }
