@@ -57,6 +57,36 @@ TEST_CASE("Weights that every reader pre-packed are freed unless the session pro
   }
 }
 
+TEST_CASE("A Conv's constant weights are freed once packed", "[session]") {
+  // y = conv1d(x, w): x [1, 1, 4], w [2, 1, 2] constant, no padding.
+  auto model = std::make_unique<Model>();
+  model->opsets()[""] = 11;
+  model->path = "conv_model";
+  Graph& graph = model->graph();
+  graph.set_inputs({"x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("x", ValueType::Tensor(DataType::kFloat,
+                                            SymbolicShape{Dimension::Known(1), Dimension::Known(1),
+                                                          Dimension::Known(4)}));
+  graph.AddInitializer("w", Tensor::FromVector<float>({2, 1, 2}, {1, 2, -1, 0.5f}));
+  graph.AddNode({"conv", "Conv", "", {"x", "w"}, {"y"}, {}});
+  graph.ResolveOuterScope();
+  SessionOptions options;
+  options.optimization_level = OptimizationLevel::kDisable;
+  InferenceSession session(options);
+  REQUIRE(session.RegisterProvider(std::make_unique<CpuExecutionProvider>()).ok());
+  REQUIRE(session.Load(std::move(model)).ok());
+  REQUIRE(session.Initialize().ok());
+  CHECK(session.model().graph().GetInitializer("w") == nullptr);
+  std::vector<NamedValue> feeds{{"x", Value(Tensor::FromVector<float>({1, 1, 4}, {1, 2, 3, 4}))}};
+  std::vector<Value> outputs;
+  REQUIRE(session.Run({}, feeds, {}, &outputs).ok());
+  const Tensor& y = outputs[0].tensor();
+  REQUIRE(y.shape() == TensorShape({1, 2, 3}));
+  const std::vector<float> expected{5, 8, 11, 0, -0.5f, -1};
+  for (size_t i = 0; i < expected.size(); ++i) CHECK(y.Data<float>()[i] == expected[i]);
+}
+
 TEST_CASE("Run checks feeds against the declared inputs", "[session]") {
   auto session = MakeCpuSession(BatchedAddModel());
   std::vector<Value> outputs;

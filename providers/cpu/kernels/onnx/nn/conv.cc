@@ -244,35 +244,38 @@ void RunPackedWeightsConv(const ConvProblem& p, const float* x, const PackedSgem
 
 Status Conv::Init(const KernelInfo& info) {
   ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
+  // Packed here rather than at the first run, so that the session frees W: the packed copy
+  // doubled the weights of R(2+1)D's 3-D convolutions (60 MB more than ORT's whole growth).
   const Tensor* w = info.ConstantInput(1);
-  constant_float_weights_ = w != nullptr && w->dtype() == DataType::kFloat;
+  if (w != nullptr && w->dtype() == DataType::kFloat && attributes_.group == 1 &&
+      w->shape().rank() >= 3 && w->NumElements() > 0) {
+    const int64_t filters = w->shape()[0];
+    const int64_t depth = w->NumElements() / filters;
+    packed_weights_ = std::make_unique<PackedSgemmB>(true, depth, filters, w->Data<float>(), depth);
+    packed_shape_ = w->shape();
+  }
   return Status::OK();
-}
-
-const PackedSgemmB* Conv::PackedWeights(const ConvProblem& problem, const Tensor& w) const {
-  if (!constant_float_weights_ || problem.group != 1) return nullptr;
-  std::call_once(pack_once_, [&] {
-    const int64_t depth = problem.channels * problem.geometry.KernelSize();
-    packed_weights_ =
-        std::make_unique<PackedSgemmB>(true, depth, problem.filters, w.Data<float>(), depth);
-  });
-  return packed_weights_.get();
 }
 
 Status Conv::Compute(KernelContext& context) const {
   ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
-  ORT_ASSIGN_OR_RETURN(const Tensor* w, context.RequiredInput(1));
+  const Tensor* w = nullptr;
+  if (packed_weights_ == nullptr) {
+    ORT_ASSIGN_OR_RETURN(w, context.RequiredInput(1));
+  }
   const Tensor* bias = context.Input(2);
   const Tensor* sum = sum_input_ ? context.Input(3) : nullptr;
-  ORT_ASSIGN_OR_RETURN(ConvProblem problem, Plan(context, *x, *w, bias, sum));
+  ORT_ASSIGN_OR_RETURN(ConvProblem problem,
+                       Plan(context, *x, w != nullptr ? w->dtype() : DataType::kFloat,
+                            w != nullptr ? w->shape() : packed_shape_, bias, sum));
   ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), problem.OutputShape()));
   if (y->NumElements() == 0) return Status::OK();
   ThreadPool* pool = context.thread_pool();
   return DispatchByType<FloatTypes>(x->dtype(), "Conv", [&]<typename T>() {
     if constexpr (std::is_same_v<T, float>) {
-      if (const PackedSgemmB* packed = PackedWeights(problem, *w)) {
+      if (packed_weights_ != nullptr) {
         RunPackedWeightsConv(
-            problem, x->Data<float>(), *packed, bias ? bias->Data<float>() : nullptr,
+            problem, x->Data<float>(), *packed_weights_, bias ? bias->Data<float>() : nullptr,
             sum ? sum->Data<float>() : nullptr, activation_, y->MutableData<float>(), pool);
         return Status::OK();
       }
@@ -290,13 +293,14 @@ Status Conv::Compute(KernelContext& context) const {
   });
 }
 
-Result<ConvProblem> Conv::Plan(const KernelContext& context, const Tensor& x, const Tensor& w,
-                               const Tensor* bias, const Tensor* sum) const {
-  if (w.dtype() != x.dtype() || (bias != nullptr && bias->dtype() != x.dtype()) ||
+Result<ConvProblem> Conv::Plan(const KernelContext& context, const Tensor& x, DataType w_type,
+                               const TensorShape& w_shape, const Tensor* bias,
+                               const Tensor* sum) const {
+  if (w_type != x.dtype() || (bias != nullptr && bias->dtype() != x.dtype()) ||
       (sum != nullptr && sum->dtype() != x.dtype())) {
     return context.Error("X, W, B and Z must share one element type");
   }
-  auto problem = PlanConv(attributes_, x.shape(), w.shape());
+  auto problem = PlanConv(attributes_, x.shape(), w_shape);
   if (!problem.ok()) return context.Error("{}", problem.status().message());
   if (bias != nullptr && (bias->shape().rank() != 1 || bias->shape()[0] != problem->filters)) {
     return context.Error("B {} must be [{}]", bias->shape().ToString(), problem->filters);

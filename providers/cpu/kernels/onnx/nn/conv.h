@@ -3,7 +3,6 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 
 #include "lib/framework/op_kernel.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
@@ -18,6 +17,9 @@ class Conv : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override;
   Status Compute(KernelContext& context) const override;
+  bool PrePackedInput(size_t index) const override {
+    return index == 1 && packed_weights_ != nullptr;
+  }
 
  protected:
   /// Set by FusedConv: input 3 is Z, shaped like Y. Y may share Z's buffer (FusedConv computes in
@@ -26,16 +28,14 @@ class Conv : public OpKernel {
   FusedActivation activation_;
 
  private:
-  Result<ConvProblem> Plan(const KernelContext& context, const Tensor& x, const Tensor& w,
-                           const Tensor* bias, const Tensor* sum) const;
-  /// W^T packed for the packed-weights path (packed on first use, kept for later runs), or null
-  /// when that path does not apply: weights not constant float, or groups.
-  const PackedSgemmB* PackedWeights(const ConvProblem& problem, const Tensor& w) const;
+  Result<ConvProblem> Plan(const KernelContext& context, const Tensor& x, DataType w_type,
+                           const TensorShape& w_shape, const Tensor* bias, const Tensor* sum) const;
 
   WindowAttributes attributes_;
-  bool constant_float_weights_ = false;
-  mutable std::once_flag pack_once_;
-  mutable std::unique_ptr<PackedSgemmB> packed_weights_;
+  /// W^T of constant float weights without groups, packed by Init for the packed-weights path;
+  /// W itself is then never read (the session frees it) and `packed_shape_` is its shape.
+  std::unique_ptr<PackedSgemmB> packed_weights_;
+  TensorShape packed_shape_;
 };
 
 }  // namespace ort
