@@ -65,6 +65,14 @@ class KernelDef {
     return *this;
   }
 
+  /// Output `output` is always a view of input `input`'s memory (Reshape): the planner gives it
+  /// that input's buffer and keeps the buffer until both are dead, instead of planning memory the
+  /// kernel never writes.
+  KernelDef& Alias(int input, int output) {
+    aliases_.emplace_back(input, output);
+    return *this;
+  }
+
   const std::string& op_type() const { return op_type_; }
   const std::string& domain() const { return domain_; }
   int since() const { return since_; }
@@ -73,6 +81,7 @@ class KernelDef {
   const std::vector<int>& host_inputs() const { return host_inputs_; }
   const std::vector<int>& host_outputs() const { return host_outputs_; }
   const std::vector<std::pair<int, int>>& in_place() const { return in_place_; }
+  const std::vector<std::pair<int, int>>& aliases() const { return aliases_; }
   bool IsHostInput(int index) const;
   bool IsHostOutput(int index) const;
   bool IsShapeOnlyInput(int index) const;
@@ -90,6 +99,7 @@ class KernelDef {
   std::vector<int> shape_only_inputs_;
   std::vector<int> host_outputs_;
   std::vector<std::pair<int, int>> in_place_;
+  std::vector<std::pair<int, int>> aliases_;
 };
 
 }  // namespace ort

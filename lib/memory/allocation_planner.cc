@@ -16,6 +16,7 @@ struct ValueState {
   std::optional<size_t> last_reader;
   int buffer = kNoBuffer;
   bool handed_over = false;  // its buffer went to an in-place output, which now frees it
+  bool released = false;
 };
 
 std::string ValueName(const PlannerValue& value) {
@@ -105,12 +106,15 @@ class Planner {
                           NodeName(node, position));
         state->producer = position;
       }
-      for (const auto& [in, out] : node.in_place_candidates) {
-        ORT_RETURN_IF_NOT(in < node.inputs.size() && out < node.outputs.size(),
-                          "allocation planner: {} declares in-place input {} -> output {} but has "
-                          "{} inputs and {} outputs",
-                          NodeName(node, position), in, out, node.inputs.size(),
-                          node.outputs.size());
+      for (const auto& [pairs, kind] :
+           {std::pair(&node.in_place_candidates, "in-place"), std::pair(&node.aliases, "view")}) {
+        for (const auto& [in, out] : *pairs) {
+          ORT_RETURN_IF_NOT(in < node.inputs.size() && out < node.outputs.size(),
+                            "allocation planner: {} declares {} input {} -> output {} but has {} "
+                            "inputs and {} outputs",
+                            NodeName(node, position), kind, in, out, node.inputs.size(),
+                            node.outputs.size());
+        }
       }
     }
     for (size_t position = 0; position < input_.nodes.size(); ++position) {
@@ -145,12 +149,14 @@ class Planner {
     buffer.first_node = position;
     buffer.last_node = position;
     plan_.buffers.push_back(std::move(buffer));
+    users_.push_back(0);
     return plan_.buffers.back().id;
   }
 
   void Use(ValueState& state, int buffer_id) {
     PlannedBuffer& buffer = plan_.buffers[buffer_id];
     state.buffer = buffer_id;
+    ++users_[static_cast<size_t>(buffer_id)];
     buffer.values.push_back(state.value->id);
     buffer.last_node = buffer.kind == PlannedBuffer::Kind::kKept
                            ? std::max(input_.nodes.size(), size_t{1}) - 1
@@ -169,6 +175,8 @@ class Planner {
       ValueState& input = State(node.inputs[in]);
       const PlannerValue& value = *input.value;
       if (value.kept || !IsPlain(value) || input.buffer == kNoBuffer || input.handed_over) continue;
+      // A view still reading the memory (a Reshape of the input) keeps it from being overwritten.
+      if (users_[static_cast<size_t>(input.buffer)] != 1) continue;
       if (input.last_reader != position || !(value.location == out.location)) continue;
       const bool same_size =
           (value.static_bytes && out.static_bytes && *value.static_bytes == *out.static_bytes) ||
@@ -176,6 +184,7 @@ class Planner {
            SameDynamicSize(value, out.element_size, out.shape_key));
       if (!same_size) continue;
       input.handed_over = true;
+      --users_[static_cast<size_t>(input.buffer)];
       Use(output, input.buffer);
       plan_.in_place.push_back({value.id, out.id, position});
       return true;
@@ -213,10 +222,15 @@ class Planner {
     return true;
   }
 
+  // The buffer is free once the last value on it (a value and its views) is dead.
   void Release(ValueState& state, size_t position) {
-    if (state.buffer == kNoBuffer || state.value->kept || state.handed_over) return;
+    if (state.buffer == kNoBuffer || state.value->kept || state.handed_over || state.released) {
+      return;
+    }
+    state.released = true;
+    if (--users_[static_cast<size_t>(state.buffer)] > 0) return;
+    if (plan_.buffers[state.buffer].kind == PlannedBuffer::Kind::kKept) return;
     std::vector<int>& released = plan_.release_after[position];
-    if (std::find(released.begin(), released.end(), state.buffer) != released.end()) return;
     released.push_back(state.buffer);
     if (plan_.buffers[state.buffer].kind == PlannedBuffer::Kind::kShared) {
       free_.push_back(state.buffer);
@@ -229,7 +243,9 @@ class Planner {
       if (node.outputs[i] < 0) continue;
       ValueState& output = State(node.outputs[i]);
       const PlannerValue& value = *output.value;
-      if (value.kept) {
+      if (const ValueState* viewed = ViewedInput(node, i); viewed != nullptr && !value.kept) {
+        if (viewed->buffer != kNoBuffer) Use(output, viewed->buffer);
+      } else if (value.kept) {
         Use(output, NewBuffer(value, PlannedBuffer::Kind::kKept, position));
       } else if (!IsPlain(value)) {
         Use(output, NewBuffer(value, PlannedBuffer::Kind::kPrivate, position));
@@ -250,8 +266,17 @@ class Planner {
     }
   }
 
+  // The input output `index` is a view of, or null.
+  const ValueState* ViewedInput(const PlannerNode& node, size_t index) {
+    for (const auto& [in, out] : node.aliases) {
+      if (out == index && node.inputs[in] >= 0) return &State(node.inputs[in]);
+    }
+    return nullptr;
+  }
+
   const PlannerInput& input_;
   AllocationPlan plan_;
+  std::vector<int> users_;  // per buffer: values on it not yet released
   std::unordered_map<int, size_t> index_;
   std::vector<ValueState> states_;
   std::vector<int> free_;

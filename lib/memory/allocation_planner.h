@@ -59,6 +59,10 @@ struct PlannerNode {
   /// not when the same value also feeds an input position the kernel did not declare for that
   /// output (read there after the output is written).
   std::vector<std::pair<size_t, size_t>> in_place_candidates;
+  /// (input index, output index) pairs where the output is a view of the input (Reshape): it
+  /// shares the input's buffer (none when the input has none: a feed or an initializer), which
+  /// stays reserved until every value on it is dead.
+  std::vector<std::pair<size_t, size_t>> aliases;
 };
 
 /// What the planner plans: every value the nodes mention must be listed.

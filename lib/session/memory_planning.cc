@@ -85,6 +85,12 @@ Status SessionState::PlanMemory() {
         node.in_place_candidates.emplace_back(in, out);
       }
     }
+    for (const auto& [in, out] : plan.aliases) {
+      if (static_cast<size_t>(in) < plan.inputs.size() &&
+          static_cast<size_t>(out) < plan.outputs.size()) {
+        node.aliases.emplace_back(in, out);
+      }
+    }
     for (int slot : node.inputs) list(slot);
     for (int slot : node.outputs) list(slot);
     input.nodes.push_back(std::move(node));

@@ -158,6 +158,7 @@ Status SessionState::CreateKernels(std::span<IExecutionProvider* const> provider
       plan.output_allocators.push_back(host ? host_allocator : plan.allocator);
     }
     plan.in_place_candidates = entry->def.in_place();
+    plan.aliases = entry->def.aliases();
     for (const auto& input : node.inputs())
       plan.inputs.push_back(input.empty() ? -1 : SlotFor(input));
     for (const auto& input : node.implicit_inputs()) plan.implicit_inputs.push_back(SlotFor(input));

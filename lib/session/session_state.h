@@ -80,6 +80,7 @@ class SessionState final : public SubgraphRunner, public SubgraphLookup {
     std::vector<int> outputs;          // slot per output (omitted outputs get private slots)
     std::vector<int> release;          // slots whose last reader is this node
     std::vector<std::pair<int, int>> in_place_candidates;  // from the kernel's definition
+    std::vector<std::pair<int, int>> aliases;              // likewise
     NodeMemoryPlan memory;
     // Parallel mode: nodes reading this one's outputs, how many distinct nodes this one waits
     // for, and the distinct slots it reads.

@@ -27,7 +27,7 @@ struct Builder {
   }
   void Node(std::string name, Ids inputs, Ids outputs,
             std::vector<std::pair<size_t, size_t>> in_place = {}) {
-    input.nodes.push_back({std::move(name), std::move(inputs), std::move(outputs), in_place});
+    input.nodes.push_back({std::move(name), std::move(inputs), std::move(outputs), in_place, {}});
   }
   AllocationPlan Plan() const {
     auto plan = PlanAllocations(input);
@@ -463,6 +463,38 @@ TEST_CASE("Memory pattern: each placement lists the buffers sharing its bytes",
   CHECK(pattern.Find(bp)->overlaps == Ids{br});
   CHECK(pattern.Find(br)->overlaps == Ids{bp});
   CHECK(pattern.Find(bq)->overlaps.empty());
+}
+
+TEST_CASE("Planner: a view shares its input's buffer, which stays reserved while either lives",
+          "[memory][planner]") {
+  // a -> Reshape -> v; a is read again after the Reshape, v later still; c is written while v
+  // lives and must not take a's buffer, nor may n3 compute in place over a.
+  Builder b;
+  const int x = b.Kept("x");
+  const int a = b.Value("a", 400), v = b.Value("v", 400), c = b.Value("c", 400);
+  const int d = b.Value("d", 400), e = b.Value("e", 400);
+  const int y = b.Kept("y");
+  const int fv = b.Value("feed_view", 400);
+  b.Node("n0", {x}, {a});
+  b.input.nodes.push_back({"reshape", {a}, {v}, {}, {{0, 0}}});
+  b.input.nodes.push_back({"view_of_feed", {x}, {fv}, {}, {{0, 0}}});
+  b.Node("n2", {a}, {c}, {{0, 0}});
+  b.Node("n3", {c, v}, {d}, {{0, 0}});
+  b.Node("n4", {d, fv}, {e});
+  b.Node("n5", {e}, {y});
+  const AllocationPlan plan = b.Plan();
+
+  CHECK(plan.BufferOf(v) == plan.BufferOf(a));
+  CHECK(plan.BufferOf(fv) == AllocationPlan::kNoBuffer);
+  CHECK(plan.BufferOf(c) != plan.BufferOf(a));
+  // c dies at n3 with no view on it: d takes its buffer in place; a's buffer is free once v,
+  // read last by n3, is dead, and e takes it.
+  CHECK(plan.BufferOf(d) == plan.BufferOf(c));
+  CHECK(plan.buffers[plan.BufferOf(a)].values == Ids{a, v, e});
+  CHECK(plan.release_after[4] == Ids{plan.BufferOf(a)});
+  auto pattern = ComputeMemoryPattern(plan, {});
+  REQUIRE(pattern.ok());
+  CheckNoOverlap(plan, *pattern);
 }
 
 }  // namespace ort

@@ -17,7 +17,7 @@ class Identity final : public OpKernel {
 }  // namespace
 
 void RegisterIdentityKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
-  registry.Add<Identity>(KernelDef("Identity").Versions(1).Input(0, types));
+  registry.Add<Identity>(KernelDef("Identity").Versions(1).Input(0, types).Alias(0, 0));
 }
 
 }  // namespace ort

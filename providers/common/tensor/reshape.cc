@@ -108,8 +108,8 @@ class Flatten final : public OpKernel {
 }  // namespace
 
 void RegisterReshapeKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
-  registry.Add<Reshape>(KernelDef("Reshape").Versions(1).Input(0, types).HostInput(1));
-  registry.Add<Flatten>(KernelDef("Flatten").Versions(1).Input(0, types));
+  registry.Add<Reshape>(KernelDef("Reshape").Versions(1).Input(0, types).HostInput(1).Alias(0, 0));
+  registry.Add<Flatten>(KernelDef("Flatten").Versions(1).Input(0, types).Alias(0, 0));
 }
 
 }  // namespace ort

@@ -113,8 +113,9 @@ class Unsqueeze final : public AxesKernel {
 }  // namespace
 
 void RegisterSqueezeKernels(KernelRegistry& registry, const std::vector<DataType>& types) {
-  registry.Add<Squeeze>(KernelDef("Squeeze").Versions(1).Input(0, types).HostInput(1));
-  registry.Add<Unsqueeze>(KernelDef("Unsqueeze").Versions(1).Input(0, types).HostInput(1));
+  registry.Add<Squeeze>(KernelDef("Squeeze").Versions(1).Input(0, types).HostInput(1).Alias(0, 0));
+  registry.Add<Unsqueeze>(
+      KernelDef("Unsqueeze").Versions(1).Input(0, types).HostInput(1).Alias(0, 0));
 }
 
 }  // namespace ort
