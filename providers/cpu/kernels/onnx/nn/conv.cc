@@ -244,23 +244,31 @@ void RunPackedWeightsConv(const ConvProblem& p, const float* x, const PackedSgem
 
 Status Conv::Init(const KernelInfo& info) {
   ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
-  // Packed here rather than at the first run, so that the session frees W: the packed copy
-  // doubled the weights of R(2+1)D's 3-D convolutions (60 MB more than ORT's whole growth).
   const Tensor* w = info.ConstantInput(1);
   if (w != nullptr && w->dtype() == DataType::kFloat && attributes_.group == 1 &&
       w->shape().rank() >= 3 && w->NumElements() > 0) {
-    const int64_t filters = w->shape()[0];
-    const int64_t depth = w->NumElements() / filters;
-    packed_weights_ = std::make_unique<PackedSgemmB>(true, depth, filters, w->Data<float>(), depth);
+    packs_weights_ = true;
     packed_shape_ = w->shape();
+    unpacked_weights_ = *w;
   }
   return Status::OK();
+}
+
+const PackedSgemmB& Conv::PackedWeights() const {
+  std::call_once(pack_once_, [this] {
+    const int64_t filters = packed_shape_[0];
+    const int64_t depth = unpacked_weights_.NumElements() / filters;
+    packed_weights_ = std::make_unique<PackedSgemmB>(true, depth, filters,
+                                                     unpacked_weights_.Data<float>(), depth);
+    unpacked_weights_ = Tensor();
+  });
+  return *packed_weights_;
 }
 
 Status Conv::Compute(KernelContext& context) const {
   ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
   const Tensor* w = nullptr;
-  if (packed_weights_ == nullptr) {
+  if (!packs_weights_) {
     ORT_ASSIGN_OR_RETURN(w, context.RequiredInput(1));
   }
   const Tensor* bias = context.Input(2);
@@ -273,9 +281,9 @@ Status Conv::Compute(KernelContext& context) const {
   ThreadPool* pool = context.thread_pool();
   return DispatchByType<FloatTypes>(x->dtype(), "Conv", [&]<typename T>() {
     if constexpr (std::is_same_v<T, float>) {
-      if (packed_weights_ != nullptr) {
+      if (packs_weights_) {
         RunPackedWeightsConv(
-            problem, x->Data<float>(), *packed_weights_, bias ? bias->Data<float>() : nullptr,
+            problem, x->Data<float>(), PackedWeights(), bias ? bias->Data<float>() : nullptr,
             sum ? sum->Data<float>() : nullptr, activation_, y->MutableData<float>(), pool);
         return Status::OK();
       }
