@@ -469,6 +469,42 @@ TEST_CASE("Conv 3-D over several cache slabs matches the definition", "[nn][Conv
   }
 }
 
+TEST_CASE("Conv with constant weights over long images matches the definition", "[nn][Conv]") {
+  // Hundreds of output positions per image take the Y = W col path: a 1-D stride of 3 gathers
+  // its columns one by one, a 3-D stride of 2 by pairs, and a 1x1 kernel packs the image itself.
+  struct Case {
+    std::vector<int64_t> x_dims, w_dims, strides, pads;
+  };
+  const std::vector<Case> cases = {
+      {{2, 7, 1000}, {9, 7, 5}, {3}, {2, 1}},
+      {{1, 4, 3, 20, 21}, {5, 4, 1, 3, 3}, {1, 2, 2}, {0, 1, 1, 0, 1, 1}},
+      {{1, 20, 16, 16}, {24, 20, 1, 1}, {1, 1}, {0, 0, 0, 0}},
+  };
+  for (const Case& c : cases) {
+    int64_t x_count = 1, w_count = 1;
+    for (int64_t d : c.x_dims) x_count *= d;
+    for (int64_t d : c.w_dims) w_count *= d;
+    const auto x = Pattern(static_cast<size_t>(x_count), 5),
+               w = Pattern(static_cast<size_t>(w_count), 6);
+    const auto bias = Pattern(static_cast<size_t>(c.w_dims[0]), 7);
+    std::vector<int64_t> y_dims;
+    const auto expected =
+        ReferenceConv(x, c.x_dims, w, c.w_dims, bias, 1, c.strides, c.pads, &y_dims);
+    for (const int threads : {1, 2}) {
+      CAPTURE(c.x_dims, threads);
+      OpTester("Conv", 11)
+          .AttrInts("strides", c.strides)
+          .AttrInts("pads", c.pads)
+          .Input<float>("x", c.x_dims, x)
+          .ConstantInput<float>("w", c.w_dims, w)
+          .ConstantInput<float>("b", {c.w_dims[0]}, bias)
+          .Output<float>("y", y_dims, expected)
+          .Threads(threads)
+          .Run();
+    }
+  }
+}
+
 TEST_CASE("Conv with narrow groups, strides and pads matches the definition", "[nn][Conv]") {
   // 8 channels per group, as in RegNet (direct loop), and 24 (im2col per group).
   for (const int64_t group_channels : {8, 24}) {

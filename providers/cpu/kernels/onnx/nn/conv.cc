@@ -254,15 +254,18 @@ Status Conv::Init(const KernelInfo& info) {
   return Status::OK();
 }
 
-const PackedSgemmB& Conv::PackedWeights() const {
-  std::call_once(pack_once_, [this] {
+void Conv::PackWeights(const ConvProblem& problem) const {
+  std::call_once(pack_once_, [&] {
     const int64_t filters = packed_shape_[0];
     const int64_t depth = unpacked_weights_.NumElements() / filters;
-    packed_weights_ = std::make_unique<PackedSgemmB>(true, depth, filters,
-                                                     unpacked_weights_.Data<float>(), depth);
+    const float* w = unpacked_weights_.Data<float>();
+    if (PackedFiltersPay(problem)) {
+      packed_filters_ = std::make_unique<PackedConvFilters>(filters, depth, w);
+    } else {
+      packed_weights_ = std::make_unique<PackedSgemmB>(true, depth, filters, w, depth);
+    }
     unpacked_weights_ = Tensor();
   });
-  return *packed_weights_;
 }
 
 Status Conv::Compute(KernelContext& context) const {
@@ -282,9 +285,16 @@ Status Conv::Compute(KernelContext& context) const {
   return DispatchByType<FloatTypes>(x->dtype(), "Conv", [&]<typename T>() {
     if constexpr (std::is_same_v<T, float>) {
       if (packs_weights_) {
-        RunPackedWeightsConv(
-            problem, x->Data<float>(), PackedWeights(), bias ? bias->Data<float>() : nullptr,
-            sum ? sum->Data<float>() : nullptr, activation_, y->MutableData<float>(), pool);
+        PackWeights(problem);
+        const float* b = bias ? bias->Data<float>() : nullptr;
+        const float* z = sum ? sum->Data<float>() : nullptr;
+        if (packed_filters_ != nullptr) {
+          RunPackedFiltersConv(problem, x->Data<float>(), *packed_filters_, b, z, activation_,
+                               y->MutableData<float>(), pool);
+        } else {
+          RunPackedWeightsConv(problem, x->Data<float>(), *packed_weights_, b, z, activation_,
+                               y->MutableData<float>(), pool);
+        }
         return Status::OK();
       }
     }

@@ -8,6 +8,7 @@
 #include "lib/framework/op_kernel.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
 #include "providers/cpu/kernels/common/gemm.h"
+#include "providers/cpu/kernels/onnx/nn/conv_packed_filters.h"
 #include "providers/cpu/kernels/onnx/nn/conv_plan.h"
 
 namespace ort {
@@ -30,8 +31,10 @@ class Conv : public OpKernel {
   Result<ConvProblem> Plan(const KernelContext& context, const Tensor& x, DataType w_type,
                            const TensorShape& w_shape, const Tensor* bias, const Tensor* sum) const;
 
-  /// W^T for the packed-weights path, packed by the first run that needs it.
-  const PackedSgemmB& PackedWeights() const;
+  /// Packs W for the packed-weights path at the first run, in the form that suits its problem:
+  /// as the A operand of Y = W col (packed_filters_) or W^T as the B operand of the transposed
+  /// product (packed_weights_).
+  void PackWeights(const ConvProblem& problem) const;
 
   WindowAttributes attributes_;
   /// Constant float weights without groups take the packed-weights path. The kernel then holds
@@ -43,6 +46,7 @@ class Conv : public OpKernel {
   mutable std::once_flag pack_once_;
   mutable Tensor unpacked_weights_;
   mutable std::unique_ptr<PackedSgemmB> packed_weights_;
+  mutable std::unique_ptr<PackedConvFilters> packed_filters_;
 };
 
 }  // namespace ort
