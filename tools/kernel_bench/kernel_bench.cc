@@ -1,9 +1,9 @@
 // Micro-benchmark of the CPU kernel library on shapes taken from the benchmark suite: SGEMM (each
 // microkernel this CPU runs, B packed per call and pre-packed), the NCHWc convolution
-// microkernels (depthwise row by row and plane by plane), Winograd F(4x4, 3x3) convolutions and
-// the logistic (sigmoid, SiLU) kernels. Prints GFLOP/s (for Winograd: of the direct convolution
-// it replaces; for the logistic: its multiplies, see RegisterLogistic) and the percentage of the
-// single-core FMA peak measured at start-up.
+// microkernels (depthwise row by row and plane by plane), Winograd F(4x4, 3x3) convolutions, the
+// Conv kernel's packed-filters path and the logistic (sigmoid, SiLU) kernels. Prints GFLOP/s (for
+// Winograd: of the direct convolution it replaces; for the logistic: its multiplies, see
+// RegisterLogistic) and the percentage of the single-core FMA peak measured at start-up.
 //   ort-kernel-bench [--benchmark_filter=REGEX] [--threads=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
@@ -27,6 +27,7 @@
 #include "providers/cpu/kernels/common/thread_scratch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
+#include "providers/cpu/kernels/onnx/nn/conv_packed_filters.h"
 #include "tools/kernel_bench/fma_peak.h"
 
 namespace ort::bench {
@@ -363,6 +364,56 @@ void RegisterAttentionTile(const char* isa, const AttentionTileKernel& kernel) {
       ->Unit(benchmark::kMicrosecond);
 }
 
+// Convolutions the NCHWc layout does not take, as the Conv kernel runs them with constant weights
+// (Y = W col, conv_packed_filters.h): R(2+1)D's frame-local 3-D convs and strided stem, and the
+// Whisper encoder's 1-D stem, one image each.
+struct PackedFiltersShape {
+  const char* origin;
+  int64_t channels, filters;
+  std::vector<int64_t> input, kernel, strides, pads;
+};
+
+void RegisterPackedFiltersConv() {
+  static const PackedFiltersShape kShapes[] = {
+      {"r2plus1d_1x3x3_56", 64, 144, {8, 56, 56}, {1, 3, 3}, {1, 1, 1}, {0, 1, 1, 0, 1, 1}},
+      {"r2plus1d_1x3x3_28", 128, 288, {4, 28, 28}, {1, 3, 3}, {1, 1, 1}, {0, 1, 1, 0, 1, 1}},
+      {"r2plus1d_stem_1x7x7_s2", 3, 45, {8, 112, 112}, {1, 7, 7}, {1, 2, 2}, {0, 3, 3, 0, 3, 3}},
+      {"whisper_conv1d_k3", 80, 384, {3000}, {3}, {1}, {1, 1}},
+  };
+  for (const PackedFiltersShape& s : kShapes) {
+    const std::string name = std::string("PackedFiltersConv/") + s.origin;
+    benchmark::RegisterBenchmark(name.c_str(), [&s](benchmark::State& state) {
+      ConvProblem p;
+      p.batch = 1;
+      p.channels = s.channels;
+      p.filters = s.filters;
+      WindowGeometry& g = p.geometry;
+      g.input = s.input;
+      g.kernel = s.kernel;
+      g.strides = s.strides;
+      g.dilations.assign(s.input.size(), 1);
+      g.pads = s.pads;
+      const size_t rank = s.input.size();
+      for (size_t d = 0; d < rank; ++d) {
+        g.output.push_back(
+            (s.input[d] + s.pads[d] + s.pads[rank + d] - s.kernel[d]) / s.strides[d] + 1);
+      }
+      const int64_t depth = s.channels * g.KernelSize();
+      const auto x = RandomFloats(static_cast<size_t>(s.channels * g.InputSize()));
+      const auto w = RandomFloats(static_cast<size_t>(s.filters * depth));
+      const auto bias = RandomFloats(static_cast<size_t>(s.filters));
+      Floats y(static_cast<size_t>(s.filters * g.OutputSize()));
+      const PackedConvFilters filters(s.filters, depth, w.data());
+      const std::unique_ptr<ThreadPool> pool = MakePool();
+      const double flops = 2.0 * static_cast<double>(s.filters * depth * g.OutputSize());
+      Measure(state, flops, [&] {
+        RunPackedFiltersConv(p, x.data(), filters, bias.data(), nullptr, FusedActivation(),
+                             y.data(), pool.get());
+      });
+    })->Unit(benchmark::kMillisecond);
+  }
+}
+
 }  // namespace
 }  // namespace ort::bench
 
@@ -390,6 +441,7 @@ int main(int argc, char** argv) {
     bench::RegisterNarrowGroups(entry->name, *entry->kernel);
     bench::RegisterDepthwise(entry->name, *entry->kernel);
   }
+  bench::RegisterPackedFiltersConv();
   for (const auto* entry : RunnableEntries(kLogisticKernels)) {
     bench::RegisterLogistic(entry->name, *entry->kernel);
   }
