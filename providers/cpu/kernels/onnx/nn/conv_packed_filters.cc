@@ -104,20 +104,12 @@ PackedConvFilters::PackedConvFilters(int64_t filters, int64_t depth, const float
       depth_(depth),
       padded_filters_((filters + kernel_->mr - 1) / kernel_->mr * kernel_->mr),
       depth_block_(SgemmPlan(*kernel_).kc) {
-  const int64_t mr = kernel_->mr;
-  const int64_t kc = depth_block_;
   storage_.resize(static_cast<size_t>(padded_filters_ * depth) + kPanelAlign / sizeof(float));
   data_ = AlignToPanel(storage_.data());
-  for (int64_t p0 = 0; p0 < depth; p0 += kc) {
-    const int64_t block_depth = std::min(kc, depth - p0);
-    for (int64_t m0 = 0; m0 < filters; m0 += mr) {
-      const int64_t valid = std::min(mr, filters - m0);
-      float* panel = data_ + p0 * padded_filters_ + m0 * block_depth;
-      TransposeFloats(w + m0 * depth + p0, depth, panel, mr, valid, block_depth);
-      for (int64_t p = 0; p < block_depth; ++p) {
-        for (int64_t i = valid; i < mr; ++i) panel[p * mr + i] = 0.0f;
-      }
-    }
+  const auto view = gemm_detail::MakeView(w, depth, false);
+  for (int64_t p0 = 0; p0 < depth; p0 += depth_block_) {
+    gemm_detail::PackA(view, kernel_->mr, 0, filters, p0, std::min(depth_block_, depth - p0), 1.0f,
+                       data_ + p0 * padded_filters_);
   }
 }
 
