@@ -23,7 +23,9 @@ namespace ort {
 namespace {
 
 // Enough pixels per 1x1 task to amortize reloading its filters, few enough that small images
-// still split across threads.
+// still split across threads. One thread takes whole images, as MLAS does: each filter part then
+// stays in L1 over the whole image instead of being reloaded every 96 pixels (resnet's 256 -> 128
+// 1x1 over 56x56 at batch 2: 3.95 -> 3.79 ms).
 constexpr int64_t kPointwisePixelsPerTask = 96;
 
 // A padded depthwise plane up to this size (a 28x28 3x3's, a 14x14 5x5's) is copied once and
@@ -169,7 +171,10 @@ class NchwcConv final : public OpKernel {
       args.in_w = args.out_w = args.in_h * args.in_w;
       args.in_h = args.out_h = 1;
     }
-    const int64_t columns_per_task = pointwise ? kPointwisePixelsPerTask : args.out_w;
+    const bool one_thread =
+        context.thread_pool() == nullptr || context.thread_pool()->DegreeOfParallelism() == 1;
+    const int64_t columns_per_task =
+        pointwise && !one_thread ? kPointwisePixelsPerTask : args.out_w;
     const int64_t column_tasks = (args.out_w + columns_per_task - 1) / columns_per_task;
     // A task is a column range of one output row of up to max_filter_blocks filter blocks of one
     // image. Whichever of a group's filters and an image's input is the larger is read from
