@@ -269,11 +269,14 @@ struct DepthwiseShape {
 };
 
 const DepthwiseShape kDepthwiseShapes[] = {
-    {"efficientnet_5x5_7", 1152, 7, 5, 1},  {"efficientnet_5x5_14", 672, 14, 5, 1},
-    {"efficientnet_5x5_28", 240, 28, 5, 1}, {"mobilenet_3x3_14", 480, 14, 3, 1},
-    {"mobilenet_3x3_56", 144, 56, 3, 1},    {"mobilenet_3x3_s2_112", 96, 112, 3, 2},
-    {"convnext_7x7_56", 96, 56, 7, 1},      {"convnext_7x7_28", 192, 28, 7, 1},
-    {"convnext_7x7_14", 384, 14, 7, 1},
+    {"efficientnet_5x5_7", 1152, 7, 5, 1},     {"efficientnet_5x5_14", 672, 14, 5, 1},
+    {"efficientnet_5x5_28", 240, 28, 5, 1},    {"mobilenet_3x3_14", 480, 14, 3, 1},
+    {"mobilenet_3x3_56", 144, 56, 3, 1},       {"mobilenet_3x3_s2_112", 96, 112, 3, 2},
+    {"convnext_7x7_56", 96, 56, 7, 1},         {"convnext_7x7_28", 192, 28, 7, 1},
+    {"convnext_7x7_14", 384, 14, 7, 1},        {"mnasnet_5x5_s2_56", 80, 56, 5, 2},
+    {"mnasnet_5x5_s2_28", 240, 28, 5, 2},      {"mnasnet_3x3_s2_112", 48, 112, 3, 2},
+    {"efficientnet_5x5_s2_14", 672, 14, 5, 2}, {"mobilenet_3x3_s2_28", 240, 28, 3, 2},
+    {"mobilenet_3x3_s2_14", 576, 14, 3, 2},
 };
 
 void RegisterDepthwise(const char* isa, const NchwcConvKernels& kernels) {
