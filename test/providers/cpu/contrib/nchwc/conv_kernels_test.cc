@@ -193,11 +193,11 @@ TEST_CASE("NCHWc depthwise band kernels (padded copy of a band of rows) match a 
   // EfficientNet's 5x5 over 7x7 and 14x14, 3x3 stride 2 with asymmetric (TF SAME) padding, a
   // dilated 3x3, a kernel wider than the image, a row narrower than one tile, and the tap widths
   // and strides with kernels of their own (3 and 5 at strides 1 and 2) over rows of several
-  // tiles and a tail.
+  // tiles and a tail; ConvNeXt's 7x7 over 14x14, and 5x5 at stride 2 over 7x7.
   const Shape shapes[] = {{7, 7, 5, 1, 2, 2, 1},   {14, 14, 5, 1, 2, 2, 1}, {15, 15, 3, 2, 0, 1, 1},
                           {12, 10, 3, 1, 2, 2, 2}, {4, 3, 7, 1, 3, 3, 1},   {9, 5, 3, 2, 1, 1, 1},
                           {14, 14, 3, 1, 1, 1, 1}, {11, 21, 3, 1, 1, 1, 1}, {13, 37, 3, 2, 1, 1, 1},
-                          {23, 41, 5, 2, 2, 1, 1}};
+                          {23, 41, 5, 2, 2, 1, 1}, {14, 14, 7, 1, 3, 3, 1}, {7, 7, 5, 2, 2, 2, 1}};
   for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
     const auto& [name, isa, kernels] = *entry;
     for (const Shape& shape : shapes) {
