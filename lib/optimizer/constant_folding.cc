@@ -171,15 +171,23 @@ class ConstantFolding final : public GraphTransformer {
   Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
     const IExecutionProvider* host = FindFallbackProvider(context.providers);
     if (host == nullptr) return Status::OK();
-    ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
-    // Folding keeps every value's content, so one analysis serves the whole sweep.
+    // Folding keeps every value's content, so one analysis serves the whole sweep, and its
+    // analyses of the subgraphs serve theirs: one made afresh per subgraph inferred the graphs
+    // around it again (Silero VAD's two If branches hold the whole model).
     SymbolicShapes shapes(graph);
+    return Fold(graph, shapes, *host, changed);
+  }
+
+ private:
+  static Status Fold(Graph& graph, SymbolicShapes& shapes, const IExecutionProvider& host,
+                     bool& changed) {
+    ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
     // A folded node's outputs are initializers by the time its consumers come up, so one sweep
     // folds whole constant chains.
     for (NodeIndex index : order) {
       Node& node = *graph.GetNode(index);
       std::optional<std::vector<Tensor>> outputs = FoldKnownValues(shapes, node);
-      if (!outputs) outputs = Evaluate(graph, node, *host);
+      if (!outputs) outputs = Evaluate(graph, node, host);
       if (!outputs) continue;
       const std::vector<std::string> names = node.outputs();
       graph.RemoveNode(index);
@@ -188,7 +196,12 @@ class ConstantFolding final : public GraphTransformer {
       }
       changed = true;
     }
-    return ApplyToSubgraphs(graph, context, changed);
+    for (Node* node : graph.Nodes()) {
+      for (Graph* subgraph : node->Subgraphs()) {
+        ORT_RETURN_IF_ERROR(Fold(*subgraph, shapes.Subgraph(*subgraph), host, changed));
+      }
+    }
+    return Status::OK();
   }
 };
 

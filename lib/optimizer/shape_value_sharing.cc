@@ -57,10 +57,16 @@ class ShapeValueSharing final : public GraphTransformer {
  public:
   ShapeValueSharing() : GraphTransformer("shape_value_sharing", OptimizationLevel::kExtended) {}
 
-  Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
-    ORT_ASSIGN_OR_RETURN(const std::vector<NodeIndex> order, graph.TopologicalOrder());
-    // Rewiring a reader to an equal value keeps every value's content: one analysis serves.
+  Status Apply(Graph& graph, const OptimizerContext&, bool& changed) const override {
+    // Rewiring a reader to an equal value keeps every value's content: one analysis serves, and
+    // its analyses of the subgraphs serve theirs (as in constant folding).
     SymbolicShapes shapes(graph);
+    return Share(graph, shapes, changed);
+  }
+
+ private:
+  static Status Share(Graph& graph, SymbolicShapes& shapes, bool& changed) {
+    ORT_ASSIGN_OR_RETURN(const std::vector<NodeIndex> order, graph.TopologicalOrder());
     // The first value in topological order with each key: a reader of a later copy cannot be
     // one of its producers (it comes after the copy, which comes after the first).
     std::map<SharingKey, std::string> first;
@@ -80,7 +86,12 @@ class ShapeValueSharing final : public GraphTransformer {
     }
     // Only now: a first value whose readers all went to another key's first would be gone.
     for (NodeIndex index : copies) RemoveUnused(graph, index);
-    return ApplyToSubgraphs(graph, context, changed);
+    for (Node* node : graph.Nodes()) {
+      for (Graph* subgraph : node->Subgraphs()) {
+        ORT_RETURN_IF_ERROR(Share(*subgraph, shapes.Subgraph(*subgraph), changed));
+      }
+    }
+    return Status::OK();
   }
 };
 

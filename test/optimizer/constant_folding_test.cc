@@ -107,6 +107,36 @@ TEST_CASE("constant_folding turns Shape and Size of static shapes into constants
   CHECK(Values<int64_t>(size) == std::vector<int64_t>{120});
 }
 
+TEST_CASE("constant_folding folds inside If branches from the enclosing graph's shapes",
+          "[optimizer]") {
+  // x [2, 3] comes from the enclosing graph: the branch's Size(x) and its Cast fold to 6, and
+  // the If stays (its condition is fed).
+  Model model = MakeModel(15);
+  Graph& graph = model.graph();
+  graph.set_inputs({"condition", "x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("condition", ValueType::Tensor(DataType::kBool, SymbolicShape{}));
+  graph.SetValueType("x", FloatTensor({2, 3}));
+  auto then_branch = std::make_unique<Graph>(graph.shared_opsets());
+  then_branch->AddNode({"size", "Size", "", {"x"}, {"size"}, {}});
+  then_branch->AddNode({"cast", "Cast", "", {"size"}, {"size_float"}, {}})
+      .SetAttribute(Attribute::Int("to", static_cast<int64_t>(1)));
+  then_branch->AddNode({"add", "Add", "", {"x", "size_float"}, {"shifted"}, {}});
+  then_branch->set_outputs({"shifted"});
+  auto else_branch = std::make_unique<Graph>(graph.shared_opsets());
+  else_branch->AddNode({"neg", "Neg", "", {"x"}, {"negated"}, {}});
+  else_branch->set_outputs({"negated"});
+  std::vector<Attribute> branches;
+  branches.push_back(Attribute::GraphValue("then_branch", std::move(then_branch)));
+  branches.push_back(Attribute::GraphValue("else_branch", std::move(else_branch)));
+  graph.AddNode({"if", "If", "", {"condition"}, {"y"}, std::move(branches)});
+  OptimizeForCpu(model, OptimizationLevel::kBasic);
+  REQUIRE(OpTypes(graph) == Ops{"If"});
+  const Graph& folded = *graph.Producer("y")->FindAttribute("then_branch")->g;
+  CHECK(OpTypes(folded) == Ops{"Add"});
+  CHECK(Values<float>(folded.GetInitializer("size_float")) == std::vector<float>{6});
+}
+
 TEST_CASE("A folded graph output is served from its initializer", "[optimizer]") {
   auto model = std::make_unique<Model>(MakeModel());
   model->path = "folded_output";

@@ -71,6 +71,41 @@ TEST_CASE("shape_value_sharing makes provably equal sizes one value", "[optimize
   CHECK(std::vector<int64_t>(sizes.begin(), sizes.end()) == std::vector<int64_t>{3, 3, 5, 7});
 }
 
+TEST_CASE("shape_value_sharing shares sizes inside If branches", "[optimizer]") {
+  // The branch reads x [batch, 8] from the enclosing graph: x.size(0) and Relu(x).size(0) are
+  // one value there too.
+  Model model = MakeModel(14);
+  Graph& graph = model.graph();
+  graph.set_inputs({"condition", "x"});
+  graph.set_outputs({"y"});
+  graph.SetValueType("condition", ValueType::Tensor(DataType::kBool, SymbolicShape{}));
+  graph.SetValueType(
+      "x", ValueType::Tensor(DataType::kFloat,
+                             SymbolicShape{Dimension::Symbol("batch"), Dimension::Known(8)}));
+  auto then_branch = std::make_unique<Graph>(graph.shared_opsets());
+  then_branch->AddNode({"relu", "Relu", "", {"x"}, {"relu_x"}, {}});
+  then_branch->AddNode({"shape_x", "Shape", "", {"x"}, {"dims_x"}, {}});
+  then_branch->AddNode({"shape_relu", "Shape", "", {"relu_x"}, {"dims_relu"}, {}});
+  then_branch->AddNode({"concat", "Concat", "", {"dims_x", "dims_relu"}, {"dims"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  then_branch->set_outputs({"dims"});
+  auto else_branch = std::make_unique<Graph>(graph.shared_opsets());
+  else_branch->AddNode({"shape", "Shape", "", {"x"}, {"shape"}, {}});
+  else_branch->AddNode({"concat", "Concat", "", {"shape", "shape"}, {"twice"}, {}})
+      .SetAttribute(Attribute::Int("axis", 0));
+  else_branch->set_outputs({"twice"});
+  std::vector<Attribute> branches;
+  branches.push_back(Attribute::GraphValue("then_branch", std::move(then_branch)));
+  branches.push_back(Attribute::GraphValue("else_branch", std::move(else_branch)));
+  graph.AddNode({"if", "If", "", {"condition"}, {"y"}, std::move(branches)});
+  OptimizeExtended(model);
+  const Graph& shared = *graph.Producer("y")->FindAttribute("then_branch")->g;
+  CHECK(CountOps(shared, "Relu") == 0);
+  CHECK(CountOps(shared, "Shape") == 1);
+  const Node& concat = *shared.Producer("dims");
+  CHECK(concat.inputs()[0] == concat.inputs()[1]);
+}
+
 TEST_CASE("shape_value_sharing keeps the first value of a size while others read it",
           "[optimizer]") {
   // x.size(0) three times: as Slice(Shape(x), 0, 1) first, then Unsqueeze(Relu(x).size(0)) whose
