@@ -126,10 +126,7 @@ TEST_CASE("constant_folding folds inside If branches from the enclosing graph's 
   auto else_branch = std::make_unique<Graph>(graph.shared_opsets());
   else_branch->AddNode({"neg", "Neg", "", {"x"}, {"negated"}, {}});
   else_branch->set_outputs({"negated"});
-  std::vector<Attribute> branches;
-  branches.push_back(Attribute::GraphValue("then_branch", std::move(then_branch)));
-  branches.push_back(Attribute::GraphValue("else_branch", std::move(else_branch)));
-  graph.AddNode({"if", "If", "", {"condition"}, {"y"}, std::move(branches)});
+  AddIf(graph, "condition", std::move(then_branch), std::move(else_branch), "y");
   OptimizeForCpu(model, OptimizationLevel::kBasic);
   REQUIRE(OpTypes(graph) == Ops{"If"});
   const Graph& folded = *graph.Producer("y")->FindAttribute("then_branch")->g;

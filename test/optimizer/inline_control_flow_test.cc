@@ -152,12 +152,8 @@ Model SqueezeIfModel(bool dynamic, bool condition_input = false) {
   auto else_branch = std::make_unique<Graph>(graph.shared_opsets());
   else_branch->AddNode({"neg", "Neg", "", {"x"}, {"negated"}, {}});
   else_branch->set_outputs({"negated"});
-  std::vector<Attribute> branches;
-  branches.push_back(Attribute::GraphValue("then_branch", std::move(then_branch)));
-  branches.push_back(Attribute::GraphValue("else_branch", std::move(else_branch)));
-  graph.AddNode({"if", "If", "", {condition}, {"y"}, std::move(branches)});
   graph.set_outputs({"y"});
-  graph.ResolveOuterScope();
+  AddIf(graph, condition, std::move(then_branch), std::move(else_branch), "y");
   return model;
 }
 

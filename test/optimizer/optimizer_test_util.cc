@@ -68,6 +68,15 @@ Ops OpTypes(const Graph& graph) {
   return ops;
 }
 
+void AddIf(Graph& graph, const std::string& condition, std::unique_ptr<Graph> then_branch,
+           std::unique_ptr<Graph> else_branch, const std::string& output) {
+  std::vector<Attribute> branches;
+  branches.push_back(Attribute::GraphValue("then_branch", std::move(then_branch)));
+  branches.push_back(Attribute::GraphValue("else_branch", std::move(else_branch)));
+  graph.AddNode({"if", "If", "", {condition}, {output}, std::move(branches)});
+  graph.ResolveOuterScope();
+}
+
 size_t CountOps(const Graph& graph, std::string_view op_type) {
   const std::vector<const Node*> nodes = graph.Nodes();
   return static_cast<size_t>(std::count_if(

@@ -57,6 +57,11 @@ inline void OptimizeAll(Model& model, std::set<std::string> disabled = {}) {
 /// The op types of the graph's nodes in topological order.
 Ops OpTypes(const Graph& graph);
 
+/// Adds node "if": `output` = If(`condition`) of the two branches, and resolves the graph's
+/// outer-scope reads.
+void AddIf(Graph& graph, const std::string& condition, std::unique_ptr<Graph> then_branch,
+           std::unique_ptr<Graph> else_branch, const std::string& output);
+
 /// How many nodes of `op_type` the graph holds.
 size_t CountOps(const Graph& graph, std::string_view op_type);
 

@@ -94,10 +94,7 @@ TEST_CASE("shape_value_sharing shares sizes inside If branches", "[optimizer]") 
   else_branch->AddNode({"concat", "Concat", "", {"shape", "shape"}, {"twice"}, {}})
       .SetAttribute(Attribute::Int("axis", 0));
   else_branch->set_outputs({"twice"});
-  std::vector<Attribute> branches;
-  branches.push_back(Attribute::GraphValue("then_branch", std::move(then_branch)));
-  branches.push_back(Attribute::GraphValue("else_branch", std::move(else_branch)));
-  graph.AddNode({"if", "If", "", {"condition"}, {"y"}, std::move(branches)});
+  AddIf(graph, "condition", std::move(then_branch), std::move(else_branch), "y");
   OptimizeExtended(model);
   const Graph& shared = *graph.Producer("y")->FindAttribute("then_branch")->g;
   CHECK(CountOps(shared, "Relu") == 0);
