@@ -42,13 +42,9 @@ constexpr int64_t kDepthwiseBandMinTapWidth = 5;
 // 0.029 -> 0.018 (80 and 240 channels).
 bool StridedRowsPay(const NchwcConvArgs& a) {
   if (a.stride_w == 1) return false;
-  const int64_t first_interior = std::min(a.out_w, (a.pad_left + a.stride_w - 1) / a.stride_w);
-  const int64_t last_input = a.in_w - 1 + a.pad_left - (a.k_w - 1) * a.dil_w;
-  const int64_t interior_end =
-      last_input < 0 ? first_interior
-                     : std::max(first_interior, std::min(a.out_w, last_input / a.stride_w + 1));
-  const int64_t edge_columns = first_interior + a.out_w - interior_end;
-  return edge_columns * 4 <= a.out_w;
+  int64_t lo = 0, hi = 0;
+  NchwcInteriorColumns(a, lo, hi);
+  return (lo + a.out_w - hi) * 4 <= a.out_w;
 }
 
 // Output rows per depthwise band task; 0 runs the convolution row by row, checking the edge

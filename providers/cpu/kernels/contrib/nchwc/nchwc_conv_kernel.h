@@ -44,6 +44,16 @@ inline int64_t NchwcPaddedRowWidth(const NchwcConvArgs& a) {
   return (a.out_w - 1) * a.stride_w + (a.k_w - 1) * a.dil_w + 1;
 }
 
+/// Output columns [lo, hi) whose taps all fall inside the input row.
+inline void NchwcInteriorColumns(const NchwcConvArgs& a, int64_t& lo, int64_t& hi) {
+  // Plain arithmetic, no standard-library templates: the kernels of every instruction set call it.
+  const int64_t first = (a.pad_left + a.stride_w - 1) / a.stride_w;
+  lo = first < a.out_w ? first : a.out_w;
+  const int64_t last = a.in_w - 1 + a.pad_left - (a.k_w - 1) * a.dil_w;
+  const int64_t end = last < 0 ? lo : last / a.stride_w + 1;
+  hi = end < lo ? lo : end < a.out_w ? end : a.out_w;
+}
+
 /// Floats of scratch a `conv_row` call needs: a padded copy of the rows it reads.
 inline int64_t NchwcConvScratchFloats(const NchwcConvArgs& a) {
   return a.in_blocks * a.k_h * NchwcPaddedRowWidth(a) * a.in_block;
