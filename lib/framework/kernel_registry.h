@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,9 +27,15 @@ class KernelRegistry {
   template <typename K>
   void Add(KernelDef def) {
     Register(std::move(def), [](const KernelInfo& info) -> Result<std::unique_ptr<OpKernel>> {
-      auto kernel = std::make_unique<K>();
-      ORT_RETURN_IF_ERROR(kernel->Init(info));
-      return std::unique_ptr<OpKernel>(std::move(kernel));
+      // Pre-packing may allocate several times a weight's size; running out of memory is an
+      // error of this node, not an exception out of the library.
+      try {
+        auto kernel = std::make_unique<K>();
+        ORT_RETURN_IF_ERROR(kernel->Init(info));
+        return std::unique_ptr<OpKernel>(std::move(kernel));
+      } catch (const std::bad_alloc&) {
+        return ORT_ERROR(kOutOfMemory, "out of memory creating the kernel");
+      }
     });
   }
   void Register(KernelDef def, KernelFactory factory);

@@ -2,6 +2,8 @@
 // (KernelContext::Error, Status::WithNode) or left that to the session.
 #include <catch2/catch.hpp>
 
+#include <new>
+
 #include "lib/ir/model.h"
 #include "lib/session/inference_session.h"
 #include "providers/cpu/cpu_provider.h"
@@ -33,7 +35,14 @@ class FailingInit final : public OpKernel {
   Status Compute(KernelContext&) const override { return Status::OK(); }
 };
 
-// Claims four unary ops with kernels that fail, each in one of the ways above.
+// Runs out of memory pre-packing its weights.
+class ThrowingInit final : public OpKernel {
+ public:
+  Status Init(const KernelInfo&) override { throw std::bad_alloc(); }
+  Status Compute(KernelContext&) const override { return Status::OK(); }
+};
+
+// Claims five unary ops with kernels that fail, each in one of the ways above.
 class FailingProvider final : public IExecutionProvider {
  public:
   FailingProvider() : IExecutionProvider("failing") {
@@ -41,6 +50,7 @@ class FailingProvider final : public IExecutionProvider {
     registry_.Add<FailingCompute<false>>(KernelDef("Abs").Versions(1));
     registry_.Add<FailingInit<true>>(KernelDef("Sigmoid").Versions(1));
     registry_.Add<FailingInit<false>>(KernelDef("Tanh").Versions(1));
+    registry_.Add<ThrowingInit>(KernelDef("Relu").Versions(1));
   }
   const KernelRegistry& kernel_registry() const override { return registry_; }
   std::shared_ptr<IAllocator> allocator() const override { return DefaultCpuAllocator(); }
@@ -118,6 +128,12 @@ TEST_CASE("A kernel's creation error names its node once, however the kernel bui
              "node_errors: node 'failing' (Sigmoid): bad attributes");
   CheckError("Tanh", false, StatusCode::kInvalidModel,
              "node_errors: node 'failing' (Tanh): bad attributes");
+}
+
+TEST_CASE("A kernel running out of memory at creation fails the session, naming its node",
+          "[session][errors]") {
+  CheckError("Relu", false, StatusCode::kOutOfMemory,
+             "node_errors: node 'failing' (Relu): out of memory creating the kernel");
 }
 
 TEST_CASE("An error inside a subgraph names the inner node and the node running the subgraph",

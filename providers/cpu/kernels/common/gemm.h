@@ -11,6 +11,7 @@
 #include "lib/common/float16.h"
 #include "lib/framework/op_kernel.h"
 #include "lib/threading/thread_pool.h"
+#include "providers/cpu/kernels/common/weight_buffer.h"
 
 namespace ort {
 
@@ -44,7 +45,7 @@ class PackedSgemmB {
   int64_t k_;
   int64_t n_;
   int64_t padded_n_;
-  std::vector<float> storage_;
+  WeightBuffer storage_;
   const float* data_;
 };
 

@@ -16,10 +16,8 @@
 namespace ort {
 namespace {
 
-using gemm_detail::AlignToPanel;
 using gemm_detail::Gemm;
 using gemm_detail::GemmPlan;
-using gemm_detail::kPanelAlign;
 using gemm_detail::MakeView;
 using gemm_detail::MatrixView;
 using gemm_detail::OperandB;
@@ -97,11 +95,13 @@ void PackedRowProduct(const GemmPlan<float>& plan, int64_t k, int64_t n, float a
 
 PackedSgemmB::PackedSgemmB(const SgemmKernel& kernel, bool transpose_b, int64_t k, int64_t n,
                            const float* b, int64_t ldb)
-    : kernel_(&kernel), k_(k), n_(n), padded_n_((n + kernel.nr - 1) / kernel.nr * kernel.nr) {
+    : kernel_(&kernel),
+      k_(k),
+      n_(n),
+      padded_n_((n + kernel.nr - 1) / kernel.nr * kernel.nr),
+      storage_(std::max<int64_t>(k, 1) * padded_n_) {
   const GemmPlan<float>& plan = SgemmPlan(kernel);
-  storage_.resize(static_cast<size_t>(std::max<int64_t>(k, 1) * padded_n_) +
-                  kPanelAlign / sizeof(float));
-  float* packed = AlignToPanel(storage_.data());
+  float* packed = storage_.data();
   data_ = packed;
   const MatrixView<float> view = MakeView(b, ldb, transpose_b);
   for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {

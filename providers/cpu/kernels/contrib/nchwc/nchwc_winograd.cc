@@ -1,6 +1,7 @@
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "providers/cpu/kernels/common/thread_scratch.h"
 
@@ -133,7 +134,8 @@ NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int6
                                            int64_t block)
     : filters_(filters),
       channels_(channels),
-      part_blocks_(std::max<int64_t>(1, kWinogradChannelsPerSum / block)) {
+      part_blocks_(std::max<int64_t>(1, kWinogradChannelsPerSum / block)),
+      u_(kWinogradPoints * filters * channels, WeightBuffer::Pages::kHugeWhenLarge) {
   // U = G g G^T in two passes of three terms, T = G g then U = T G^T, each a loop over the
   // B x B channel pairs of a filter block (contiguous in OIHWBiBo) that the compiler vectorizes:
   // resnet-sized layers transform at session start, and a UNet's 35 MB of 3x3 filters took a
@@ -144,7 +146,6 @@ NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int6
   }
   const int64_t out_blocks = filters / block, in_blocks = channels / block;
   const int64_t pairs = block * block, point_size = filters * channels;
-  u_.resize(static_cast<size_t>(kWinogradPoints * point_size));
   std::vector<float> rows(static_cast<size_t>(18 * pairs));
   for (int64_t ob = 0; ob < out_blocks; ++ob) {
     for (int64_t ib = 0; ib < in_blocks; ++ib) {

@@ -11,10 +11,10 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "lib/threading/thread_pool.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
+#include "providers/cpu/kernels/common/weight_buffer.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
 
 namespace ort {
@@ -34,7 +34,8 @@ constexpr int64_t kWinogradChannelsPerSum = 32;
 /// blocks (the last may be shorter) with their own layout: [36][part][filters / B][blocks][B][B].
 class NchwcWinogradFilters {
  public:
-  /// Transforms OIHWBiBo filters `w` ([filters / B][channels / B][3][3][B][B]) of block `block`.
+  /// Transforms OIHWBiBo filters `w` ([filters / B][channels / B][3][3][B][B]) of block `block`;
+  /// throws std::bad_alloc when the transform does not fit in memory.
   NchwcWinogradFilters(const float* w, int64_t filters, int64_t channels, int64_t block);
 
   int64_t filters() const { return filters_; }
@@ -46,7 +47,7 @@ class NchwcWinogradFilters {
   int64_t filters_;
   int64_t channels_;
   int64_t part_blocks_;
-  std::vector<float> u_;
+  WeightBuffer u_;
 };
 
 /// True when the convolution `args` (3x3, stride 1, dilation 1, NCHWc input) of `batch` images

@@ -12,9 +12,7 @@
 namespace ort {
 namespace {
 
-using gemm_detail::AlignToPanel;
 using gemm_detail::GemmPlan;
-using gemm_detail::kPanelAlign;
 using gemm_detail::SgemmPlan;
 
 // Output positions of an image below which the transposed form runs instead: fewer than this
@@ -103,9 +101,9 @@ PackedConvFilters::PackedConvFilters(int64_t filters, int64_t depth, const float
       filters_(filters),
       depth_(depth),
       padded_filters_((filters + kernel_->mr - 1) / kernel_->mr * kernel_->mr),
-      depth_block_(SgemmPlan(*kernel_).kc) {
-  storage_.resize(static_cast<size_t>(padded_filters_ * depth) + kPanelAlign / sizeof(float));
-  data_ = AlignToPanel(storage_.data());
+      depth_block_(SgemmPlan(*kernel_).kc),
+      storage_(padded_filters_ * depth) {
+  data_ = storage_.data();
   const auto view = gemm_detail::MakeView(w, depth, false);
   for (int64_t p0 = 0; p0 < depth; p0 += depth_block_) {
     gemm_detail::PackA(view, kernel_->mr, 0, filters, p0, std::min(depth_block_, depth - p0), 1.0f,

@@ -10,6 +10,7 @@
 #include "lib/threading/thread_pool.h"
 #include "providers/cpu/kernels/common/fused_activation.h"
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
+#include "providers/cpu/kernels/common/weight_buffer.h"
 #include "providers/cpu/kernels/onnx/nn/conv_plan.h"
 
 namespace ort {
@@ -34,7 +35,7 @@ class PackedConvFilters {
   int64_t depth_;
   int64_t padded_filters_;
   int64_t depth_block_;
-  std::vector<float> storage_;
+  WeightBuffer storage_;
   float* data_;
 };
 
