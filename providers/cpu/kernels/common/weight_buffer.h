@@ -8,25 +8,20 @@ namespace ort {
 
 /// Room for pre-packed GEMM panels or transformed filters, not zero-filled, since the packers
 /// write every element: a std::vector's zeroing pass over memory about to be written was a third
-/// of an optimized GoogLeNet's session start.
+/// of an optimized GoogLeNet's session start. Small pages, unlike the CPU allocator's large
+/// blocks: on a virtual machine whose host takes back the guest's freed memory, a fresh huge page
+/// can cost a host fault on first touch, and huge-page weights made session starts swing (ViT-B/32
+/// 0.45-1.9 s against 0.55-0.75 s; an optimized GoogLeNet 16-80 ms against 23-34 ms).
 class WeightBuffer {
  public:
-  /// Which pages back the buffer. On virtual machines whose host reclaims the guest's freed
-  /// memory, each fresh huge page can cost a host fault: ViT-B/32's 350 MB of GEMM panels on huge
-  /// pages made its session start swing between 0.45 and 1.4 s (0.55-0.75 s on small pages).
-  /// Winograd's transforms, four times their filters' size and read whole by every run, gain more
-  /// (optimized GoogLeNet starts in 16 ms instead of 24).
-  enum class Pages { kSmall, kHugeWhenLarge };
-
   /// Room for `count` floats, 64-byte aligned; throws std::bad_alloc when it cannot be allocated,
   /// which kernel creation reports as an error naming the node.
-  explicit WeightBuffer(int64_t count, Pages pages = Pages::kSmall);
+  explicit WeightBuffer(int64_t count);
 
   float* data() const { return data_.get(); }
 
  private:
   struct Free {
-    bool from_cpu_allocator = false;
     void operator()(float* pointer) const;
   };
   std::unique_ptr<float, Free> data_;

@@ -135,7 +135,7 @@ NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int6
     : filters_(filters),
       channels_(channels),
       part_blocks_(std::max<int64_t>(1, kWinogradChannelsPerSum / block)),
-      u_(kWinogradPoints * filters * channels, WeightBuffer::Pages::kHugeWhenLarge) {
+      u_(kWinogradPoints * filters * channels) {
   // U = G g G^T in two passes of three terms, T = G g then U = T G^T, each a loop over the
   // B x B channel pairs of a filter block (contiguous in OIHWBiBo) that the compiler vectorizes:
   // resnet-sized layers transform at session start, and a UNet's 35 MB of 3x3 filters took a
