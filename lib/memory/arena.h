@@ -103,8 +103,8 @@ class ArenaAllocator final : public IAllocator {
   const MemoryInfo& Info() const override { return info_; }
 
   /// Gives every entirely free region back to the backing allocator, keeps regions with a chunk
-  /// in use, and restarts region growth at initial_chunk_bytes when anything was released.
-  /// Returns the bytes released.
+  /// in use (their free chunks' pages go back to the system), and restarts region growth at
+  /// initial_chunk_bytes when anything was released. Returns the bytes released.
   size_t Shrink();
 
   /// A consistent snapshot of the counters.
@@ -138,6 +138,9 @@ class ArenaAllocator final : public IAllocator {
   char* ReserveFromBacking(size_t region_bytes, size_t rounded, size_t* reserved);
   // Shrink without the lock.
   size_t ReleaseFreeRegions();
+  // Returns the pages of free chunks of at least kDropPagesMinBytes to the system.
+  void DropFreePages();
+  static constexpr size_t kDropPagesMinBytes = size_t{1} << 20;
 
   const std::shared_ptr<IAllocator> backing_;
   const ArenaOptions options_;

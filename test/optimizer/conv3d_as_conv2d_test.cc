@@ -1,6 +1,7 @@
 // Rules conv3d_as_conv2d and fused_conv3d_as_conv2d: temporal 3-D convolutions (KT x 1 x 1) of
 // graphs built here become blocked 2-D ones over [N, C, T, H*W] and compute what the unoptimized
-// graph (the 3-D Conv kernel) computes; frame-local and strided-in-space ones stay 3-D.
+// graph (the 3-D Conv kernel) computes; the frame-local and strided-in-space ones are
+// nchwc_framed_conv's (test/optimizer/nchwc_frames_test.cc).
 #include "lib/onnx/model_loader.h"
 #include "providers/cpu/cpu_provider.h"
 #include "test/optimizer/optimizer_test_util.h"
@@ -71,10 +72,11 @@ TEST_CASE("conv3d_as_conv2d runs temporal 3-D convolutions as blocked 2-D ones",
     InferModelTypes(model);
     OptimizeAll(model);
     const Graph& graph = model.graph();
-    // The frame-local Conv and the one strided in space stay 3-D; the temporal ones (one summing
-    // the residual as a FusedConv), the strided-in-time one and the pointwise one are blocked.
-    CHECK(CountConvRank(graph, 5) == 2);
-    CHECK(CountNchwcConvs(graph) == 3);
+    // The temporal ones (one summing the residual as a FusedConv), the strided-in-time one and
+    // the pointwise one are blocked by reshapes, the frame-local one and the one strided in space
+    // over the frames as a batch.
+    CHECK(CountConvRank(graph, 5) == 0);
+    CHECK(CountNchwcConvs(graph) == 5);
     CHECK(CountOps(graph, "Add") == 0);
 
     const std::vector<NamedValue> feeds{{"x", Value(RandomTensor({2, 16, 6, 5, 7}, 21))}};

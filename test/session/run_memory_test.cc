@@ -38,8 +38,9 @@ PlannerInput Chain() {
   PlannerInput input;
   input.values = {FloatValue(0, 16, true), FloatValue(1, 16), FloatValue(2, 16),
                   FloatValue(3, 16, true)};
-  input.nodes = {
-      {"relu", {0}, {1}, {{0, 0}}}, {"sigmoid", {1}, {2}, {{0, 0}}}, {"neg", {2}, {3}, {{0, 0}}}};
+  input.nodes = {{"relu", {0}, {1}, {{0, 0}}, {}},
+                 {"sigmoid", {1}, {2}, {{0, 0}}, {}},
+                 {"neg", {2}, {3}, {{0, 0}}, {}}};
   return input;
 }
 
@@ -93,8 +94,10 @@ TEST_CASE("RunMemory places outputs in one pattern block and respects live views
   PlannerInput input;
   input.values = {FloatValue(0, 16, true), FloatValue(1, 16), FloatValue(2, 16), FloatValue(3, 16),
                   FloatValue(4, 16, true)};
-  input.nodes = {
-      {"A", {0}, {1}, {}}, {"B", {1}, {2}, {}}, {"C", {2}, {3}, {}}, {"D", {3}, {4}, {}}};
+  input.nodes = {{"A", {0}, {1}, {}, {}},
+                 {"B", {1}, {2}, {}, {}},
+                 {"C", {2}, {3}, {}, {}},
+                 {"D", {3}, {4}, {}, {}}};
   auto plan = PlanAllocations(input).value();
   REQUIRE(plan.BufferOf(1) == plan.BufferOf(3));
   auto pattern = ComputeMemoryPattern(plan, {}).value();

@@ -93,6 +93,7 @@ const GemmShape kGemmShapes[] = {
     {"bert_ffn_down", 128, 768, 3072}, {"resnet_1x1_56", 3136, 64, 256},
     {"resnet_1x1_7", 49, 2048, 512},   {"swin_qkv_56", 6272, 288, 96},
     {"swin_mlp_up_56", 6272, 384, 96}, {"swin_proj_56", 6272, 96, 96},
+    {"whisper_qkv", 288, 768, 256},    {"whisper_fc1", 288, 1024, 256},
 };
 
 void RegisterGemm(const SgemmKernel& kernel) {
@@ -138,15 +139,16 @@ const ConvShape kConvShapes[] = {
     {"mobilenet_1x1_56", 144, 24, 56, 1, 1},     {"mobilenet_1x1_112", 16, 96, 112, 1, 1},
     {"mnasnet_1x1_112", 16, 48, 112, 1, 1},      {"mnasnet_1x1_112_project", 32, 16, 112, 1, 1},
     {"ppocr_3x3_160", 32, 32, 160, 3, 1},        {"ppocr_3x3_160_neck", 96, 32, 160, 3, 1},
-    {"mobilenet_v3_1x1_112", 16, 16, 112, 1, 1},
+    {"mobilenet_v3_1x1_112", 16, 16, 112, 1, 1}, {"mobilenet_stem_3x3_224", 3, 32, 224, 3, 2},
 };
 
 // The direct-convolution arguments of an NCHWc shape, inputs filled from `x`, `w` and `bias`.
 NchwcConvArgs ConvArgs(const ConvShape& s, int64_t block, const Floats& x, const Floats& w,
                        const Floats& bias, Floats& y) {
   NchwcConvArgs a;
-  a.in_block = block;
-  a.in_blocks = s.channels / block;
+  // Fewer channels than a block: the image stays NCHW, as a network's first convolution reads it.
+  a.in_block = s.channels < block ? 1 : block;
+  a.in_blocks = s.channels / a.in_block;
   a.out_blocks = s.filters / block;
   a.in_h = a.in_w = s.size;
   a.k_h = a.k_w = s.kernel;

@@ -4,7 +4,9 @@
 // plain NCHW input of fewer than B channels with OIHWBo filters, and depthwise (group ==
 // channels) with OIHWBo filters [M, 1, KH, KW]; this engine's own, groups of as many filters as
 // channels that do not fill whole blocks, with OIHWBo filters [M, channels per group, KH, KW]
-// (sessions only: rule nchwc_narrow_groups).
+// (sessions only: rule nchwc_narrow_groups). Also this engine's own, X of clips of frames
+// [N, T, C, H, W] blocked (ReorderInput of a 5-D tensor): each frame an image, Y [N, T, M, H, W]
+// (sessions only: rule nchwc_framed_conv).
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -95,7 +97,11 @@ class NchwcConv final : public OpKernel {
     const Tensor* sum = context.Input(3);
     const NchwcConvKernels& kernels = BestNchwcConvKernels();
     const int64_t block = kernels.block;
-    const TensorShape& xs = x->shape();
+    const TensorShape& x_shape = x->shape();
+    const bool framed = x_shape.rank() == 5;
+    const TensorShape xs =
+        framed ? TensorShape({x_shape[0] * x_shape[1], x_shape[2], x_shape[3], x_shape[4]})
+               : x_shape;
     const TensorShape ws = w != nullptr
                                ? w->shape()
                                : TensorShape({winograd_->filters(), winograd_->channels(), 3, 3});
@@ -127,7 +133,9 @@ class NchwcConv final : public OpKernel {
         ResolveWindow(attributes_, {xs.dims().data() + 2, 2}, {ws.dims().data() + 2, 2}, false);
     if (!geometry.ok()) return context.Error("{}", geometry.status().message());
     const WindowGeometry& g = *geometry;
-    const TensorShape y_shape({xs[0], filters, g.output[0], g.output[1]});
+    const TensorShape y_shape =
+        framed ? TensorShape({x_shape[0], x_shape[1], filters, g.output[0], g.output[1]})
+               : TensorShape({xs[0], filters, g.output[0], g.output[1]});
     if (bias != nullptr && (bias->shape().rank() != 1 || bias->shape()[0] != filters)) {
       return context.Error("B {} must be [{}]", bias->shape().ToString(), filters);
     }
@@ -303,15 +311,22 @@ class NchwcConv final : public OpKernel {
     const TensorShape& ws = w->shape();
     if (ws[2] != 3 || ws[3] != 3 || ws[0] % block != 0 || ws[1] % block != 0) return;
     const ValueType* x_type = info.InputType(0);
-    if (x_type != nullptr && x_type->shape && x_type->shape->size() == 4 &&
-        (*x_type->shape)[2].IsKnown() && (*x_type->shape)[3].IsKnown()) {
+    const size_t rank = x_type != nullptr && x_type->shape ? x_type->shape->size() : 0;
+    if ((rank == 4 || rank == 5) && (*x_type->shape)[rank - 2].IsKnown() &&
+        (*x_type->shape)[rank - 1].IsKnown()) {
       const SymbolicShape& xs = *x_type->shape;
-      const int64_t spatial[2] = {xs[2].value, xs[3].value};
+      const int64_t spatial[2] = {xs[rank - 2].value, xs[rank - 1].value};
       auto geometry = ResolveWindow(attributes_, spatial, {ws.dims().data() + 2, 2}, false);
       if (!geometry.ok()) return;
       NchwcConvArgs args;
       SetNchwcWindow(*geometry, args);
-      if (!WinogradPays(args, xs[0].IsKnown() ? xs[0].value : 1)) return;
+      // Images: the batch (counted as one when symbolic) times the frames of a clip.
+      int64_t images = xs[0].IsKnown() ? xs[0].value : 1;
+      if (rank == 5) images *= xs[1].IsKnown() ? xs[1].value : 1;
+      args.in_block = block;
+      args.in_blocks = ws[1] / block;
+      args.out_blocks = ws[0] / block;
+      if (!WinogradPays(args, images)) return;
       winograd_only_ = true;
       winograd_ = std::make_unique<NchwcWinogradFilters>(w->Data<float>(), ws[0], ws[1], block);
       return;

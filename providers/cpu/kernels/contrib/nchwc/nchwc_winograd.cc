@@ -16,6 +16,13 @@ constexpr double kG[6][3] = {{1.0 / 2, 0, 0},
                              {1.0 / 30, -1.0 / 15, 2.0 / 15},
                              {0, 0, 1.0 / 2}};
 
+// The time Winograd saves grows with its tiles, the memory its transform holds with the filters
+// (four times theirs). Transforms beyond this size take enough tiles to be worth their memory:
+// R(2+1)-D's 256 -> 576 layers over 4 frames of 14x14 (64 tiles) saved 6% of its latency with
+// 59 MB of transforms, which put its resident memory above ORT's.
+constexpr int64_t kLargeTransformBytes = 16 << 20;
+constexpr int64_t kLargeTransformMinTiles = 96;
+
 // Tiles per task of the pointwise products: enough to reuse each filter load, few enough that
 // small images still split across threads.
 constexpr int64_t kTilesPerTask = 96;
@@ -25,16 +32,24 @@ constexpr int64_t kChunkBytes = 384 * 1024;
 // Transformed filters beyond this are read from L3, once per chunk.
 constexpr int64_t kFiltersInL2Bytes = 256 * 1024;
 
+// When no chunk fits L2, a chunk's transforms stream through L3 instead, up to this size: as
+// many tiles as that are few re-reads of the filters, and a chunk of every tile of a large batch
+// held R(2+1)-D's 16 frames of 56x56 in a 94 MB scratch that stayed resident.
+constexpr int64_t kStreamedChunkBytes = 8 << 20;
+
 // Tiles per chunk: as many as fit kChunkBytes, but enough that re-reading filters from L3 for
-// each chunk costs less than spilling the chunk's transforms would; all tiles when no chunk
-// size satisfies both (the phases then stream through L3 once).
+// each chunk costs less than spilling the chunk's transforms would; when no chunk size satisfies
+// both, as many as fit kStreamedChunkBytes (the phases then stream through L3).
 int64_t ChunkTiles(const NchwcConvArgs& args, int64_t block, int64_t tiles) {
   const int64_t channels = args.in_blocks * block, filters = args.out_blocks * block;
-  const int64_t fitting = kChunkBytes / (kWinogradPoints * (channels + filters) * 4);
+  const int64_t tile_bytes = kWinogradPoints * (channels + filters) * 4;
+  const int64_t fitting = kChunkBytes / tile_bytes;
   const int64_t filter_bytes = kWinogradPoints * channels * filters * 4;
   const int64_t amortizing =
       filter_bytes <= kFiltersInL2Bytes ? 0 : channels * filters / (2 * (channels + filters));
-  if (fitting < std::max<int64_t>(amortizing, 12)) return tiles;
+  if (fitting < std::max<int64_t>(amortizing, 12)) {
+    return std::min(tiles, std::max<int64_t>(kStreamedChunkBytes / tile_bytes / 6 * 6, 6));
+  }
   return std::min(tiles, fitting / 6 * 6);
 }
 
@@ -185,7 +200,9 @@ NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int6
 
 bool WinogradPays(const NchwcConvArgs& args, int64_t batch) {
   const int64_t tiles = batch * ((args.out_h + 3) / 4) * ((args.out_w + 3) / 4);
-  return tiles >= 16;
+  const int64_t transform_bytes = kWinogradPoints * args.in_blocks * args.in_block *
+                                  args.out_blocks * args.in_block * int64_t{sizeof(float)};
+  return tiles >= (transform_bytes > kLargeTransformBytes ? kLargeTransformMinTiles : 16);
 }
 
 void RunNchwcWinograd(const NchwcConvKernels& kernels, const NchwcConvArgs& args, int64_t batch,

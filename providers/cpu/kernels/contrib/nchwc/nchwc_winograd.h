@@ -50,9 +50,10 @@ class NchwcWinogradFilters {
   WeightBuffer u_;
 };
 
-/// True when the convolution `args` (3x3, stride 1, dilation 1, NCHWc input) of `batch` images
-/// runs faster as Winograd than with the direct kernels: enough tiles to keep the pointwise
-/// products' microkernels busy.
+/// True when the convolution `args` (3x3, stride 1, dilation 1, NCHWc input; its channel and
+/// filter blocks set) of `batch` images runs faster as Winograd than with the direct kernels:
+/// enough tiles to keep the pointwise products' microkernels busy, and more where the transform
+/// (four times the filters) is large.
 bool WinogradPays(const NchwcConvArgs& args, int64_t batch);
 
 /// Computes the convolution `args` of `batch` images with `filters` on `pool` (may be null);

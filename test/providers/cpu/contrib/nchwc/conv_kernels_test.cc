@@ -329,6 +329,26 @@ void CheckWinograd(const NchwcConvKernels& kernels, int64_t pad, bool with_sum, 
   CheckOutput(a, Form::kBlocked, block, batch, 1e-4, 2e-4);
 }
 
+// Filters too large for a chunk of tiles to fit L2 (160 x 48 channels): chunks of as many tiles as
+// stream through L3 (276 of the 288 here), then the rest.
+void CheckStreamedWinograd(const NchwcConvKernels& kernels) {
+  const int64_t block = kernels.block;
+  NchwcConvArgs a;
+  const int64_t batch = 2;
+  a.in_block = block;
+  a.in_blocks = 160 / block;
+  a.out_blocks = 48 / block;
+  a.in_h = a.in_w = 48;
+  a.k_h = a.k_w = 3;
+  a.pad_top = a.pad_bottom = a.pad_left = a.pad_right = 1;
+  a.out_h = a.out_w = 48;
+  const int64_t filters = a.out_blocks * block, channels = a.in_blocks * block;
+  ConvBuffers buffers(a, batch, block, channels, false, 9);
+  const NchwcWinogradFilters transformed(buffers.w.data(), filters, channels, block);
+  RunNchwcWinograd(kernels, a, batch, transformed, nullptr, nullptr);
+  CheckOutput(a, Form::kBlocked, block, batch, 1e-4, 2e-4);
+}
+
 TEST_CASE("NCHWc Winograd F(4x4, 3x3) of every usable instruction set matches a direct loop",
           "[contrib][nchwc][Conv]") {
   ThreadPool pool("test", 2, false);
@@ -347,6 +367,8 @@ TEST_CASE("NCHWc Winograd F(4x4, 3x3) of every usable instruction set matches a 
     INFO(name << " in chunks");
     CheckWinograd(*kernels, 1, true, true, true, nullptr);
     CheckWinograd(*kernels, 1, false, false, true, &pool);
+    INFO(name << " in chunks streamed through L3");
+    CheckStreamedWinograd(*kernels);
   }
 }
 

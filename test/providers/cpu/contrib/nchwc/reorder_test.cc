@@ -155,4 +155,52 @@ TEST_CASE("nchwc ReorderInput and ReorderOutput, channels first and last",
       .Run();
 }
 
+// The frames of a [2, 20, 3, 1, 5] clip batch (x read as such) are blocked as [2, 3, 20, 1, 5]:
+// frame t of clip n holds x[n, c, t, 0, w] at channel c, as image 3n + t of a [6, 20, 1, 5] batch.
+TEST_CASE("nchwc ReorderInput blocks the frames of 5-D clips and ReorderOutput restores them",
+          "[contrib][nchwc][Reorder]") {
+  std::vector<float> x(2 * 20 * 3 * 5);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) * 0.25f - 2.0f;
+  std::vector<float> frames(x.size());
+  for (int64_t n = 0; n < 2; ++n) {
+    for (int64_t c = 0; c < 20; ++c) {
+      for (int64_t t = 0; t < 3; ++t) {
+        for (int64_t w = 0; w < 5; ++w) {
+          frames[static_cast<size_t>(((n * 3 + t) * 20 + c) * 5 + w)] =
+              x[static_cast<size_t>(((n * 20 + c) * 3 + t) * 5 + w)];
+        }
+      }
+    }
+  }
+  const auto blocked_frames = [&] {
+    return Blocked({6, 20, 1, 5}, frames)
+        .Reshaped(TensorShape({2, 3, PadChannels(20), 1, 5}))
+        .value();
+  };
+  for (const int threads : {1, 2}) {
+    OpTester("ReorderInput", 1, "com.microsoft.nchwc")
+        .Input<float>("x", {2, 20, 3, 1, 5}, x)
+        .TensorOutput("y", blocked_frames())
+        .Threads(threads)
+        .Run();
+    OpTester("ReorderOutput", 1, "com.microsoft.nchwc")
+        .AttrInt("channels", 20)
+        .TensorInput("x", blocked_frames())
+        .Output<float>("y", {2, 20, 3, 1, 5}, x)
+        .Threads(threads)
+        .Run();
+  }
+  OpTester("ReorderInput", 1, "com.microsoft.nchwc")
+      .AttrInt("channels_last", 1)
+      .Input<float>("x", {2, 20, 3, 1, 5}, x)
+      .UncheckedOutput("y")
+      .RunExpectingError("must be 4-D");
+  OpTester("ReorderOutput", 1, "com.microsoft.nchwc")
+      .AttrInt("channels", 20)
+      .AttrInt("channels_last", 1)
+      .TensorInput("x", blocked_frames())
+      .UncheckedOutput("y")
+      .RunExpectingError("is not an NCHWc tensor");
+}
+
 }  // namespace ort::test
