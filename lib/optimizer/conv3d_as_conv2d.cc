@@ -28,12 +28,6 @@ struct TemporalConv {
   std::vector<int64_t> kernel, strides, dilations, pads;  // pads: begins, then ends
 };
 
-std::vector<int64_t> IntsOr(const Node& node, std::string_view name,
-                            std::vector<int64_t> fallback) {
-  const Attribute* attribute = node.FindAttribute(name);
-  return attribute != nullptr ? attribute->ints : fallback;
-}
-
 std::optional<TemporalConv> Match(const Graph& graph, const Node& node) {
   if (node.outputs().size() != 1 || !node.HasInput(0) || !node.HasInput(1)) return std::nullopt;
   const Attribute* auto_pad = node.FindAttribute("auto_pad");
@@ -52,10 +46,10 @@ std::optional<TemporalConv> Match(const Graph& graph, const Node& node) {
   if (!conv.x[1].IsKnown() || !conv.x[3].IsKnown() || !conv.x[4].IsKnown()) return std::nullopt;
   const TensorShape& w = weight->shape();
   conv.filters = w[0];
-  conv.kernel = IntsOr(node, "kernel_shape", {w[2], w[3], w[4]});
-  conv.strides = IntsOr(node, "strides", {1, 1, 1});
-  conv.dilations = IntsOr(node, "dilations", {1, 1, 1});
-  conv.pads = IntsOr(node, "pads", {0, 0, 0, 0, 0, 0});
+  conv.kernel = IntsAttributeOr(node, "kernel_shape", {w[2], w[3], w[4]});
+  conv.strides = IntsAttributeOr(node, "strides", {1, 1, 1});
+  conv.dilations = IntsAttributeOr(node, "dilations", {1, 1, 1});
+  conv.pads = IntsAttributeOr(node, "pads", {0, 0, 0, 0, 0, 0});
   if (conv.kernel != std::vector<int64_t>{w[2], 1, 1} || conv.strides.size() != 3 ||
       conv.strides[1] != 1 || conv.strides[2] != 1 || conv.dilations.size() != 3 ||
       conv.pads.size() != 6 || conv.pads[1] != 0 || conv.pads[2] != 0 || conv.pads[4] != 0 ||

@@ -27,12 +27,6 @@ struct FramedConv {
   std::vector<int64_t> kernel, strides, dilations, pads;  // of H and W; pads: begins, then ends
 };
 
-std::vector<int64_t> IntsOr(const Node& node, std::string_view name,
-                            std::vector<int64_t> fallback) {
-  const Attribute* attribute = node.FindAttribute(name);
-  return attribute != nullptr ? attribute->ints : fallback;
-}
-
 std::optional<FramedConv> Match(const Graph& graph, const Node& node, int64_t block) {
   if (node.outputs().size() != 1 || !node.HasInput(0) || node.HasInput(3) ||
       !HasConstantFloatWeights(graph, node)) {
@@ -57,10 +51,10 @@ std::optional<FramedConv> Match(const Graph& graph, const Node& node, int64_t bl
     return std::nullopt;
   }
   conv.filters = w[0];
-  const auto kernel = IntsOr(node, "kernel_shape", {w[2], w[3], w[4]});
-  const auto strides = IntsOr(node, "strides", {1, 1, 1});
-  const auto dilations = IntsOr(node, "dilations", {1, 1, 1});
-  const auto pads = IntsOr(node, "pads", {0, 0, 0, 0, 0, 0});
+  const auto kernel = IntsAttributeOr(node, "kernel_shape", {w[2], w[3], w[4]});
+  const auto strides = IntsAttributeOr(node, "strides", {1, 1, 1});
+  const auto dilations = IntsAttributeOr(node, "dilations", {1, 1, 1});
+  const auto pads = IntsAttributeOr(node, "pads", {0, 0, 0, 0, 0, 0});
   if (kernel != std::vector<int64_t>{1, w[3], w[4]} || strides.size() != 3 || strides[0] != 1 ||
       dilations.size() != 3 || dilations[0] != 1 || pads.size() != 6 || pads[0] != 0 ||
       pads[3] != 0) {

@@ -63,6 +63,12 @@ void AbsorbConsumer(Graph& graph, Node& producer, Node& consumer) {
   graph.SetNodeOutput(producer, 0, output);
 }
 
+std::vector<int64_t> IntsAttributeOr(const Node& node, std::string_view name,
+                                     std::vector<int64_t> fallback) {
+  const Attribute* attribute = node.FindAttribute(name);
+  return attribute != nullptr ? attribute->ints : fallback;
+}
+
 bool HasConstantFloatWeights(const Graph& graph, const Node& conv) {
   const Tensor* weight = ConstantInput(graph, conv, 1);
   if (weight == nullptr || weight->dtype() != DataType::kFloat || weight->shape().rank() < 3) {

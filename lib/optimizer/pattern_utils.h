@@ -37,6 +37,9 @@ void AbsorbConsumer(Graph& graph, Node& producer, Node& consumer);
 /// A float Conv whose weights (and bias, when given) are constant initializers: the shape the
 /// Conv fusions fold per-channel constants into.
 bool HasConstantFloatWeights(const Graph& graph, const Node& conv);
+/// The ints attribute `name` of `node`, or `fallback` when it has none.
+std::vector<int64_t> IntsAttributeOr(const Node& node, std::string_view name,
+                                     std::vector<int64_t> fallback);
 /// Per-channel values of a float constant that broadcasts over a rank-`rank` NC... tensor along
 /// the channel axis only ([C,1,1], [1,C,1,1], a single value); nullopt for any other shape.
 std::optional<std::vector<float>> PerChannelValues(const Tensor& constant, int64_t channels,

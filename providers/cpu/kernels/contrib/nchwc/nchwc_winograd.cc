@@ -17,11 +17,12 @@ constexpr double kG[6][3] = {{1.0 / 2, 0, 0},
                              {0, 0, 1.0 / 2}};
 
 // The time Winograd saves grows with its tiles, the memory its transform holds with the filters
-// (four times theirs). Transforms beyond this size take enough tiles to be worth their memory:
-// R(2+1)-D's 256 -> 576 layers over 4 frames of 14x14 (64 tiles) saved 6% of its latency with
-// 59 MB of transforms, which put its resident memory above ORT's.
+// (four times theirs). Transforms beyond this size take as many tiles as those made for symbolic
+// shapes (kDynamicWinogradMinTiles): R(2+1)-D's 256 -> 576 layers over 2 frames of 14x14 (32
+// tiles) saved 3% of its latency with 59 MB of transforms, which put its resident memory above
+// ORT's; FCN's 2048 -> 512 head over 28x28 (49 tiles) runs 2.3x faster.
 constexpr int64_t kLargeTransformBytes = 16 << 20;
-constexpr int64_t kLargeTransformMinTiles = 96;
+constexpr int64_t kLargeTransformMinTiles = 48;
 
 // Tiles per task of the pointwise products: enough to reuse each filter load, few enough that
 // small images still split across threads.
@@ -32,14 +33,16 @@ constexpr int64_t kChunkBytes = 384 * 1024;
 // Transformed filters beyond this are read from L3, once per chunk.
 constexpr int64_t kFiltersInL2Bytes = 256 * 1024;
 
-// When no chunk fits L2, a chunk's transforms stream through L3 instead, up to this size: as
-// many tiles as that are few re-reads of the filters, and a chunk of every tile of a large batch
-// held R(2+1)-D's 16 frames of 56x56 in a 94 MB scratch that stayed resident.
+// When no chunk fits L2, a chunk's transforms stream through L3 instead, up to this size or the
+// filters' transform, whichever is larger: a chunk of every tile of a large batch held R(2+1)-D's
+// 16 frames of 56x56 in a 94 MB scratch that stayed resident, while FCN's 151 MB of head filters,
+// re-read for chunks of 8 MB, ran 1.25x slower than in one chunk.
 constexpr int64_t kStreamedChunkBytes = 8 << 20;
 
 // Tiles per chunk: as many as fit kChunkBytes, but enough that re-reading filters from L3 for
 // each chunk costs less than spilling the chunk's transforms would; when no chunk size satisfies
-// both, as many as fit kStreamedChunkBytes (the phases then stream through L3).
+// both, as many as stream through L3 (kStreamedChunkBytes) with the filters read at most as many
+// bytes as the chunks' transforms.
 int64_t ChunkTiles(const NchwcConvArgs& args, int64_t block, int64_t tiles) {
   const int64_t channels = args.in_blocks * block, filters = args.out_blocks * block;
   const int64_t tile_bytes = kWinogradPoints * (channels + filters) * 4;
@@ -48,7 +51,8 @@ int64_t ChunkTiles(const NchwcConvArgs& args, int64_t block, int64_t tiles) {
   const int64_t amortizing =
       filter_bytes <= kFiltersInL2Bytes ? 0 : channels * filters / (2 * (channels + filters));
   if (fitting < std::max<int64_t>(amortizing, 12)) {
-    return std::min(tiles, std::max<int64_t>(kStreamedChunkBytes / tile_bytes / 6 * 6, 6));
+    const int64_t streamed = std::max(kStreamedChunkBytes, filter_bytes) / tile_bytes;
+    return std::min(tiles, std::max<int64_t>(streamed / 6 * 6, 6));
   }
   return std::min(tiles, fitting / 6 * 6);
 }
