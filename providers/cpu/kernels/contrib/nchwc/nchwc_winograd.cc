@@ -35,8 +35,8 @@ constexpr int64_t kFiltersInL2Bytes = 256 * 1024;
 
 // When no chunk fits L2, a chunk's transforms stream through L3 instead, up to this size or the
 // filters' transform, whichever is larger: a chunk of every tile of a large batch held R(2+1)-D's
-// 16 frames of 56x56 in a 94 MB scratch that stayed resident, while FCN's 151 MB of head filters,
-// re-read for chunks of 8 MB, ran 1.25x slower than in one chunk.
+// 16 frames of 56x56 in a 94 MB scratch that stayed resident, while chunks of 8 MB would read
+// FCN's 151 MB of head filters again for every 18 tiles.
 constexpr int64_t kStreamedChunkBytes = 8 << 20;
 
 // Tiles per chunk: as many as fit kChunkBytes, but enough that re-reading filters from L3 for
