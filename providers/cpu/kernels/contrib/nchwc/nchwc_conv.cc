@@ -75,6 +75,16 @@ constexpr int64_t kDynamicWinogradMinTiles = 48;
 // Filters up to this size stay in L2 while a row's blocks take turns (half of a 2 MB L2).
 constexpr int64_t kFiltersInnerMaxBytes = 1 << 20;
 
+// While a row's blocks take turns, the input one output row reads (every channel of its tap
+// rows) is cut into column ranges of at most this size, half of the smallest L2 (a Zen 3's
+// 512 KB), so that the turns after the first find it there. R(2+1)D's temporal 3x1
+// convolutions over 8 x 3136-pixel frames read 5.4 MB per output row, from memory once per
+// pair of filter blocks on AVX2.
+constexpr int64_t kRowInputMaxBytes = 256 << 10;
+// Column ranges are whole multiples of every instruction set's tile width (4 and 6 pixels).
+constexpr int64_t kRowColumnsMultiple = 24;
+constexpr int64_t kPrefetchTilesAhead = 2;
+
 class NchwcConv final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
@@ -193,9 +203,6 @@ class NchwcConv final : public OpKernel {
     }
     const bool one_thread =
         context.thread_pool() == nullptr || context.thread_pool()->DegreeOfParallelism() == 1;
-    const int64_t columns_per_task =
-        pointwise && !one_thread ? kPointwisePixelsPerTask : args.out_w;
-    const int64_t column_tasks = (args.out_w + columns_per_task - 1) / columns_per_task;
     // A task is a column range of one output row of up to max_filter_blocks filter blocks of one
     // image. Whichever of a group's filters and an image's input is the larger is read from
     // memory once: rows of the same blocks are adjacent, then images (a deep layer's filters, 9 MB
@@ -209,14 +216,28 @@ class NchwcConv final : public OpKernel {
     const bool padded = args.pad_top + args.pad_left + args.pad_bottom + args.pad_right > 0;
     const int64_t band_rows =
         depthwise && padded ? DepthwiseBandRows(args, xs[0] * args.out_blocks) : 0;
-    const int64_t rows =
-        band_rows > 0 ? (args.out_h + band_rows - 1) / band_rows : args.out_h * column_tasks;
     const int64_t filter_bytes = args.out_blocks * block * args.in_blocks * args.in_block *
                                  args.k_h * args.k_w * int64_t{sizeof(float)};
     const int64_t image_bytes =
         args.in_blocks * args.in_block * args.in_h * args.in_w * int64_t{sizeof(float)};
     const bool blocks_inner = !row_per_block && filter_bytes <= kFiltersInnerMaxBytes &&
                               image_bytes > filter_bytes && block_groups > 1;
+    int64_t columns_per_task = pointwise && !one_thread ? kPointwisePixelsPerTask : args.out_w;
+    const int64_t column_bytes =
+        args.in_blocks * args.in_block * args.k_h * args.stride_w * int64_t{sizeof(float)};
+    if (!row_per_block && !pointwise && column_bytes * args.out_w > kRowInputMaxBytes) {
+      // R(2+1)D's temporal convolutions: 240 -> 80 ms at 144 -> 64 channels over 2 x 8 x 3136
+      // (ORT 43-54, a Zen 3, AVX2) with two tiles ahead and ranges of 144 columns.
+      args.prefetch_tiles = kPrefetchTilesAhead;
+      if (blocks_inner) {
+        const int64_t fitting = kRowInputMaxBytes / column_bytes / kRowColumnsMultiple;
+        columns_per_task =
+            std::min(columns_per_task, std::max<int64_t>(1, fitting) * kRowColumnsMultiple);
+      }
+    }
+    const int64_t column_tasks = (args.out_w + columns_per_task - 1) / columns_per_task;
+    const int64_t rows =
+        band_rows > 0 ? (args.out_h + band_rows - 1) / band_rows : args.out_h * column_tasks;
     // Group g of image n is image n * groups + g of a convolution of one group's blocks; only
     // its filters and bias depend on g.
     std::vector<NchwcConvArgs> group_args(static_cast<size_t>(groups), args);

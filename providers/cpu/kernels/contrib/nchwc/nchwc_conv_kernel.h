@@ -33,6 +33,10 @@ struct NchwcConvArgs : NchwcWindow {
   // two vector instructions per store instead of another pass over the output.
   float out_min = -std::numeric_limits<float>::infinity();
   float out_max = std::numeric_limits<float>::infinity();
+  // Tiles ahead of the current one whose input the kernels prefetch into L1, 0 for none: a
+  // row of dozens of channel blocks and tap rows reads as many streams at once, more than the
+  // hardware prefetchers follow, and its tiles wait on memory.
+  int64_t prefetch_tiles = 0;
 };
 
 /// Most groups one output block of a narrow-group convolution may span (4 at 4 channels per

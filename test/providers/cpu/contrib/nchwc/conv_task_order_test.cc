@@ -14,6 +14,7 @@ namespace {
 
 struct GroupedCase {
   int64_t batch, channels, filters, group, size, kernel, pad;
+  int64_t height = 0;  // rows of the image when not `size`
 };
 
 std::vector<float> Random(size_t count, uint32_t seed) {
@@ -24,31 +25,35 @@ std::vector<float> Random(size_t count, uint32_t seed) {
   return values;
 }
 
-// Stride 1, square kernel and image.
+int64_t Height(const GroupedCase& g) { return g.height > 0 ? g.height : g.size; }
+
+// Stride 1, square kernel.
 std::vector<float> DirectConv(const GroupedCase& g, const std::vector<float>& x,
                               const std::vector<float>& w, const std::vector<float>& b) {
   const int64_t in_per_group = g.channels / g.group, out_per_group = g.filters / g.group;
+  const int64_t height = Height(g);
   const int64_t out_size = g.size + 2 * g.pad - g.kernel + 1;
-  std::vector<float> y(static_cast<size_t>(g.batch * g.filters * out_size * out_size));
+  const int64_t out_height = height + 2 * g.pad - g.kernel + 1;
+  std::vector<float> y(static_cast<size_t>(g.batch * g.filters * out_height * out_size));
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t m = 0; m < g.filters; ++m) {
       const int64_t c0 = m / out_per_group * in_per_group;
-      for (int64_t oh = 0; oh < out_size; ++oh) {
+      for (int64_t oh = 0; oh < out_height; ++oh) {
         for (int64_t ow = 0; ow < out_size; ++ow) {
           double sum = b[static_cast<size_t>(m)];
           for (int64_t c = 0; c < in_per_group; ++c) {
             for (int64_t kh = 0; kh < g.kernel; ++kh) {
               for (int64_t kw = 0; kw < g.kernel; ++kw) {
                 const int64_t ih = oh - g.pad + kh, iw = ow - g.pad + kw;
-                if (ih < 0 || ih >= g.size || iw < 0 || iw >= g.size) continue;
+                if (ih < 0 || ih >= height || iw < 0 || iw >= g.size) continue;
                 sum += static_cast<double>(x[static_cast<size_t>(
-                           ((n * g.channels + c0 + c) * g.size + ih) * g.size + iw)]) *
+                           ((n * g.channels + c0 + c) * height + ih) * g.size + iw)]) *
                        w[static_cast<size_t>(((m * in_per_group + c) * g.kernel + kh) * g.kernel +
                                              kw)];
               }
             }
           }
-          y[static_cast<size_t>(((n * g.filters + m) * out_size + oh) * out_size + ow)] =
+          y[static_cast<size_t>(((n * g.filters + m) * out_height + oh) * out_size + ow)] =
               static_cast<float>(sum);
         }
       }
@@ -59,13 +64,14 @@ std::vector<float> DirectConv(const GroupedCase& g, const std::vector<float>& x,
 
 void Check(const GroupedCase& g, int threads) {
   NchwcConvCase c;
-  c.x_dims = {g.batch, g.channels, g.size, g.size};
-  c.x = Random(static_cast<size_t>(g.batch * g.channels * g.size * g.size), 1);
+  const int64_t height = Height(g);
+  c.x_dims = {g.batch, g.channels, height, g.size};
+  c.x = Random(static_cast<size_t>(g.batch * g.channels * height * g.size), 1);
   c.w_dims = {g.filters, g.channels / g.group, g.kernel, g.kernel};
   c.w = Random(static_cast<size_t>(g.filters * g.channels / g.group * g.kernel * g.kernel), 2);
   c.b = Random(static_cast<size_t>(g.filters), 3);
   const int64_t out_size = g.size + 2 * g.pad - g.kernel + 1;
-  c.y_dims = {g.batch, g.filters, out_size, out_size};
+  c.y_dims = {g.batch, g.filters, height + 2 * g.pad - g.kernel + 1, out_size};
   c.y = DirectConv(g, c.x, c.w, c.b);
   const int64_t pad = g.pad;
   const int64_t group = g.group;
@@ -92,6 +98,11 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
   }
   SECTION("3x3 filters smaller than the image, one group") {
     Check({2, 16, 96, 1, 30, 3, 1}, threads);
+  }
+  SECTION("rows whose input outgrows L2: column ranges, prefetched tiles") {
+    // 32 channels of 5 tap rows of 480 columns (307 KB, more than the 256 KB of filters):
+    // ranges of 408 and 72 columns (5x5 filters: Winograd would take 3x3s).
+    Check({1, 32, 80, 1, 480, 5, 2, 5}, threads);
   }
 }
 
