@@ -84,6 +84,8 @@ constexpr int64_t kRowInputMaxBytes = 256 << 10;
 // Column ranges are whole multiples of every instruction set's tile width (4 and 6 pixels).
 constexpr int64_t kRowColumnsMultiple = 24;
 constexpr int64_t kPrefetchTilesAhead = 2;
+// Input streams (channel blocks x tap rows) below this many, the hardware prefetchers follow.
+constexpr int64_t kPrefetchMinStreams = 16;
 
 class NchwcConv final : public OpKernel {
  public:
@@ -225,9 +227,11 @@ class NchwcConv final : public OpKernel {
     int64_t columns_per_task = pointwise && !one_thread ? kPointwisePixelsPerTask : args.out_w;
     const int64_t column_bytes =
         args.in_blocks * args.in_block * args.k_h * args.stride_w * int64_t{sizeof(float)};
-    if (!row_per_block && !pointwise && column_bytes * args.out_w > kRowInputMaxBytes) {
-      // R(2+1)D's temporal convolutions: 240 -> 80 ms at 144 -> 64 channels over 2 x 8 x 3136
-      // (ORT 43-54, a Zen 3, AVX2) with two tiles ahead and ranges of 144 columns.
+    if (!row_per_block && column_bytes * args.out_w > kRowInputMaxBytes &&
+        args.in_blocks * args.k_h >= kPrefetchMinStreams) {
+      // R(2+1)D's temporal convolutions (144 -> 64 channels over 2 x 8 x 3136) 245 -> 69 ms on
+      // a Zen 3 (AVX2; ORT 43-54) with ranges of 144 columns; FCN's dilated 1x1s over 28x28
+      // (1024 -> 2048 channels, whose filters are too large for ranges) 833 -> 92 ms.
       args.prefetch_tiles = kPrefetchTilesAhead;
       if (blocks_inner) {
         const int64_t fitting = kRowInputMaxBytes / column_bytes / kRowColumnsMultiple;

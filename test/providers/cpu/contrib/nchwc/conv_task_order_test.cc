@@ -100,9 +100,10 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
     Check({2, 16, 96, 1, 30, 3, 1}, threads);
   }
   SECTION("rows whose input outgrows L2: column ranges, prefetched tiles") {
-    // 32 channels of 5 tap rows of 480 columns (307 KB, more than the 256 KB of filters):
-    // ranges of 408 and 72 columns (5x5 filters: Winograd would take 3x3s).
-    Check({1, 32, 80, 1, 480, 5, 2, 5}, threads);
+    // 64 channels (16 streams of blocks of 16 and more) of 5 tap rows of 480 columns (614 KB
+    // a row, an image larger than its 512 KB of filters): ranges of 192 columns (5x5 filters:
+    // Winograd would take 3x3s).
+    Check({1, 64, 80, 1, 480, 5, 2, 5}, threads);
   }
 }
 
