@@ -9,7 +9,10 @@ build_dir=${BUILD_DIR:-$repo/build}
 generator=()
 command -v ninja > /dev/null && generator=(-G Ninja)
 launcher=()
-command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# ccache caches files built with precompiled headers only with this sloppiness.
+sloppiness=pch_defines,time_macros,include_file_mtime,include_file_ctime
+command -v ccache > /dev/null &&
+  launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_SLOPPINESS=$sloppiness;ccache")
 cmake -S "$repo" -B "$build_dir" "${generator[@]}" "${launcher[@]}" \
   -DCMAKE_BUILD_TYPE="$build_type" "$@"
 cmake --build "$build_dir" --parallel "$(nproc)"

@@ -9,7 +9,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 "$repo/scripts/setup.sh"
 "$repo/scripts/build.sh" Release -DORT_BUILD_TESTS=ON
 build_dir=${BUILD_DIR:-$repo/build}
-ctest --test-dir "$build_dir" --output-on-failure --timeout 1200
+# Two tests at a time: most are single-threaded, and CI has two cores.
+ctest --test-dir "$build_dir" --output-on-failure --timeout 1200 --parallel "$(nproc)"
 suite=${SUITE:-$repo/suite}
 if [ -d "$suite/models" ] && [ -d "$suite/node_modules/onnxruntime-node" ]; then
   "$repo/tools/suite/ort_optimized_suite.sh" "$build_dir/apps/ort/ort" "$suite"
