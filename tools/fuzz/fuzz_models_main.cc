@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "lib/session/inference_session.h"
 #include "tools/fuzz/model_check.h"
 #include "tools/fuzz/model_mutator.h"
 
@@ -156,6 +157,8 @@ int main(int argc, char** argv) {
     std::cerr << "ort-fuzz-models: no .onnx files found\n";
     return 2;
   }
+  // Once here, not in each mutant's forked child.
+  ort::InitializeRuntime();
   std::mt19937_64 rng(seed);
   std::map<pid_t, Pending> running;
   std::map<std::string, uint64_t> counts;

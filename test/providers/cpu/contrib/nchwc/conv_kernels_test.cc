@@ -142,7 +142,8 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
         continue;
       }
       // Each row in column ranges of every width from 1 to 8, to reach every tail tile and the
-      // tiles one pixel wider than usual (7 pixels on AVX-512 and AVX2, 5 portable).
+      // ranges that end in two tiles of half the rest (7 and 8 pixels on AVX-512 and AVX2, 5
+      // portable).
       std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
       for (int64_t ob = 0; ob < a.out_blocks; ob += kernels.max_filter_blocks) {
         const int64_t count = std::min(kernels.max_filter_blocks, a.out_blocks - ob);
