@@ -15,4 +15,6 @@ command -v ccache > /dev/null &&
   launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_SLOPPINESS=$sloppiness;ccache")
 cmake -S "$repo" -B "$build_dir" "${generator[@]}" "${launcher[@]}" \
   -DCMAKE_BUILD_TYPE="$build_type" "$@"
-cmake --build "$build_dir" --parallel "$(nproc)"
+# BUILD_TARGETS (space-separated) builds only those targets, with what they need.
+read -r -a targets <<< "${BUILD_TARGETS:-}"
+cmake --build "$build_dir" --parallel "$(nproc)" ${targets[@]:+--target "${targets[@]}"}

@@ -87,6 +87,25 @@ constexpr int64_t kPrefetchTilesAhead = 2;
 // Input streams (channel blocks x tap rows) below this many, the hardware prefetchers follow.
 constexpr int64_t kPrefetchMinStreams = 16;
 
+// Pixels (oh * stride_h, ow * stride_w) of `planes` blocked planes of a.x into `to`, a plane of
+// out_h x out_w pixels each.
+void GatherStridedPixels(const NchwcConvArgs& a, int64_t planes, int64_t block, float* to,
+                         ThreadPool* pool) {
+  const int64_t in_plane = a.in_h * a.in_w * block;
+  const int64_t out_row = a.out_w * block;
+  ThreadPool::TryParallelFor(
+      pool, planes * a.out_h, static_cast<double>(out_row), [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          const float* from =
+              a.x + r / a.out_h * in_plane + r % a.out_h * a.stride_h * a.in_w * block;
+          float* row = to + r * out_row;
+          for (int64_t ow = 0; ow < a.out_w; ++ow) {
+            std::copy_n(from + ow * a.stride_w * block, block, row + ow * block);
+          }
+        }
+      });
+}
+
 class NchwcConv final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
@@ -193,6 +212,26 @@ class NchwcConv final : public OpKernel {
                        activation_.enabled() && !clamps ? &activation_ : nullptr,
                        context.thread_pool());
       return Status::OK();
+    }
+    // A strided 1x1 convolution without padding reads every s-th pixel of every s-th row: those
+    // pixels, gathered into an image of their own, run as a convolution without stride, whose
+    // image is one long row of whole tiles instead of rows of 7 or 14 pixels that reload the
+    // filters every few pixels. The gather copies a 1/M share of what the convolution reads.
+    // Resnet50's downsampling 1x1s at batch 2 on a Zen 3 (AVX2): 512 -> 1024 over 28x28 8.8 ->
+    // 5.8 ms, 1024 -> 2048 over 14x14 8.0 -> 6.9 ms.
+    Tensor gathered;
+    if (!depthwise && !narrow && !nchw_input && args.k_h == 1 && args.k_w == 1 &&
+        (args.stride_h > 1 || args.stride_w > 1) && args.pad_top == 0 && args.pad_left == 0 &&
+        args.pad_bottom == 0 && args.pad_right == 0) {
+      ORT_ASSIGN_OR_RETURN(
+          gathered, context.AllocateTemp(DataType::kFloat,
+                                         TensorShape({xs[0], xs[1], args.out_h, args.out_w})));
+      GatherStridedPixels(args, xs[0] * xs[1] / block, block, gathered.MutableData<float>(),
+                          context.thread_pool());
+      args.x = gathered.Data<float>();
+      args.in_h = args.out_h;
+      args.in_w = args.out_w;
+      args.stride_h = args.stride_w = 1;
     }
     // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
     // long row, cut into column ranges so that threads share it.

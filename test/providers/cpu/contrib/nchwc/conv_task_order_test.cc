@@ -15,6 +15,7 @@ namespace {
 struct GroupedCase {
   int64_t batch, channels, filters, group, size, kernel, pad;
   int64_t height = 0;  // rows of the image when not `size`
+  int64_t stride = 1;
 };
 
 std::vector<float> Random(size_t count, uint32_t seed) {
@@ -27,13 +28,17 @@ std::vector<float> Random(size_t count, uint32_t seed) {
 
 int64_t Height(const GroupedCase& g) { return g.height > 0 ? g.height : g.size; }
 
-// Stride 1, square kernel.
+int64_t OutSize(const GroupedCase& g, int64_t size) {
+  return (size + 2 * g.pad - g.kernel) / g.stride + 1;
+}
+
+// Square kernel, the same stride along both axes.
 std::vector<float> DirectConv(const GroupedCase& g, const std::vector<float>& x,
                               const std::vector<float>& w, const std::vector<float>& b) {
   const int64_t in_per_group = g.channels / g.group, out_per_group = g.filters / g.group;
   const int64_t height = Height(g);
-  const int64_t out_size = g.size + 2 * g.pad - g.kernel + 1;
-  const int64_t out_height = height + 2 * g.pad - g.kernel + 1;
+  const int64_t out_size = OutSize(g, g.size);
+  const int64_t out_height = OutSize(g, height);
   std::vector<float> y(static_cast<size_t>(g.batch * g.filters * out_height * out_size));
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t m = 0; m < g.filters; ++m) {
@@ -44,7 +49,8 @@ std::vector<float> DirectConv(const GroupedCase& g, const std::vector<float>& x,
           for (int64_t c = 0; c < in_per_group; ++c) {
             for (int64_t kh = 0; kh < g.kernel; ++kh) {
               for (int64_t kw = 0; kw < g.kernel; ++kw) {
-                const int64_t ih = oh - g.pad + kh, iw = ow - g.pad + kw;
+                const int64_t ih = oh * g.stride - g.pad + kh;
+                const int64_t iw = ow * g.stride - g.pad + kw;
                 if (ih < 0 || ih >= height || iw < 0 || iw >= g.size) continue;
                 sum += static_cast<double>(x[static_cast<size_t>(
                            ((n * g.channels + c0 + c) * height + ih) * g.size + iw)]) *
@@ -70,13 +76,15 @@ void Check(const GroupedCase& g, int threads) {
   c.w_dims = {g.filters, g.channels / g.group, g.kernel, g.kernel};
   c.w = Random(static_cast<size_t>(g.filters * g.channels / g.group * g.kernel * g.kernel), 2);
   c.b = Random(static_cast<size_t>(g.filters), 3);
-  const int64_t out_size = g.size + 2 * g.pad - g.kernel + 1;
-  c.y_dims = {g.batch, g.filters, height + 2 * g.pad - g.kernel + 1, out_size};
+  c.y_dims = {g.batch, g.filters, OutSize(g, height), OutSize(g, g.size)};
   c.y = DirectConv(g, c.x, c.w, c.b);
   const int64_t pad = g.pad;
   const int64_t group = g.group;
-  c.attributes = [pad, group](OpTester& t) {
-    t.AttrInts("pads", {pad, pad, pad, pad}).AttrInt("group", group);
+  const int64_t stride = g.stride;
+  c.attributes = [pad, group, stride](OpTester& t) {
+    t.AttrInts("pads", {pad, pad, pad, pad})
+        .AttrInt("group", group)
+        .AttrInts("strides", {stride, stride});
   };
   c.threads = threads;
   c.atol = 1e-4;
@@ -104,6 +112,13 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
     // a row, an image larger than its 512 KB of filters): ranges of 192 columns (5x5 filters:
     // Winograd would take 3x3s).
     Check({1, 64, 80, 1, 480, 5, 2, 5}, threads);
+  }
+  SECTION("strided 1x1 filters: the read pixels gathered into an image of their own") {
+    // Sides that the stride does not divide (13 -> 7 columns, 11 -> 4 rows at stride 3), and
+    // a padded one, which reads the image in place.
+    Check({2, 32, 160, 2, 13, 1, 0, 11, 2}, threads);
+    Check({1, 16, 96, 1, 13, 1, 0, 11, 3}, threads);
+    Check({1, 16, 96, 1, 13, 1, 1, 11, 2}, threads);
   }
 }
 
