@@ -16,6 +16,7 @@ struct GroupedCase {
   int64_t batch, channels, filters, group, size, kernel, pad;
   int64_t height = 0;  // rows of the image when not `size`
   int64_t stride = 1;
+  int64_t dilation = 1;
 };
 
 std::vector<float> Random(size_t count, uint32_t seed) {
@@ -29,10 +30,10 @@ std::vector<float> Random(size_t count, uint32_t seed) {
 int64_t Height(const GroupedCase& g) { return g.height > 0 ? g.height : g.size; }
 
 int64_t OutSize(const GroupedCase& g, int64_t size) {
-  return (size + 2 * g.pad - g.kernel) / g.stride + 1;
+  return (size + 2 * g.pad - g.dilation * (g.kernel - 1) - 1) / g.stride + 1;
 }
 
-// Square kernel, the same stride along both axes.
+// Square kernel, the same stride and dilation along both axes.
 std::vector<float> DirectConv(const GroupedCase& g, const std::vector<float>& x,
                               const std::vector<float>& w, const std::vector<float>& b) {
   const int64_t in_per_group = g.channels / g.group, out_per_group = g.filters / g.group;
@@ -49,8 +50,8 @@ std::vector<float> DirectConv(const GroupedCase& g, const std::vector<float>& x,
           for (int64_t c = 0; c < in_per_group; ++c) {
             for (int64_t kh = 0; kh < g.kernel; ++kh) {
               for (int64_t kw = 0; kw < g.kernel; ++kw) {
-                const int64_t ih = oh * g.stride - g.pad + kh;
-                const int64_t iw = ow * g.stride - g.pad + kw;
+                const int64_t ih = oh * g.stride - g.pad + kh * g.dilation;
+                const int64_t iw = ow * g.stride - g.pad + kw * g.dilation;
                 if (ih < 0 || ih >= height || iw < 0 || iw >= g.size) continue;
                 sum += static_cast<double>(x[static_cast<size_t>(
                            ((n * g.channels + c0 + c) * height + ih) * g.size + iw)]) *
@@ -81,10 +82,12 @@ void Check(const GroupedCase& g, int threads) {
   const int64_t pad = g.pad;
   const int64_t group = g.group;
   const int64_t stride = g.stride;
-  c.attributes = [pad, group, stride](OpTester& t) {
+  const int64_t dilation = g.dilation;
+  c.attributes = [pad, group, stride, dilation](OpTester& t) {
     t.AttrInts("pads", {pad, pad, pad, pad})
         .AttrInt("group", group)
-        .AttrInts("strides", {stride, stride});
+        .AttrInts("strides", {stride, stride})
+        .AttrInts("dilations", {dilation, dilation});
   };
   c.threads = threads;
   c.atol = 1e-4;
@@ -119,6 +122,15 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
     Check({2, 32, 160, 2, 13, 1, 0, 11, 2}, threads);
     Check({1, 16, 96, 1, 13, 1, 0, 11, 3}, threads);
     Check({1, 16, 96, 1, 13, 1, 1, 11, 2}, threads);
+  }
+  SECTION("windows whose taps but one read only padding: 1x1 convolutions of that tap") {
+    // Dilated by 6 over 5x4 (as DeepLab's ASPP by 24 over 14x14), also at stride 2 and in two
+    // groups; a padded 3x3 over a 1x1 image; dilated by 2, where every tap reads the image for
+    // some outputs (the full window).
+    Check({2, 32, 160, 2, 5, 3, 6, 4, 1, 6}, threads);
+    Check({1, 16, 96, 1, 5, 3, 6, 4, 2, 6}, threads);
+    Check({2, 16, 96, 1, 1, 3, 1, 1}, threads);
+    Check({1, 16, 96, 1, 5, 3, 2, 4, 1, 2}, threads);
   }
 }
 
