@@ -68,9 +68,10 @@ int64_t DepthwiseBandRows(const NchwcConvArgs& a, int64_t planes) {
 // their transform (four times their size) is made at the first call whose image has at least
 // this many tiles: the time Winograd saves per byte of transform grows with the image. A
 // diffusion UNet with symbolic height and width held 150 MB of transforms, more than ORT's whole
-// session, most of it for the 256-channel banks of its 12x12 layers, where Winograd gains least;
-// FCN's 2048-channel head over 65x65 still gains 2.3x.
-constexpr int64_t kDynamicWinogradMinTiles = 48;
+// session, most of it for the 256-channel banks of its 12x12 layers (9 tiles), where Winograd
+// gains least; its 24x24 layers (36 tiles) ran 2.2-3x faster with 31 MB of transforms (the
+// zoo's UNet at batch 2 on a Zen 3, AVX2); FCN's 2048-channel head over 65x65 gains 2.3x.
+constexpr int64_t kDynamicWinogradMinTiles = 36;
 
 // Filters up to this size stay in L2 while a row's blocks take turns (half of a 2 MB L2).
 constexpr int64_t kFiltersInnerMaxBytes = 1 << 20;
@@ -86,6 +87,8 @@ constexpr int64_t kRowColumnsMultiple = 24;
 constexpr int64_t kPrefetchTilesAhead = 2;
 // Input streams (channel blocks x tap rows) below this many, the hardware prefetchers follow.
 constexpr int64_t kPrefetchMinStreams = 16;
+// A call's input with its column padding copied in is at most this large (a temporary).
+constexpr int64_t kPaddedColumnsMaxBytes = 4 << 20;
 
 // Pixels (oh * stride_h, ow * stride_w) of `planes` blocked planes of a.x into `to`, a plane of
 // out_h x out_w pixels each.
@@ -104,6 +107,24 @@ void GatherStridedPixels(const NchwcConvArgs& a, int64_t planes, int64_t block, 
           }
         }
       });
+}
+
+// Rows of `planes` planes of a.x with a.pad_left and a.pad_right zero columns on either side, into
+// `to` (planes x in_h rows of in_w + pad_left + pad_right pixels).
+void PadColumns(const NchwcConvArgs& a, int64_t planes, float* to, ThreadPool* pool) {
+  const int64_t in_row = a.in_w * a.in_block;
+  const int64_t left = a.pad_left * a.in_block;
+  const int64_t right = a.pad_right * a.in_block;
+  const int64_t out_row = left + in_row + right;
+  ThreadPool::TryParallelFor(pool, planes * a.in_h, static_cast<double>(out_row),
+                             [&](int64_t begin, int64_t end) {
+                               for (int64_t r = begin; r < end; ++r) {
+                                 float* row = to + r * out_row;
+                                 std::fill_n(row, left, 0.0f);
+                                 std::copy_n(a.x + r * in_row, in_row, row + left);
+                                 std::fill_n(row + left + in_row, right, 0.0f);
+                               }
+                             });
 }
 
 // The one tap of a window axis that reads the image for some output, reading input o * stride for
@@ -277,6 +298,27 @@ class NchwcConv final : public OpKernel {
       args.in_h = args.out_h;
       args.in_w = args.out_w;
       args.stride_h = args.stride_w = 1;
+    }
+    // Left and right padding copied with the image once per call: otherwise the tasks of every
+    // group of filter blocks copied the padded columns of their rows again (sixteen times for a
+    // 256-channel layer on AVX2), and rows were cut into parts at the padding, leaving short
+    // tiles (14 columns ran as 6 + 6 + 2). Padding that only a dilated window or one wider than
+    // the kernel reaches keeps the row copies, which skip the taps that read only padding.
+    Tensor column_padded;
+    const int64_t planes = xs[0] * xs[1] / args.in_block;
+    const int64_t padded_bytes = planes * args.in_h * (args.in_w + args.pad_left + args.pad_right) *
+                                 args.in_block * int64_t{sizeof(float)};
+    if (!depthwise && !narrow && args.dil_w == 1 && args.pad_left + args.pad_right > 0 &&
+        args.pad_left < args.k_w && args.pad_right < args.k_w &&
+        padded_bytes <= kPaddedColumnsMaxBytes) {
+      ORT_ASSIGN_OR_RETURN(
+          column_padded,
+          context.AllocateTemp(DataType::kFloat,
+                               TensorShape({padded_bytes / int64_t{sizeof(float)}})));
+      PadColumns(args, planes, column_padded.MutableData<float>(), context.thread_pool());
+      args.x = column_padded.Data<float>();
+      args.in_w += args.pad_left + args.pad_right;
+      args.pad_left = args.pad_right = 0;
     }
     // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
     // long row, cut into column ranges so that threads share it.

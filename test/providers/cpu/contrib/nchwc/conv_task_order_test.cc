@@ -123,6 +123,13 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
     Check({1, 16, 96, 1, 13, 1, 0, 11, 3}, threads);
     Check({1, 16, 96, 1, 13, 1, 1, 11, 2}, threads);
   }
+  SECTION("left and right padding copied with the image once per call") {
+    // Two groups over 14 columns (tiles of 6 + 4 + 4 on AVX2); a 5x5 at stride 2; padding of
+    // k - 1, where the edge columns read one image column each.
+    Check({2, 32, 160, 2, 14, 3, 1}, threads);
+    Check({1, 16, 96, 1, 13, 5, 2, 9, 2}, threads);
+    Check({1, 16, 48, 1, 7, 3, 2}, threads);
+  }
   SECTION("windows whose taps but one read only padding: 1x1 convolutions of that tap") {
     // Dilated by 6 over 5x4 (as DeepLab's ASPP by 24 over 14x14), also at stride 2 and in two
     // groups; a padded 3x3 over a 1x1 image; dilated by 2, where every tap reads the image for
