@@ -187,8 +187,9 @@ void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
       AlignedScratch<float> scratch_buffer;
       float* scratch = scratch_buffer.Get(static_cast<size_t>(NchwcConvScratchFloats(a)));
       Measure(state, flops, [&] {
-        for (int64_t ob = 0; ob < a.out_blocks; ob += kernels.max_filter_blocks) {
-          const int64_t count = std::min(kernels.max_filter_blocks, a.out_blocks - ob);
+        for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
+          const int64_t ob = g * kernels.max_filter_blocks;
+          const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
           for (int64_t oh = 0; oh < a.out_h; ++oh) {
             kernels.conv_row(a, 0, ob, count, oh, 0, a.out_w, scratch);
           }

@@ -29,6 +29,10 @@ namespace {
 // stays in L1 over the whole image instead of being reloaded every 96 pixels (resnet's 256 -> 128
 // 1x1 over 56x56 at batch 2: 3.95 -> 3.79 ms).
 constexpr int64_t kPointwisePixelsPerTask = 96;
+// Below this many tasks per thread as whole images, a 1x1 convolution's images are cut into
+// column ranges (lengths a multiple of kRangeMultiple, whole tiles of every instruction set).
+constexpr int64_t kPointwiseMinTasksPerThread = 8;
+constexpr int64_t kRangeMultiple = 12;
 
 // A padded depthwise plane up to this size (a 28x28 3x3's, a 14x14 5x5's) is copied once and
 // run as one task, when there are enough planes to share among threads. Wider taps (5x5, 7x7)
@@ -339,7 +343,8 @@ class NchwcConv final : public OpKernel {
     // adjacent instead (DenseNet's 1x1s over 2.8 MB of 56x56 input read it once, not per block).
     const bool row_per_block = depthwise || narrow;
     const int64_t per_task = row_per_block ? 1 : kernels.max_filter_blocks;
-    const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
+    const int64_t block_groups =
+        row_per_block ? args.out_blocks : NchwcFilterBlockGroups(kernels, args.out_blocks);
     // Padding that makes edge columns take the checked path is copied away with the plane.
     const bool padded = args.pad_top + args.pad_left + args.pad_bottom + args.pad_right > 0;
     const int64_t band_rows =
@@ -350,7 +355,18 @@ class NchwcConv final : public OpKernel {
         args.in_blocks * args.in_block * args.in_h * args.in_w * int64_t{sizeof(float)};
     const bool blocks_inner = !row_per_block && filter_bytes <= kFiltersInnerMaxBytes &&
                               image_bytes > filter_bytes && block_groups > 1;
-    int64_t columns_per_task = pointwise && !one_thread ? kPointwisePixelsPerTask : args.out_w;
+    int64_t columns_per_task = args.out_w;
+    const int64_t whole_row_tasks = xs[0] * groups * block_groups * args.out_h;
+    if (pointwise && !one_thread &&
+        whole_row_tasks <
+            kPointwiseMinTasksPerThread * context.thread_pool()->DegreeOfParallelism()) {
+      // Even ranges: 196 pixels as 96 + 96 + 4 left a task that reloaded every filter for 4
+      // pixels. With tasks enough already, whole images: a 408 -> 408 1x1 over 14x14 (RegNet,
+      // 52 tasks at batch 2) took 1.26 ms on 2 threads in ranges, 1.59 on one.
+      const int64_t ranges = (args.out_w + kPointwisePixelsPerTask - 1) / kPointwisePixelsPerTask;
+      const int64_t even = (args.out_w + ranges - 1) / ranges;
+      columns_per_task = (even + kRangeMultiple - 1) / kRangeMultiple * kRangeMultiple;
+    }
     const int64_t column_bytes =
         args.in_blocks * args.in_block * args.k_h * args.stride_w * int64_t{sizeof(float)};
     if (!row_per_block && column_bytes * args.out_w > kRowInputMaxBytes &&
@@ -407,7 +423,8 @@ class NchwcConv final : public OpKernel {
         const int64_t oh = r / column_tasks;
         const int64_t ow_begin = r % column_tasks * columns_per_task;
         const int64_t ow_end = std::min(args.out_w, ow_begin + columns_per_task);
-        const int64_t count = std::min(per_task, args.out_blocks - ob);
+        const int64_t count =
+            row_per_block ? 1 : NchwcFilterBlocksOfGroup(kernels, args.out_blocks, ob / per_task);
         if (band_rows > 0) {
           const int64_t band_begin = r * band_rows;
           const int64_t band_end = std::min(args.out_h, band_begin + band_rows);

@@ -14,7 +14,9 @@ namespace {
 
 #include "providers/cpu/kernels/common/simd_vec_avx2.inc"
 constexpr int kMaxOb = 2;
+constexpr int kMaxTailOb = 3;
 constexpr int kTilePx = 6;
+constexpr int kAccumulators = 12;
 constexpr int kDwTilePx = 6;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
@@ -22,9 +24,9 @@ constexpr int kDwTilePx = 6;
 
 }  // namespace
 
-const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,          kMaxOb,           ConvRow,
-                                              DepthwiseRow,     DepthwiseBand,    NarrowGroupRow,
-                                              WinogradInputRow, WinogradOutputRow};
+const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,        kMaxOb,           kMaxTailOb,
+                                              ConvRow,        DepthwiseRow,     DepthwiseBand,
+                                              NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

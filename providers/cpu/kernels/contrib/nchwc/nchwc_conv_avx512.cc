@@ -14,7 +14,9 @@ namespace {
 
 #include "providers/cpu/kernels/common/simd_vec_avx512.inc"
 constexpr int kMaxOb = 4;
+constexpr int kMaxTailOb = kMaxOb;
 constexpr int kTilePx = 6;
+constexpr int kAccumulators = 24;
 constexpr int kDwTilePx = 8;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
@@ -22,9 +24,9 @@ constexpr int kDwTilePx = 8;
 
 }  // namespace
 
-const NchwcConvKernels nchwc_conv_f32_b16_avx512{Vec::kB,          kMaxOb,           ConvRow,
-                                                 DepthwiseRow,     DepthwiseBand,    NarrowGroupRow,
-                                                 WinogradInputRow, WinogradOutputRow};
+const NchwcConvKernels nchwc_conv_f32_b16_avx512{
+    Vec::kB,       kMaxOb,         kMaxTailOb,       ConvRow,          DepthwiseRow,
+    DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

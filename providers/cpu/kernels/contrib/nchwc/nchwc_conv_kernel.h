@@ -75,6 +75,9 @@ struct NchwcConvKernels {
   int64_t block;
   /// Output filter blocks one `conv_row` call computes at most.
   int64_t max_filter_blocks;
+  /// Filter blocks the last call of a row may take when one block would otherwise be left over
+  /// (NchwcFilterBlockGroups): at least max_filter_blocks.
+  int64_t max_tail_filter_blocks;
   /// Writes columns [ow_begin, ow_end) of output row `oh` of filter blocks [ob, ob + count) of
   /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats, and
   /// may be null when the convolution has no padding (nothing is copied then).
@@ -106,6 +109,28 @@ struct NchwcConvKernels {
                               int64_t tx_begin, int64_t tx_end, const float* m, int64_t first,
                               int64_t tiles);
 };
+
+/// How `conv_row` calls of `kernels` share `out_blocks` filter blocks: groups of
+/// max_filter_blocks, the last one taking a single block left over when
+/// max_tail_filter_blocks allows (AVX2's 3 blocks as one tile of 3 x 4 pixels instead of tiles
+/// of 2 x 6 and 1 x 6, whose single filter vector served six broadcasts).
+inline int64_t NchwcFilterBlockGroups(const NchwcConvKernels& kernels, int64_t out_blocks) {
+  const int64_t per_group = kernels.max_filter_blocks;
+  const int64_t groups = (out_blocks + per_group - 1) / per_group;
+  const bool absorb =
+      groups > 1 && out_blocks % per_group == 1 && kernels.max_tail_filter_blocks > per_group;
+  return absorb ? groups - 1 : groups;
+}
+
+/// The filter blocks of group `index` of NchwcFilterBlockGroups, which starts at block
+/// index * max_filter_blocks.
+inline int64_t NchwcFilterBlocksOfGroup(const NchwcConvKernels& kernels, int64_t out_blocks,
+                                        int64_t index) {
+  const int64_t first = index * kernels.max_filter_blocks;
+  const int64_t rest = out_blocks - first;
+  const bool last = index + 1 == NchwcFilterBlockGroups(kernels, out_blocks);
+  return last || rest < kernels.max_filter_blocks ? rest : kernels.max_filter_blocks;
+}
 
 #define ORT_NCHWC_CONV_KERNELS(name, isa) extern const NchwcConvKernels name;
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernels.inc"

@@ -145,8 +145,9 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
       // ranges that end in two tiles of half the rest (7 and 8 pixels on AVX-512 and AVX2, 5
       // portable).
       std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
-      for (int64_t ob = 0; ob < a.out_blocks; ob += kernels.max_filter_blocks) {
-        const int64_t count = std::min(kernels.max_filter_blocks, a.out_blocks - ob);
+      for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
+        const int64_t ob = g * kernels.max_filter_blocks;
+        const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
         const int64_t widths[] = {7, 5, 8, 1, 6, 2, 3, 4};
         for (int64_t begin = 0, i = 0; begin < a.out_w; ++i) {
           const int64_t end = std::min(a.out_w, begin + widths[(i + oh) % 8]);

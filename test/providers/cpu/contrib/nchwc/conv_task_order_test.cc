@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "lib/common/cpu_info.h"
 #include "test/providers/cpu/contrib/nchwc/nchwc_test_util.h"
 
 namespace ort::test {
@@ -122,6 +123,13 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
     Check({2, 32, 160, 2, 13, 1, 0, 11, 2}, threads);
     Check({1, 16, 96, 1, 13, 1, 0, 11, 3}, threads);
     Check({1, 16, 96, 1, 13, 1, 1, 11, 2}, threads);
+  }
+  SECTION("an odd number of filter blocks: the last call of a row takes three") {
+    // Three blocks per group and five in all exist only with blocks of 8 (AVX2, portable).
+    if (NchwcBlockSize() == 8) {
+      Check({2, 48, 48, 2, 9, 3, 1}, threads);
+      Check({1, 16, 40, 1, 14, 1, 0}, threads);
+    }
   }
   SECTION("left and right padding copied with the image once per call") {
     // Two groups over 14 columns (tiles of 6 + 4 + 4 on AVX2); a 5x5 at stride 2; padding of
