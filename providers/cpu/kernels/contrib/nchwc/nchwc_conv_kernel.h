@@ -73,10 +73,10 @@ inline int64_t NchwcDepthwiseBandFloats(const NchwcConvArgs& a, int64_t rows) {
 /// One instruction set's kernels; `block` is its vector width in floats.
 struct NchwcConvKernels {
   int64_t block;
-  /// Output filter blocks one `conv_row` call computes at most.
+  /// Output filter blocks of a `conv_row` call, but for a row's last (max_tail_filter_blocks).
   int64_t max_filter_blocks;
   /// Filter blocks the last call of a row may take when one block would otherwise be left over
-  /// (NchwcFilterBlockGroups): at least max_filter_blocks.
+  /// (NchwcFilterBlockGroups): at least max_filter_blocks; the most any `conv_row` call takes.
   int64_t max_tail_filter_blocks;
   /// Writes columns [ow_begin, ow_end) of output row `oh` of filter blocks [ob, ob + count) of
   /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats, and
