@@ -140,6 +140,8 @@ const ConvShape kConvShapes[] = {
     {"mnasnet_1x1_112", 16, 48, 112, 1, 1},      {"mnasnet_1x1_112_project", 32, 16, 112, 1, 1},
     {"ppocr_3x3_160", 32, 32, 160, 3, 1},        {"ppocr_3x3_160_neck", 96, 32, 160, 3, 1},
     {"mobilenet_v3_1x1_112", 16, 16, 112, 1, 1}, {"mobilenet_stem_3x3_224", 3, 32, 224, 3, 2},
+    {"regnet_group_3x3_14", 24, 24, 14, 3, 1},   {"regnet_group_3x3_28_s2", 24, 24, 28, 3, 2},
+    {"regnet_1x1_7", 912, 912, 7, 1, 1},         {"regnet_1x1_14", 408, 408, 14, 1, 1},
 };
 
 // The direct-convolution arguments of an NCHWc shape, inputs filled from `x`, `w` and `bias`.
@@ -168,34 +170,71 @@ double ConvFlops(const ConvShape& s, const NchwcConvArgs& a) {
          static_cast<double>(s.filters * s.channels * s.kernel * s.kernel * a.out_h * a.out_w);
 }
 
+// Zero columns on either side of every row of the input, as the Conv kernel copies them.
+Floats PaddedColumns(NchwcConvArgs& a, const Floats& x) {
+  const int64_t planes = static_cast<int64_t>(x.size()) / (a.in_h * a.in_w * a.in_block);
+  const int64_t width = a.in_w + a.pad_left + a.pad_right;
+  Floats padded(static_cast<size_t>(planes * a.in_h * width * a.in_block), 0.0f);
+  for (int64_t r = 0; r < planes * a.in_h; ++r) {
+    std::copy_n(x.data() + r * a.in_w * a.in_block, a.in_w * a.in_block,
+                padded.data() + (r * width + a.pad_left) * a.in_block);
+  }
+  a.in_w = width;
+  a.pad_left = a.pad_right = 0;
+  return padded;
+}
+
+// NchwcConv: every output row through conv_row. NchwcConvAcrossRows: the rows whose taps read no
+// padding through conv_pixels, in runs of 48 pixels (whole tiles of every instruction set).
 void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
-  for (const ConvShape& s : kConvShapes) {
-    const std::string name = std::string("NchwcConv/") + isa + "/" + s.origin;
-    benchmark::RegisterBenchmark(name.c_str(), [s, &kernels](benchmark::State& state) {
-      const auto x = RandomFloats(static_cast<size_t>(s.channels * s.size * s.size));
-      const auto w =
-          RandomFloats(static_cast<size_t>(s.filters * s.channels * s.kernel * s.kernel));
-      const auto bias = RandomFloats(static_cast<size_t>(s.filters));
-      Floats y;
-      NchwcConvArgs a = ConvArgs(s, kernels.block, x, w, bias, y);
-      const double flops = ConvFlops(s, a);
-      // As the Conv kernel runs them: a 1x1 convolution's image as one row of pixels.
-      if (s.kernel == 1 && s.stride == 1) {
-        a.in_w = a.out_w = a.in_h * a.in_w;
-        a.in_h = a.out_h = 1;
-      }
-      AlignedScratch<float> scratch_buffer;
-      float* scratch = scratch_buffer.Get(static_cast<size_t>(NchwcConvScratchFloats(a)));
-      Measure(state, flops, [&] {
-        for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
-          const int64_t ob = g * kernels.max_filter_blocks;
-          const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
-          for (int64_t oh = 0; oh < a.out_h; ++oh) {
-            kernels.conv_row(a, 0, ob, count, oh, 0, a.out_w, scratch);
-          }
+  for (const bool across_rows : {false, true}) {
+    for (const ConvShape& s : kConvShapes) {
+      if (across_rows && ((s.kernel == 1 && s.stride == 1) || !kernels.runs_across_rows)) continue;
+      const std::string name =
+          std::string(across_rows ? "NchwcConvAcrossRows/" : "NchwcConv/") + isa + "/" + s.origin;
+      benchmark::RegisterBenchmark(name.c_str(), [s, &kernels,
+                                                  across_rows](benchmark::State& state) {
+        const auto x = RandomFloats(static_cast<size_t>(s.channels * s.size * s.size));
+        const auto w =
+            RandomFloats(static_cast<size_t>(s.filters * s.channels * s.kernel * s.kernel));
+        const auto bias = RandomFloats(static_cast<size_t>(s.filters));
+        Floats y;
+        NchwcConvArgs a = ConvArgs(s, kernels.block, x, w, bias, y);
+        const double flops = ConvFlops(s, a);
+        // As the Conv kernel runs them: a 1x1 convolution's image as one row of pixels, other
+        // convolutions' input with its padding columns copied in.
+        Floats padded;
+        if (s.kernel == 1 && s.stride == 1) {
+          a.in_w = a.out_w = a.in_h * a.in_w;
+          a.in_h = a.out_h = 1;
+        } else {
+          padded = PaddedColumns(a, x);
+          a.x = padded.data();
         }
-      });
-    })->Unit(benchmark::kMillisecond);
+        int64_t lo = 0, hi = 0;
+        NchwcInteriorRows(a, lo, hi);
+        if (!across_rows) lo = hi = a.out_h;
+        const int64_t run = 48;
+        AlignedScratch<float> scratch_buffer;
+        float* scratch = scratch_buffer.Get(static_cast<size_t>(NchwcConvScratchFloats(a)));
+        Measure(state, flops, [&] {
+          for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
+            const int64_t ob = g * kernels.max_filter_blocks;
+            const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
+            for (int64_t oh = 0; oh < a.out_h; ++oh) {
+              if (oh == lo && hi > lo) {
+                for (int64_t p = lo * a.out_w; p < hi * a.out_w; p += run) {
+                  kernels.conv_pixels(a, 0, ob, count, p, std::min(hi * a.out_w, p + run));
+                }
+                oh = hi - 1;
+                continue;
+              }
+              kernels.conv_row(a, 0, ob, count, oh, 0, a.out_w, scratch);
+            }
+          }
+        });
+      })->Unit(benchmark::kMillisecond);
+    }
   }
 }
 

@@ -20,13 +20,15 @@ constexpr int kAccumulators = 12;
 constexpr int kDwTilePx = 6;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace
 
-const NchwcConvKernels nchwc_conv_f32_b8_avx2{Vec::kB,        kMaxOb,           kMaxTailOb,
-                                              ConvRow,        DepthwiseRow,     DepthwiseBand,
-                                              NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+const NchwcConvKernels nchwc_conv_f32_b8_avx2{
+    Vec::kB,        kMaxOb,           kMaxTailOb,       true,
+    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
+    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

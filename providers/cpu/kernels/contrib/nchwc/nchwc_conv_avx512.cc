@@ -20,13 +20,15 @@ constexpr int kAccumulators = 24;
 constexpr int kDwTilePx = 8;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b16_avx512{
-    Vec::kB,       kMaxOb,         kMaxTailOb,       ConvRow,          DepthwiseRow,
-    DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,        kMaxOb,           kMaxTailOb,       false,
+    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
+    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

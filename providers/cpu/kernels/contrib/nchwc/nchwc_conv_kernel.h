@@ -48,14 +48,25 @@ inline int64_t NchwcPaddedRowWidth(const NchwcConvArgs& a) {
   return (a.out_w - 1) * a.stride_w + (a.k_w - 1) * a.dil_w + 1;
 }
 
+/// Outputs [lo, hi) of one window axis whose taps all fall inside the input's `in` positions.
+inline void NchwcInteriorRange(int64_t in, int64_t out, int64_t taps, int64_t stride,
+                               int64_t dilation, int64_t pad_begin, int64_t& lo, int64_t& hi) {
+  // Plain arithmetic, no standard-library templates: the kernels of every instruction set call it.
+  const int64_t first = (pad_begin + stride - 1) / stride;
+  lo = first < out ? first : out;
+  const int64_t last = in - 1 + pad_begin - (taps - 1) * dilation;
+  const int64_t end = last < 0 ? lo : last / stride + 1;
+  hi = end < lo ? lo : end < out ? end : out;
+}
+
 /// Output columns [lo, hi) whose taps all fall inside the input row.
 inline void NchwcInteriorColumns(const NchwcConvArgs& a, int64_t& lo, int64_t& hi) {
-  // Plain arithmetic, no standard-library templates: the kernels of every instruction set call it.
-  const int64_t first = (a.pad_left + a.stride_w - 1) / a.stride_w;
-  lo = first < a.out_w ? first : a.out_w;
-  const int64_t last = a.in_w - 1 + a.pad_left - (a.k_w - 1) * a.dil_w;
-  const int64_t end = last < 0 ? lo : last / a.stride_w + 1;
-  hi = end < lo ? lo : end < a.out_w ? end : a.out_w;
+  NchwcInteriorRange(a.in_w, a.out_w, a.k_w, a.stride_w, a.dil_w, a.pad_left, lo, hi);
+}
+
+/// Output rows [lo, hi) whose taps all fall inside the input's rows.
+inline void NchwcInteriorRows(const NchwcConvArgs& a, int64_t& lo, int64_t& hi) {
+  NchwcInteriorRange(a.in_h, a.out_h, a.k_h, a.stride_h, a.dil_h, a.pad_top, lo, hi);
 }
 
 /// Floats of scratch a `conv_row` call needs: a padded copy of the rows it reads.
@@ -78,11 +89,20 @@ struct NchwcConvKernels {
   /// Filter blocks the last call of a row may take when one block would otherwise be left over
   /// (NchwcFilterBlockGroups): at least max_filter_blocks; the most any `conv_row` call takes.
   int64_t max_tail_filter_blocks;
+  /// Whether the Conv kernel runs the rows whose taps read no padding through `conv_pixels`:
+  /// measured faster with AVX2 on a Zen 3; AVX-512 keeps rows until measured.
+  bool runs_across_rows;
   /// Writes columns [ow_begin, ow_end) of output row `oh` of filter blocks [ob, ob + count) of
   /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats, and
   /// may be null when the convolution has no padding (nothing is copied then).
   void (*conv_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t count, int64_t oh,
                    int64_t ow_begin, int64_t ow_end, float* scratch);
+  /// Writes pixels [p_begin, p_end) of filter blocks [ob, ob + count) of image `n`, counted
+  /// across rows (pixel p is column p % out_w of row p / out_w), as `conv_row` does; every tap of
+  /// these pixels must read inside the input. Tiles then run across row ends: rows of 7 or 14
+  /// columns otherwise end in tiles of 3 or 4 pixels, too few sums to keep the FMA units busy.
+  void (*conv_pixels)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t count,
+                      int64_t p_begin, int64_t p_end);
   /// Writes output row `oh` of channel block `ob` of image `n` of a depthwise convolution.
   void (*depthwise_row)(const NchwcConvArgs& args, int64_t n, int64_t ob, int64_t oh);
   /// Writes output rows [oh_begin, oh_end) of channel block `ob` of image `n` of a depthwise

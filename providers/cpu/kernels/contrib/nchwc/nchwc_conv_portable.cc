@@ -18,12 +18,14 @@ constexpr int kAccumulators = kMaxOb * kTilePx;
 constexpr int kDwTilePx = 4;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_portable{
-    Vec::kB,       kMaxOb,         kMaxTailOb,       ConvRow,          DepthwiseRow,
-    DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,        kMaxOb,           kMaxTailOb,       true,
+    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
+    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort

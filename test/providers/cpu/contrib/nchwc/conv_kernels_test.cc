@@ -242,6 +242,80 @@ TEST_CASE("NCHWc depthwise band kernels (padded copy of a band of rows) match a 
   }
 }
 
+// conv_pixels over the rows whose taps read no padding (rows above them padded, columns not),
+// in runs of uneven lengths that start and end anywhere in a row; the other rows by conv_row.
+// `deep_blocks` input blocks (parts), stride `stride` and rows dilated by `dil_h`.
+void CheckPixelRuns(const NchwcConvKernels& kernels, Form form, int64_t deep_blocks, int64_t stride,
+                    int64_t dil_h, bool with_sum, bool sum_in_y) {
+  const int64_t block = kernels.block;
+  NchwcConvArgs a;
+  const int64_t batch = 2;
+  a.in_block = form == Form::kPlain ? 1 : block;
+  a.in_blocks = form == Form::kPlain ? 3 : deep_blocks;
+  a.out_blocks = 5;
+  a.in_h = 9;
+  a.in_w = 11;
+  a.k_h = a.k_w = 3;
+  a.stride_h = a.stride_w = stride;
+  a.dil_h = dil_h;
+  a.pad_top = 1;
+  a.pad_bottom = 2;
+  a.out_min = -0.75f;
+  a.out_max = 1.5f;
+  a.out_h = (a.in_h + a.pad_top + a.pad_bottom - a.dil_h * (a.k_h - 1) - 1) / a.stride_h + 1;
+  a.out_w = (a.in_w - a.dil_w * (a.k_w - 1) - 1) / a.stride_w + 1;
+  ConvBuffers buffers(a, batch, block, a.in_blocks * a.in_block, with_sum, 7);
+  if (sum_in_y) {
+    buffers.y = buffers.sum;
+    a.sum = a.y = buffers.y.data();
+  }
+  int64_t lo = 0, hi = 0;
+  NchwcInteriorRows(a, lo, hi);
+  REQUIRE(lo > 0);
+  REQUIRE(hi > lo);
+  std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
+  const int64_t lengths[] = {13, 1, 7, 5, 2, 6, 3, 4, 8, 12};
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
+      const int64_t ob = g * kernels.max_filter_blocks;
+      const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
+      for (int64_t oh = 0; oh < a.out_h; ++oh) {
+        if (oh < lo || oh >= hi) kernels.conv_row(a, n, ob, count, oh, 0, a.out_w, scratch.data());
+      }
+      for (int64_t begin = lo * a.out_w, i = g; begin < hi * a.out_w; ++i) {
+        const int64_t end = std::min(hi * a.out_w, begin + lengths[i % 10]);
+        kernels.conv_pixels(a, n, ob, count, begin, end);
+        begin = end;
+      }
+    }
+  }
+  if (sum_in_y) a.sum = buffers.sum.data();
+  CheckOutput(a, form, block, batch, std::numeric_limits<float>::epsilon() * 100, 1e-4);
+}
+
+TEST_CASE("NCHWc conv microkernels run pixels across row ends and match a direct loop",
+          "[contrib][nchwc][Conv]") {
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
+    for (const Form form : {Form::kBlocked, Form::kPlain}) {
+      for (const int64_t blocks : {2, 40}) {
+        if (form == Form::kPlain && blocks > 2) continue;
+        for (const int64_t stride : {1, 2}) {
+          for (const int64_t dil_h : {1, 2}) {
+            for (const bool with_sum : {false, true}) {
+              INFO(name << " form " << static_cast<int>(form) << " blocks " << blocks << " stride "
+                        << stride << " dil_h " << dil_h << " sum " << with_sum);
+              CheckPixelRuns(*kernels, form, blocks, stride, dil_h, with_sum, false);
+            }
+          }
+        }
+      }
+      INFO(name << " sum in y");
+      CheckPixelRuns(*kernels, form, form == Form::kPlain ? 2 : 40, 1, 1, true, true);
+    }
+  }
+}
+
 TEST_CASE("NCHWc conv microkernels sum deep layers' channels in parts and match a direct loop",
           "[contrib][nchwc][Conv]") {
   // 1x1 filters of 4 output blocks fill a part at 8 input blocks (B = 16): 9 blocks sum in two

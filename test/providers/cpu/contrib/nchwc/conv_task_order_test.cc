@@ -138,6 +138,14 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
     Check({1, 16, 96, 1, 13, 5, 2, 9, 2}, threads);
     Check({1, 16, 48, 1, 7, 3, 2}, threads);
   }
+  SECTION("rows whose taps read no padding: runs of pixels across row ends") {
+    // 7x7 in two groups (edge rows and one run of 35 pixels per block group); 17 x 9 at stride
+    // 2 without padding (every row in runs); 10 columns by 23 rows, long enough for several
+    // runs per image.
+    Check({2, 32, 160, 2, 7, 3, 1}, threads);
+    Check({1, 16, 96, 1, 17, 3, 0, 9, 2}, threads);
+    Check({1, 16, 48, 1, 10, 3, 1, 23}, threads);
+  }
   SECTION("windows whose taps but one read only padding: 1x1 convolutions of that tap") {
     // Dilated by 6 over 5x4 (as DeepLab's ASPP by 24 over 14x14), also at stride 2 and in two
     // groups; a padded 3x3 over a 1x1 image; dilated by 2, where every tap reads the image for
