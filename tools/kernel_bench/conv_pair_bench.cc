@@ -33,8 +33,9 @@ const NchwcConvKernels* FindKernels(const std::string& name) {
   return nullptr;
 }
 
-// One convolution's buffers and schedule: rows whose taps read no padding in runs of 48 pixels
-// through conv_pixels (unless `rows_only` or the kernels keep rows), the others through conv_row.
+// One convolution's buffers and schedule: rows whose taps read no padding in runs of
+// kNchwcRunPixels through conv_pixels (unless `rows_only` or the kernels keep rows), the others
+// through conv_row.
 class Variant {
  public:
   Variant(const NchwcConvKernels& kernels, const Shape& s, bool rows_only) : kernels_(kernels) {
@@ -92,8 +93,8 @@ class Variant {
       const int64_t count = NchwcFilterBlocksOfGroup(kernels_, a.out_blocks, g);
       for (int64_t oh = 0; oh < a.out_h; ++oh) {
         if (oh == lo_ && hi_ > lo_) {
-          for (int64_t p = lo_ * a.out_w; p < hi_ * a.out_w; p += kRunPixels) {
-            kernels_.conv_pixels(a, 0, ob, count, p, std::min(hi_ * a.out_w, p + kRunPixels));
+          for (int64_t p = lo_ * a.out_w; p < hi_ * a.out_w; p += kNchwcRunPixels) {
+            kernels_.conv_pixels(a, 0, ob, count, p, std::min(hi_ * a.out_w, p + kNchwcRunPixels));
           }
           oh = hi_ - 1;
           continue;
@@ -104,7 +105,6 @@ class Variant {
   }
 
  private:
-  static constexpr int64_t kRunPixels = 48;
   const NchwcConvKernels& kernels_;
   NchwcConvArgs args_;
   std::vector<float> x_, w_, bias_, y_, scratch_;

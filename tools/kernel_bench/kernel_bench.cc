@@ -185,7 +185,7 @@ Floats PaddedColumns(NchwcConvArgs& a, const Floats& x) {
 }
 
 // NchwcConv: every output row through conv_row. NchwcConvAcrossRows: the rows whose taps read no
-// padding through conv_pixels, in runs of 48 pixels (whole tiles of every instruction set).
+// padding through conv_pixels, in runs of kNchwcRunPixels, as the Conv kernel does on one thread.
 void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
   for (const bool across_rows : {false, true}) {
     for (const ConvShape& s : kConvShapes) {
@@ -214,7 +214,6 @@ void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
         int64_t lo = 0, hi = 0;
         NchwcInteriorRows(a, lo, hi);
         if (!across_rows) lo = hi = a.out_h;
-        const int64_t run = 48;
         AlignedScratch<float> scratch_buffer;
         float* scratch = scratch_buffer.Get(static_cast<size_t>(NchwcConvScratchFloats(a)));
         Measure(state, flops, [&] {
@@ -223,8 +222,9 @@ void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
             const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
             for (int64_t oh = 0; oh < a.out_h; ++oh) {
               if (oh == lo && hi > lo) {
-                for (int64_t p = lo * a.out_w; p < hi * a.out_w; p += run) {
-                  kernels.conv_pixels(a, 0, ob, count, p, std::min(hi * a.out_w, p + run));
+                for (int64_t p = lo * a.out_w; p < hi * a.out_w; p += kNchwcRunPixels) {
+                  kernels.conv_pixels(a, 0, ob, count, p,
+                                      std::min(hi * a.out_w, p + kNchwcRunPixels));
                 }
                 oh = hi - 1;
                 continue;

@@ -34,14 +34,6 @@ constexpr int64_t kPointwisePixelsPerTask = 96;
 constexpr int64_t kPointwiseMinTasksPerThread = 8;
 constexpr int64_t kRangeMultiple = 12;
 
-// Rows whose taps read no padding run as runs of about this many pixels across row ends
-// (conv_pixels): a row of 7 or 14 columns otherwise ends in tiles of 3 or 4 pixels, whose few
-// sums leave the FMA units idle, and tiles that run across them need no per-row set-up. On a
-// Zen 3 (AVX2), medians of per-call ratios to rows for one image: 3x3s of 512 channels over 7x7
-// 0.87, 256 over 14x14 0.85, 64 over 56x56 0.83, SqueezeNet's 48 -> 192 over 13x13 0.81,
-// RegNet's groups of 24 channels over 14x14 0.92.
-constexpr int64_t kRunPixels = 48;
-
 // How the output rows of one image and filter-block group split into tasks: rows [0, lo) and
 // [hi, out_h) one per task, the pixels of rows [lo, hi) in `runs` runs of `run_pixels`.
 struct RowTasks {
@@ -50,11 +42,16 @@ struct RowTasks {
   int64_t Count(int64_t out_h) const { return lo + runs + out_h - hi; }
   bool IsRun(int64_t r) const { return r >= lo && r < lo + runs; }
   int64_t RowOf(int64_t r) const { return r < lo ? r : r - lo - runs + hi; }
+  // Pixels [begin, end) of run task r, counted across rows of `width`.
+  void Pixels(int64_t r, int64_t width, int64_t& begin, int64_t& end) const {
+    begin = lo * width + (r - lo) * run_pixels;
+    end = std::min(hi * width, begin + run_pixels);
+  }
 };
 
-// Runs for the rows of `a` whose taps all read inside the input, long enough to reuse each part
-// of the filters over many tiles, short enough that `tasks_per_run` x runs gives every thread
-// kPointwiseMinTasksPerThread; none when a row's edge columns read padding.
+// Runs for the rows of `a` whose taps all read inside the input (kNchwcRunPixels), long enough to
+// reuse each part of the filters over many tiles, short enough that `tasks_per_run` x runs gives
+// every thread kPointwiseMinTasksPerThread; none when a row's edge columns read padding.
 RowTasks PixelRuns(const NchwcConvArgs& a, int64_t tasks_per_run, int64_t threads) {
   RowTasks t;
   int64_t col_lo = 0, col_hi = 0;
@@ -65,7 +62,7 @@ RowTasks PixelRuns(const NchwcConvArgs& a, int64_t tasks_per_run, int64_t thread
     return (v + kRangeMultiple - 1) / kRangeMultiple * kRangeMultiple;
   };
   const int64_t pixels = (t.hi - t.lo) * a.out_w;
-  int64_t run = round_up(std::max(kRunPixels, a.out_w));
+  int64_t run = round_up(std::max(kNchwcRunPixels, a.out_w));
   const int64_t wanted = kPointwiseMinTasksPerThread * threads;
   if (threads > 1 && tasks_per_run * (pixels / run) < wanted) {
     run = round_up(std::max<int64_t>(1, tasks_per_run * pixels / wanted));
@@ -470,7 +467,8 @@ class NchwcConv final : public OpKernel {
           n = image * groups + block_group / block_groups;
           ob = block_group % block_groups * per_task;
         }
-        const int64_t oh = runs ? row_tasks.RowOf(r) : r / column_tasks;
+        const bool run = runs && row_tasks.IsRun(r);
+        const int64_t oh = run ? 0 : runs ? row_tasks.RowOf(r) : r / column_tasks;
         const int64_t ow_begin = runs ? 0 : r % column_tasks * columns_per_task;
         const int64_t ow_end = std::min(args.out_w, ow_begin + columns_per_task);
         const int64_t count =
@@ -478,6 +476,7 @@ class NchwcConv final : public OpKernel {
         // Pixels [p_begin, p_end) of the image, counted across rows.
         int64_t p_begin = oh * args.out_w + ow_begin;
         int64_t p_end = oh * args.out_w + ow_end;
+        if (run) row_tasks.Pixels(r, args.out_w, p_begin, p_end);
         if (band_rows > 0) {
           const int64_t band_begin = r * band_rows;
           const int64_t band_end = std::min(args.out_h, band_begin + band_rows);
@@ -488,9 +487,7 @@ class NchwcConv final : public OpKernel {
           }
           continue;
         }
-        if (runs && row_tasks.IsRun(r)) {
-          p_begin = row_tasks.lo * args.out_w + (r - row_tasks.lo) * row_tasks.run_pixels;
-          p_end = std::min(row_tasks.hi * args.out_w, p_begin + row_tasks.run_pixels);
+        if (run) {
           kernels.conv_pixels(group_args[static_cast<size_t>(n % groups)], n, ob, count, p_begin,
                               p_end);
         } else if (depthwise) {
