@@ -17,6 +17,7 @@
 
 #include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
+#include "tools/kernel_bench/nchwc_conv_schedule.h"
 
 namespace ort::bench {
 namespace {
@@ -33,12 +34,12 @@ const NchwcConvKernels* FindKernels(const std::string& name) {
   return nullptr;
 }
 
-// One convolution's buffers and schedule: rows whose taps read no padding in runs of
-// kNchwcRunPixels through conv_pixels (unless `rows_only` or the kernels keep rows), the others
-// through conv_row.
+// One convolution's buffers, run as RunNchwcConvImage runs them: rows whose taps read no padding
+// in runs across rows unless `rows_only` (a 1x1 image is one row already), the others by row.
 class Variant {
  public:
-  Variant(const NchwcConvKernels& kernels, const Shape& s, bool rows_only) : kernels_(kernels) {
+  Variant(const NchwcConvKernels& kernels, const Shape& s, bool rows_only)
+      : kernels_(kernels), across_rows_(!rows_only && !(s.kernel == 1 && s.stride == 1)) {
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     const auto fill = [&](std::vector<float>& v, int64_t n) {
@@ -74,9 +75,6 @@ class Variant {
     a.w = w_.data();
     a.bias = bias_.data();
     a.y = y_.data();
-    if (!rows_only && kernels.runs_across_rows && !(s.kernel == 1 && s.stride == 1)) {
-      NchwcInteriorRows(a, lo_, hi_);
-    }
     scratch_.resize(static_cast<size_t>(NchwcConvScratchFloats(a)));
   }
 
@@ -86,29 +84,13 @@ class Variant {
                                args_.in_block * args_.k_h * args_.k_w * args_.out_h * args_.out_w);
   }
 
-  void Run() {
-    const NchwcConvArgs& a = args_;
-    for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels_, a.out_blocks); ++g) {
-      const int64_t ob = g * kernels_.max_filter_blocks;
-      const int64_t count = NchwcFilterBlocksOfGroup(kernels_, a.out_blocks, g);
-      for (int64_t oh = 0; oh < a.out_h; ++oh) {
-        if (oh == lo_ && hi_ > lo_) {
-          for (int64_t p = lo_ * a.out_w; p < hi_ * a.out_w; p += kNchwcRunPixels) {
-            kernels_.conv_pixels(a, 0, ob, count, p, std::min(hi_ * a.out_w, p + kNchwcRunPixels));
-          }
-          oh = hi_ - 1;
-          continue;
-        }
-        kernels_.conv_row(a, 0, ob, count, oh, 0, a.out_w, scratch_.data());
-      }
-    }
-  }
+  void Run() { RunNchwcConvImage(kernels_, args_, across_rows_, scratch_.data()); }
 
  private:
   const NchwcConvKernels& kernels_;
   NchwcConvArgs args_;
   std::vector<float> x_, w_, bias_, y_, scratch_;
-  int64_t lo_ = 0, hi_ = 0;
+  bool across_rows_;
 };
 
 double Median(std::vector<double> v) {

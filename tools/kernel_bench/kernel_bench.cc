@@ -29,6 +29,7 @@
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd.h"
 #include "providers/cpu/kernels/onnx/nn/conv_packed_filters.h"
 #include "tools/kernel_bench/fma_peak.h"
+#include "tools/kernel_bench/nchwc_conv_schedule.h"
 
 namespace ort::bench {
 namespace {
@@ -211,28 +212,9 @@ void RegisterConv(const char* isa, const NchwcConvKernels& kernels) {
           padded = PaddedColumns(a, x);
           a.x = padded.data();
         }
-        int64_t lo = 0, hi = 0;
-        NchwcInteriorRows(a, lo, hi);
-        if (!across_rows) lo = hi = a.out_h;
         AlignedScratch<float> scratch_buffer;
         float* scratch = scratch_buffer.Get(static_cast<size_t>(NchwcConvScratchFloats(a)));
-        Measure(state, flops, [&] {
-          for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
-            const int64_t ob = g * kernels.max_filter_blocks;
-            const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
-            for (int64_t oh = 0; oh < a.out_h; ++oh) {
-              if (oh == lo && hi > lo) {
-                for (int64_t p = lo * a.out_w; p < hi * a.out_w; p += kNchwcRunPixels) {
-                  kernels.conv_pixels(a, 0, ob, count, p,
-                                      std::min(hi * a.out_w, p + kNchwcRunPixels));
-                }
-                oh = hi - 1;
-                continue;
-              }
-              kernels.conv_row(a, 0, ob, count, oh, 0, a.out_w, scratch);
-            }
-          }
-        });
+        Measure(state, flops, [&] { RunNchwcConvImage(kernels, a, across_rows, scratch); });
       })->Unit(benchmark::kMillisecond);
     }
   }
