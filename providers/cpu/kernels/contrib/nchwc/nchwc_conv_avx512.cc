@@ -14,7 +14,6 @@ namespace {
 
 #include "providers/cpu/kernels/common/simd_vec_avx512.inc"
 constexpr int kMaxOb = 4;
-constexpr int kMaxTailOb = kMaxOb;
 constexpr int kTilePx = 6;
 constexpr int kAccumulators = 24;
 constexpr int kDwTilePx = 8;
@@ -26,9 +25,8 @@ constexpr int kDwTilePx = 8;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b16_avx512{
-    Vec::kB,        kMaxOb,           kMaxTailOb,       false,
-    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
-    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,      kMaxOb,        false,          ConvRow,          ConvPixels,
+    DepthwiseRow, DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

@@ -92,11 +92,8 @@ inline int64_t NchwcDepthwiseBandFloats(const NchwcConvArgs& a, int64_t rows) {
 /// One instruction set's kernels; `block` is its vector width in floats.
 struct NchwcConvKernels {
   int64_t block;
-  /// Output filter blocks of a `conv_row` call, but for a row's last (max_tail_filter_blocks).
+  /// The most output filter blocks one `conv_row` or `conv_pixels` call takes.
   int64_t max_filter_blocks;
-  /// Filter blocks the last call of a row may take when one block would otherwise be left over
-  /// (NchwcFilterBlockGroups): at least max_filter_blocks; the most any `conv_row` call takes.
-  int64_t max_tail_filter_blocks;
   /// Whether the Conv kernel runs the rows whose taps read no padding through `conv_pixels`:
   /// measured faster with AVX2 on a Zen 3; AVX-512 keeps rows until measured.
   bool runs_across_rows;
@@ -139,25 +136,17 @@ struct NchwcConvKernels {
 };
 
 /// How `conv_row` calls of `kernels` share `out_blocks` filter blocks: groups of
-/// max_filter_blocks, the last one taking a single block left over when
-/// max_tail_filter_blocks allows (AVX2's 3 blocks as one tile of 3 x 4 pixels instead of tiles
-/// of 2 x 6 and 1 x 6, whose single filter vector served six broadcasts).
+/// max_filter_blocks, the last one taking what is left.
 inline int64_t NchwcFilterBlockGroups(const NchwcConvKernels& kernels, int64_t out_blocks) {
-  const int64_t per_group = kernels.max_filter_blocks;
-  const int64_t groups = (out_blocks + per_group - 1) / per_group;
-  const bool absorb =
-      groups > 1 && out_blocks % per_group == 1 && kernels.max_tail_filter_blocks > per_group;
-  return absorb ? groups - 1 : groups;
+  return (out_blocks + kernels.max_filter_blocks - 1) / kernels.max_filter_blocks;
 }
 
 /// The filter blocks of group `index` of NchwcFilterBlockGroups, which starts at block
 /// index * max_filter_blocks.
 inline int64_t NchwcFilterBlocksOfGroup(const NchwcConvKernels& kernels, int64_t out_blocks,
                                         int64_t index) {
-  const int64_t first = index * kernels.max_filter_blocks;
-  const int64_t rest = out_blocks - first;
-  const bool last = index + 1 == NchwcFilterBlockGroups(kernels, out_blocks);
-  return last || rest < kernels.max_filter_blocks ? rest : kernels.max_filter_blocks;
+  const int64_t rest = out_blocks - index * kernels.max_filter_blocks;
+  return rest < kernels.max_filter_blocks ? rest : kernels.max_filter_blocks;
 }
 
 #define ORT_NCHWC_CONV_KERNELS(name, isa) extern const NchwcConvKernels name;

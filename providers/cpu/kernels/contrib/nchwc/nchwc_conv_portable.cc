@@ -12,7 +12,6 @@ namespace {
 #include "providers/cpu/kernels/common/simd_vec_portable.inc"
 using Vec = PortableVec<8>;
 constexpr int kMaxOb = 1;
-constexpr int kMaxTailOb = kMaxOb;
 constexpr int kTilePx = 4;
 constexpr int kAccumulators = kMaxOb * kTilePx;
 constexpr int kDwTilePx = 4;
@@ -24,8 +23,7 @@ constexpr int kDwTilePx = 4;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_portable{
-    Vec::kB,        kMaxOb,           kMaxTailOb,       true,
-    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
-    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,      kMaxOb,        true,           ConvRow,          ConvPixels,
+    DepthwiseRow, DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort

@@ -96,6 +96,22 @@ void CheckOutput(const NchwcConvArgs& a, Form form, int64_t block, int64_t batch
   }
 }
 
+// Filter blocks of the kernels' tests: calls of every count from 1 to 4 (ForEachFilterBlockCall).
+constexpr int64_t kFilterBlocks = 10;
+
+// Filter blocks [0, out_blocks) in calls of max_filter_blocks, then 1, 2, ... blocks in turn: a
+// tile's pixels depend on its blocks (AVX2 takes 4 x 3, 3 x 4, 2 x 6 and 1 x 6).
+template <typename Call>
+void ForEachFilterBlockCall(const NchwcConvKernels& kernels, int64_t out_blocks, Call call) {
+  int64_t count = kernels.max_filter_blocks;
+  for (int64_t ob = 0; ob < out_blocks;) {
+    const int64_t taken = std::min(count, out_blocks - ob);
+    call(ob, taken);
+    ob += taken;
+    count = count % kernels.max_filter_blocks + 1;
+  }
+}
+
 // `deep_blocks` (blocked form only) replaces the 2 input channel blocks, and a 1x1 kernel the 3x3
 // when `pointwise`: deep layers sum their channels in parts (nchwc_conv_kernel.inc). A
 // `dilation_w` above 1 dilates the columns, padded to keep their count (taps reading only
@@ -108,7 +124,7 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
   const int64_t batch = 2;
   a.in_block = form == Form::kPlain ? 1 : block;
   a.in_blocks = form == Form::kPlain ? 3 : deep_blocks > 0 ? deep_blocks : 2;
-  a.out_blocks = form == Form::kDepthwise ? a.in_blocks : 5;
+  a.out_blocks = form == Form::kDepthwise ? a.in_blocks : kFilterBlocks;
   a.in_h = 7;
   a.in_w = 19;
   a.k_h = pointwise ? 1 : 3;
@@ -145,9 +161,7 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
       // ranges that end in two tiles of half the rest (7 and 8 pixels on AVX-512 and AVX2, 5
       // portable).
       std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
-      for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
-        const int64_t ob = g * kernels.max_filter_blocks;
-        const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
+      ForEachFilterBlockCall(kernels, a.out_blocks, [&](int64_t ob, int64_t count) {
         const int64_t widths[] = {7, 5, 8, 1, 6, 2, 3, 4};
         for (int64_t begin = 0, i = 0; begin < a.out_w; ++i) {
           const int64_t end = std::min(a.out_w, begin + widths[(i + oh) % 8]);
@@ -155,7 +169,7 @@ void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, boo
           kernels.conv_row(a, n, ob, count, oh, begin, end, padded ? scratch.data() : nullptr);
           begin = end;
         }
-      }
+      });
     }
   }
   if (sum_in_y) a.sum = buffers.sum.data();
@@ -252,7 +266,7 @@ void CheckPixelRuns(const NchwcConvKernels& kernels, Form form, int64_t deep_blo
   const int64_t batch = 2;
   a.in_block = form == Form::kPlain ? 1 : block;
   a.in_blocks = form == Form::kPlain ? 3 : deep_blocks;
-  a.out_blocks = 5;
+  a.out_blocks = kFilterBlocks;
   a.in_h = 9;
   a.in_w = 11;
   a.k_h = a.k_w = 3;
@@ -276,18 +290,16 @@ void CheckPixelRuns(const NchwcConvKernels& kernels, Form form, int64_t deep_blo
   std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
   const int64_t lengths[] = {13, 1, 7, 5, 2, 6, 3, 4, 8, 12};
   for (int64_t n = 0; n < batch; ++n) {
-    for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
-      const int64_t ob = g * kernels.max_filter_blocks;
-      const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
+    ForEachFilterBlockCall(kernels, a.out_blocks, [&](int64_t ob, int64_t count) {
       for (int64_t oh = 0; oh < a.out_h; ++oh) {
         if (oh < lo || oh >= hi) kernels.conv_row(a, n, ob, count, oh, 0, a.out_w, scratch.data());
       }
-      for (int64_t begin = lo * a.out_w, i = g; begin < hi * a.out_w; ++i) {
+      for (int64_t begin = lo * a.out_w, i = ob; begin < hi * a.out_w; ++i) {
         const int64_t end = std::min(hi * a.out_w, begin + lengths[i % 10]);
         kernels.conv_pixels(a, n, ob, count, begin, end);
         begin = end;
       }
-    }
+    });
   }
   if (sum_in_y) a.sum = buffers.sum.data();
   CheckOutput(a, form, block, batch, std::numeric_limits<float>::epsilon() * 100, 1e-4);
