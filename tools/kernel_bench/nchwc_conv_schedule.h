@@ -15,9 +15,10 @@ inline void RunNchwcConvImage(const NchwcConvKernels& kernels, const NchwcConvAr
                               bool across_rows, float* scratch) {
   int64_t lo = a.out_h, hi = a.out_h;
   if (across_rows && kernels.runs_across_rows) NchwcInteriorRows(a, lo, hi);
-  for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks); ++g) {
-    const int64_t ob = g * kernels.max_filter_blocks;
-    const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, g);
+  const int64_t per_call = NchwcFilterBlocksPerCall(kernels, a);
+  for (int64_t g = 0; g < NchwcFilterBlockGroups(kernels, a.out_blocks, per_call); ++g) {
+    const int64_t ob = g * per_call;
+    const int64_t count = NchwcFilterBlocksOfGroup(kernels, a.out_blocks, per_call, g);
     for (int64_t oh = 0; oh < a.out_h; ++oh) {
       if (oh == lo && hi > lo) {
         for (int64_t p = lo * a.out_w; p < hi * a.out_w; p += kNchwcRunPixels) {

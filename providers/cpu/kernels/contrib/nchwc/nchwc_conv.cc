@@ -374,16 +374,17 @@ class NchwcConv final : public OpKernel {
     }
     const bool one_thread =
         context.thread_pool() == nullptr || context.thread_pool()->DegreeOfParallelism() == 1;
-    // A task is a column range of one output row of up to max_filter_blocks filter blocks of one
-    // image. Whichever of a group's filters and an image's input is the larger is read from
+    // A task is a column range of one output row of up to NchwcFilterBlocksPerCall filter blocks of
+    // one image. Whichever of a group's filters and an image's input is the larger is read from
     // memory once: rows of the same blocks are adjacent, then images (a deep layer's filters, 9 MB
     // in resnet50's last 3x3s, then come once per run, not once per image); unless the filters
     // fit in L2 with room to spare and the image is larger, when the blocks of one row are
     // adjacent instead (DenseNet's 1x1s over 2.8 MB of 56x56 input read it once, not per block).
     const bool row_per_block = depthwise || narrow;
-    const int64_t per_task = row_per_block ? 1 : kernels.max_filter_blocks;
-    const int64_t block_groups =
-        row_per_block ? args.out_blocks : NchwcFilterBlockGroups(kernels, args.out_blocks);
+    const int64_t per_task = row_per_block ? 1 : NchwcFilterBlocksPerCall(kernels, args);
+    const int64_t block_groups = row_per_block
+                                     ? args.out_blocks
+                                     : NchwcFilterBlockGroups(kernels, args.out_blocks, per_task);
     // Padding that makes edge columns take the checked path is copied away with the plane.
     const bool padded = args.pad_top + args.pad_left + args.pad_bottom + args.pad_right > 0;
     const int64_t band_rows =
@@ -471,8 +472,9 @@ class NchwcConv final : public OpKernel {
         const int64_t oh = run ? 0 : runs ? row_tasks.RowOf(r) : r / column_tasks;
         const int64_t ow_begin = runs ? 0 : r % column_tasks * columns_per_task;
         const int64_t ow_end = std::min(args.out_w, ow_begin + columns_per_task);
-        const int64_t count =
-            row_per_block ? 1 : NchwcFilterBlocksOfGroup(kernels, args.out_blocks, ob / per_task);
+        const int64_t count = row_per_block ? 1
+                                            : NchwcFilterBlocksOfGroup(kernels, args.out_blocks,
+                                                                       per_task, ob / per_task);
         // Pixels [p_begin, p_end) of the image, counted across rows.
         int64_t p_begin = oh * args.out_w + ow_begin;
         int64_t p_end = oh * args.out_w + ow_end;

@@ -25,8 +25,9 @@ constexpr int kDwTilePx = 8;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b16_avx512{
-    Vec::kB,      kMaxOb,        false,          ConvRow,          ConvPixels,
-    DepthwiseRow, DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,        kMaxOb,           kMaxOb,           false,
+    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
+    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
 

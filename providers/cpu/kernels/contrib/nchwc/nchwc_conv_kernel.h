@@ -92,8 +92,13 @@ inline int64_t NchwcDepthwiseBandFloats(const NchwcConvArgs& a, int64_t rows) {
 /// One instruction set's kernels; `block` is its vector width in floats.
 struct NchwcConvKernels {
   int64_t block;
-  /// The most output filter blocks one `conv_row` or `conv_pixels` call takes.
+  /// The most output filter blocks one `conv_row` or `conv_pixels` call takes: 1x1 convolutions'
+  /// calls take this many (NchwcFilterBlocksPerCall).
   int64_t max_filter_blocks;
+  /// Filter blocks per call of a convolution of more than one tap: fewer than max_filter_blocks
+  /// where a tile of more blocks would split the input channels into more parts to keep their
+  /// filters in L1 (AVX2: Inception v3's 3x3s and 5x5s ran 10-28% slower in 4-block calls).
+  int64_t window_filter_blocks;
   /// Whether the Conv kernel runs the rows whose taps read no padding through `conv_pixels`:
   /// measured faster with AVX2 on a Zen 3; AVX-512 keeps rows until measured.
   bool runs_across_rows;
@@ -135,18 +140,30 @@ struct NchwcConvKernels {
                               int64_t tiles);
 };
 
-/// How `conv_row` calls of `kernels` share `out_blocks` filter blocks: groups of
-/// max_filter_blocks, the last one taking what is left.
-inline int64_t NchwcFilterBlockGroups(const NchwcConvKernels& kernels, int64_t out_blocks) {
-  return (out_blocks + kernels.max_filter_blocks - 1) / kernels.max_filter_blocks;
+/// Filter blocks per `conv_row` call of convolution `a` (1x1 or wider window).
+inline int64_t NchwcFilterBlocksPerCall(const NchwcConvKernels& kernels, const NchwcConvArgs& a) {
+  return a.k_h * a.k_w == 1 ? kernels.max_filter_blocks : kernels.window_filter_blocks;
+}
+
+/// How calls of `per_call` filter blocks share `out_blocks`: groups of per_call, the last one
+/// taking a single block left over when max_filter_blocks allows (AVX2's 3 blocks of a 3x3 as
+/// one tile of 3 x 4 pixels instead of tiles of 2 x 6 and 1 x 6, whose single filter vector
+/// served six broadcasts).
+inline int64_t NchwcFilterBlockGroups(const NchwcConvKernels& kernels, int64_t out_blocks,
+                                      int64_t per_call) {
+  const int64_t groups = (out_blocks + per_call - 1) / per_call;
+  const bool absorb =
+      groups > 1 && out_blocks % per_call == 1 && kernels.max_filter_blocks > per_call;
+  return absorb ? groups - 1 : groups;
 }
 
 /// The filter blocks of group `index` of NchwcFilterBlockGroups, which starts at block
-/// index * max_filter_blocks.
+/// index * per_call.
 inline int64_t NchwcFilterBlocksOfGroup(const NchwcConvKernels& kernels, int64_t out_blocks,
-                                        int64_t index) {
-  const int64_t rest = out_blocks - index * kernels.max_filter_blocks;
-  return rest < kernels.max_filter_blocks ? rest : kernels.max_filter_blocks;
+                                        int64_t per_call, int64_t index) {
+  const int64_t rest = out_blocks - index * per_call;
+  const bool last = index + 1 == NchwcFilterBlockGroups(kernels, out_blocks, per_call);
+  return last || rest < per_call ? rest : per_call;
 }
 
 #define ORT_NCHWC_CONV_KERNELS(name, isa) extern const NchwcConvKernels name;

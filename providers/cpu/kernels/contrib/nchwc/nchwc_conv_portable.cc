@@ -23,7 +23,8 @@ constexpr int kDwTilePx = 4;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_portable{
-    Vec::kB,      kMaxOb,        true,           ConvRow,          ConvPixels,
-    DepthwiseRow, DepthwiseBand, NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,        kMaxOb,           kMaxOb,           true,
+    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
+    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
 
 }  // namespace ort
