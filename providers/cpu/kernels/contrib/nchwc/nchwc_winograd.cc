@@ -97,8 +97,8 @@ void RunChunk(const NchwcConvKernels& kernels, const NchwcConvArgs& args,
   point.k_h = point.k_w = 1;
   const int64_t column_tasks = (count + kTilesPerTask - 1) / kTilesPerTask;
   const int64_t columns = (count + column_tasks - 1) / column_tasks;
-  const int64_t per_task = kernels.max_filter_blocks;
-  const int64_t block_groups = (args.out_blocks + per_task - 1) / per_task;
+  const int64_t per_task = NchwcFilterBlocksPerCall(kernels, point);
+  const int64_t block_groups = NchwcFilterBlockGroups(kernels, args.out_blocks, per_task);
   const int64_t point_filters = filters.filters() * filters.channels();
   ThreadPool::TryParallelFor(
       pool, kWinogradPoints * block_groups * column_tasks,
@@ -115,8 +115,10 @@ void RunChunk(const NchwcConvKernels& kernels, const NchwcConvArgs& args,
             at.x = v + (xi * args.in_blocks + part) * count * block;
             at.w = filters.data() + xi * point_filters + part * filters.filters() * block;
             at.sum = part == 0 ? nullptr : at.y;  // read and written element by element
-            kernels.conv_row(at, 0, ob, std::min(per_task, args.out_blocks - ob), 0, column_begin,
-                             std::min(count, column_begin + columns), nullptr);
+            kernels.conv_row(
+                at, 0, ob,
+                NchwcFilterBlocksOfGroup(kernels, args.out_blocks, per_task, ob / per_task), 0,
+                column_begin, std::min(count, column_begin + columns), nullptr);
           }
         }
       });
