@@ -5,7 +5,7 @@
 // node minimums at 1 thread: DenseNet-121 0.94, GoogLeNet 0.95, SqueezeNet 0.94, MobileNet v2
 // 0.97; separate processes, p50 of the whole model: RegNet-X 1.6GF 0.90, ResNet-50 0.85. Wider
 // windows keep two (kWindowOb; a 3-block tail). The 4 x 3 tiles of 1x1s over contiguous pixels
-// run in assembly (nchwc_pointwise_avx2.inc).
+// run in assembly (nchwc_conv_asm_avx2.inc).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -25,9 +25,11 @@ constexpr int kTilePx = 6;
 constexpr int kAccumulators = 12;
 constexpr int kDwTilePx = 6;
 
+// Before the kernel bodies, which run their tiles where these fit.
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_asm_avx2.inc"
+
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
-#include "providers/cpu/kernels/contrib/nchwc/nchwc_pointwise_avx2.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace
