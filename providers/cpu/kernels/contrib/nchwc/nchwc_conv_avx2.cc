@@ -5,7 +5,7 @@
 // node minimums at 1 thread: DenseNet-121 0.94, GoogLeNet 0.95, SqueezeNet 0.94, MobileNet v2
 // 0.97; separate processes, p50 of the whole model: RegNet-X 1.6GF 0.90, ResNet-50 0.85. Wider
 // windows keep two (kWindowOb; a 3-block tail). The 4 x 3 tiles of 1x1s over contiguous pixels
-// run in assembly (nchwc_conv_asm_avx2.inc).
+// and the 2 x 6 and 3 x 4 tiles of windows run in assembly (nchwc_conv_asm_avx2.inc).
 #include <immintrin.h>
 
 #include <algorithm>
