@@ -20,6 +20,7 @@ constexpr int kDwTilePx = 8;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_narrow_group_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace

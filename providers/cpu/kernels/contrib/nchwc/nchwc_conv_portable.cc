@@ -18,6 +18,7 @@ constexpr int kDwTilePx = 4;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
+#include "providers/cpu/kernels/contrib/nchwc/nchwc_narrow_group_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_winograd_kernel.inc"
 
 }  // namespace
