@@ -37,8 +37,9 @@ inline void DgemmMicroKernel(int64_t depth, const double* __restrict a, const do
   }
 }
 
-/// The double-precision BlockFn (the contract of SgemmBlockFn, sgemm_kernel.h).
-void DgemmBlock(int64_t rows, int64_t cols, int64_t depth, const double* packed_a,
+/// The double-precision BlockFn (the contract of SgemmBlockFn, sgemm_kernel.h) for packed A
+/// only: its plan does not ask for A in place, so lda is always 0.
+void DgemmBlock(int64_t rows, int64_t cols, int64_t depth, const double* packed_a, int64_t,
                 const double* packed_b, double beta, bool first, double* c, int64_t ldc) {
   for (int64_t j = 0; j < cols; j += kDgemmNr) {
     const int64_t tile_cols = std::min(kDgemmNr, cols - j);
@@ -60,7 +61,7 @@ void DgemmBlock(int64_t rows, int64_t cols, int64_t depth, const double* packed_
   }
 }
 
-constexpr GemmPlan<double> kDgemmPlan{kDgemmMr, kDgemmNr, 256, 64, 256, DgemmBlock};
+constexpr GemmPlan<double> kDgemmPlan{kDgemmMr, kDgemmNr, 256, 64, 256, false, DgemmBlock};
 
 }  // namespace
 

@@ -21,50 +21,67 @@ T* ThreadBuffer(size_t slot, int64_t count) {
   return AlignToPanel(buffer.data());
 }
 
+/// Whether the microkernel reads A where it lies: row-major (with a row stride, which the kernel
+/// tells from packed panels by its being non-zero) and not scaled.
+template <typename T>
+bool ReadsAInPlace(const GemmPlan<T>& plan, const MatrixView<T>& a, T alpha) {
+  return plan.direct_a && a.col_stride == 1 && a.row_stride > 0 && alpha == T(1);
+}
+
 template <typename T>
 void ComputeBlock(const GemmPlan<T>& plan, const MatrixView<T>& a, const OperandB<T>& b,
                   int64_t row0, int64_t rows, int64_t col0, int64_t cols, int64_t k, T alpha,
                   T beta, T* c, int64_t ldc) {
   const int64_t padded_rows = (rows + plan.mr - 1) / plan.mr * plan.mr;
   const int64_t padded_cols = (cols + plan.nr - 1) / plan.nr * plan.nr;
-  T* packed_a = ThreadBuffer<T>(0, padded_rows * plan.kc);
+  const bool in_place = ReadsAInPlace(plan, a, alpha);
+  T* packed_a = in_place ? nullptr : ThreadBuffer<T>(0, padded_rows * plan.kc);
   T* packed_b = b.packed == nullptr ? ThreadBuffer<T>(1, padded_cols * plan.kc) : nullptr;
   for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
     const int64_t depth = std::min(plan.kc, k - p0);
-    PackA(a, plan.mr, row0, rows, p0, depth, alpha, packed_a);
+    const T* a_block = a.data + row0 * a.row_stride + p0;
+    int64_t lda = a.row_stride;
+    if (!in_place) {
+      PackA(a, plan.mr, row0, rows, p0, depth, alpha, packed_a);
+      a_block = packed_a;
+      lda = 0;
+    }
     const T* b_block = packed_b;
     if (b.packed == nullptr) {
       PackB(b.view, plan.nr, p0, depth, col0, cols, packed_b);
     } else {
       b_block = b.packed + p0 * b.packed_stride + col0 * depth;
     }
-    plan.block(rows, cols, depth, packed_a, b_block, beta, p0 == 0, c + row0 * ldc + col0, ldc);
+    plan.block(rows, cols, depth, a_block, lda, b_block, beta, p0 == 0, c + row0 * ldc + col0, ldc);
   }
 }
 
-/// C = alpha * op(A) * B + beta * C with a pre-packed B on several threads: A is packed once, by
-/// all threads, into one shared buffer; then narrow column blocks (several per thread, so a late
-/// thread's share is taken over) each sweep every depth step. Splitting rows instead would leave
-/// few, uneven blocks for short A (128 rows are 9 panels of 14 and 2 rows); splitting columns
-/// with per-block packing would pack A once per block.
+/// C = alpha * op(A) * B + beta * C with a pre-packed B on several threads: A, unless the kernel
+/// reads it in place, is packed once, by all threads, into one shared buffer; then narrow column
+/// blocks (several per thread, so a late thread's share is taken over) each sweep every depth
+/// step. Splitting rows instead would leave few, uneven blocks for short A (128 rows are 9 panels
+/// of 14 and 2 rows); splitting columns with per-block packing would pack A once per block.
 template <typename T>
 void GemmSharedA(const GemmPlan<T>& plan, int64_t m, int64_t n, int64_t k, T alpha,
                  const MatrixView<T>& a, const OperandB<T>& b, T beta, T* c, int64_t ldc,
                  ThreadPool* pool) {
   const int64_t padded_m = (m + plan.mr - 1) / plan.mr * plan.mr;
-  T* packed_a = ThreadBuffer<T>(0, padded_m * k);
+  const bool in_place = ReadsAInPlace(plan, a, alpha);
+  T* packed_a = in_place ? nullptr : ThreadBuffer<T>(0, padded_m * k);
   const int64_t depth_blocks = (k + plan.kc - 1) / plan.kc;
   const int64_t panels = padded_m / plan.mr;
-  ThreadPool::TryParallelFor(pool, depth_blocks * panels, static_cast<double>(plan.mr * plan.kc),
-                             [&](int64_t begin, int64_t end) {
-                               for (int64_t task = begin; task < end; ++task) {
-                                 const int64_t p0 = task / panels * plan.kc;
-                                 const int64_t row0 = task % panels * plan.mr;
-                                 const int64_t depth = std::min(plan.kc, k - p0);
-                                 PackA(a, plan.mr, row0, std::min(plan.mr, m - row0), p0, depth,
-                                       alpha, packed_a + p0 * padded_m + row0 * depth);
-                               }
-                             });
+  if (!in_place) {
+    ThreadPool::TryParallelFor(pool, depth_blocks * panels, static_cast<double>(plan.mr * plan.kc),
+                               [&](int64_t begin, int64_t end) {
+                                 for (int64_t task = begin; task < end; ++task) {
+                                   const int64_t p0 = task / panels * plan.kc;
+                                   const int64_t row0 = task % panels * plan.mr;
+                                   const int64_t depth = std::min(plan.kc, k - p0);
+                                   PackA(a, plan.mr, row0, std::min(plan.mr, m - row0), p0, depth,
+                                         alpha, packed_a + p0 * padded_m + row0 * depth);
+                                 }
+                               });
+  }
   const int64_t threads = pool->DegreeOfParallelism();
   const int64_t wanted = 4 * threads;
   const int64_t cols = std::max(plan.nr, (n / wanted + plan.nr - 1) / plan.nr * plan.nr);
@@ -80,7 +97,9 @@ void GemmSharedA(const GemmPlan<T>& plan, int64_t m, int64_t n, int64_t k, T alp
         const int64_t rows = std::min(plan.mc, m - row0);
         for (int64_t p0 = 0; p0 < k; p0 += plan.kc) {
           const int64_t depth = std::min(plan.kc, k - p0);
-          plan.block(rows, width, depth, packed_a + p0 * padded_m + row0 * depth,
+          const T* a_block = in_place ? a.data + row0 * a.row_stride + p0
+                                      : packed_a + p0 * padded_m + row0 * depth;
+          plan.block(rows, width, depth, a_block, in_place ? a.row_stride : 0,
                      b.packed + p0 * b.packed_stride + col0 * depth, beta, p0 == 0,
                      c + row0 * ldc + col0, ldc);
         }

@@ -13,9 +13,9 @@
 
 namespace ort::gemm_detail {
 
-/// A microkernel over packed blocks, with the contract of SgemmBlockFn (sgemm_kernel.h).
+/// A microkernel over packed B, with the contract of SgemmBlockFn (sgemm_kernel.h).
 template <typename T>
-using BlockFn = void (*)(int64_t rows, int64_t cols, int64_t depth, const T* packed_a,
+using BlockFn = void (*)(int64_t rows, int64_t cols, int64_t depth, const T* a, int64_t lda,
                          const T* packed_b, T beta, bool first, T* c, int64_t ldc);
 
 /// The register tile (mr x nr), cache blocks (kc, mc, nc) and microkernel of one GEMM.
@@ -24,8 +24,9 @@ struct GemmPlan {
   int64_t mr;
   int64_t nr;
   int64_t kc;
-  int64_t mc;  // a multiple of mr, so only the last row block has a partial panel
-  int64_t nc;  // a multiple of nr
+  int64_t mc;     // a multiple of mr, so only the last row block has a partial panel
+  int64_t nc;     // a multiple of nr
+  bool direct_a;  // `block` reads a row-major A, scaled by 1, in place instead of packed
   BlockFn<T> block;
 };
 

@@ -13,14 +13,15 @@
 
 namespace ort {
 
-/// C[rows, cols] (row stride ldc) gets the product of a packed A block (ceil(rows / mr) panels
-/// of depth x mr, column by column, zero past `rows`) and a packed B block (ceil(cols / nr)
-/// panels of depth x nr, row by row, zero past `cols`). With `first` the product replaces C
+/// C[rows, cols] (row stride ldc) gets the product of an A block and a packed B block
+/// (ceil(cols / nr) panels of depth x nr, row by row, zero past `cols`). With lda == 0, `a` is
+/// packed (ceil(rows / mr) panels of depth x mr, column by column, zero past `rows`); otherwise
+/// it is A itself, `rows` rows of `depth` values, lda apart. With `first` the product replaces C
 /// (beta == 0, ignoring C's contents) or is added to beta * C; otherwise it is added to C.
-using SgemmBlockFn = void(int64_t rows, int64_t cols, int64_t depth, const float* packed_a,
+using SgemmBlockFn = void(int64_t rows, int64_t cols, int64_t depth, const float* a, int64_t lda,
                           const float* packed_b, float beta, bool first, float* c, int64_t ldc);
 
-#define ORT_SGEMM_KERNEL(name, isa, mr, nr) SgemmBlockFn name;
+#define ORT_SGEMM_KERNEL(name, isa, mr, nr, direct_a) SgemmBlockFn name;
 #include "providers/cpu/kernels/common/sgemm_kernels.inc"
 #undef ORT_SGEMM_KERNEL
 
@@ -34,12 +35,14 @@ struct SgemmKernel {
   int64_t mr;
   /// Columns of C one register tile covers; packed B panels hold this many columns.
   int64_t nr;
+  /// Whether Sgemm hands `block` rows of a row-major A (scaled by 1) unpacked.
+  bool direct_a;
   SgemmBlockFn* block;
 };
 
 /// Every Sgemm microkernel, in the order of sgemm_kernels.inc.
 inline constexpr SgemmKernel kSgemmKernels[] = {
-#define ORT_SGEMM_KERNEL(name, isa, mr, nr) {#name, CpuIsa::isa, mr, nr, name},
+#define ORT_SGEMM_KERNEL(name, isa, mr, nr, direct_a) {#name, CpuIsa::isa, mr, nr, direct_a, name},
 #include "providers/cpu/kernels/common/sgemm_kernels.inc"
 #undef ORT_SGEMM_KERNEL
 };

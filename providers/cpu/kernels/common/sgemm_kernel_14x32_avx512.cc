@@ -21,9 +21,9 @@ constexpr int kNv = kKernel.nr / Vec::kB;
 
 }  // namespace
 
-void gemm_f32_14x32_avx512(int64_t rows, int64_t cols, int64_t depth, const float* packed_a,
+void gemm_f32_14x32_avx512(int64_t rows, int64_t cols, int64_t depth, const float* a, int64_t lda,
                            const float* packed_b, float beta, bool first, float* c, int64_t ldc) {
-  Block(rows, cols, depth, packed_a, packed_b, beta, first, c, ldc);
+  Block(rows, cols, depth, a, lda, packed_b, beta, first, c, ldc);
 }
 
 }  // namespace ort

@@ -24,7 +24,8 @@ inline constexpr auto kSgemmPlans = [] {
     const SgemmKernel& kernel = kSgemmKernels[i];
     const int64_t mc = (kSgemmMcTarget + kernel.mr - 1) / kernel.mr * kernel.mr;
     const int64_t nc = (kSgemmNc + kernel.nr - 1) / kernel.nr * kernel.nr;
-    plans[i] = GemmPlan<float>{kernel.mr, kernel.nr, kSgemmKc, mc, nc, kernel.block};
+    plans[i] =
+        GemmPlan<float>{kernel.mr, kernel.nr, kSgemmKc, mc, nc, kernel.direct_a, kernel.block};
   }
   return plans;
 }();

@@ -169,8 +169,8 @@ void RunPackedFiltersConv(const ConvProblem& p, const float* x, const PackedConv
         }
       });
       for (int64_t m0 = f_begin; m0 < f_end; m0 += plan.mc) {
-        plan.block(std::min(plan.mc, f_end - m0), cols, block_depth, filters.Block(p0, m0), packed,
-                   sum_in_y ? 1.0f : 0.0f, p0 == 0, out + m0 * out_size, out_size);
+        plan.block(std::min(plan.mc, f_end - m0), cols, block_depth, filters.Block(p0, m0), 0,
+                   packed, sum_in_y ? 1.0f : 0.0f, p0 == 0, out + m0 * out_size, out_size);
       }
     }
     const float* z = sum != nullptr && !sum_in_y ? sum + n * p.filters * out_size + c0 : nullptr;
