@@ -256,6 +256,73 @@ TEST_CASE("NCHWc depthwise band kernels (padded copy of a band of rows) match a 
   }
 }
 
+// An NCHW input (a CNN's stem: 3 channels) with kernels `k_w` columns wide, dilated by `dil_w`,
+// over rows wide enough that whole tiles read no padding, by conv_row and, without padded
+// columns, (the interior rows) conv_pixels: the AVX2 window tiles read a kernel row of up to 8
+// undilated columns as one tap, other kernels one column per tap.
+void CheckStem(const NchwcConvKernels& kernels, int64_t k_w, int64_t dil_w, int64_t stride,
+               bool padded_columns) {
+  const int64_t block = kernels.block;
+  NchwcConvArgs a;
+  const int64_t batch = 2;
+  a.in_block = 1;
+  a.in_blocks = 3;
+  a.out_blocks = kFilterBlocks;
+  a.in_h = 6;
+  a.in_w = 41;
+  a.k_h = 3;
+  a.k_w = k_w;
+  a.stride_h = a.stride_w = stride;
+  a.dil_w = dil_w;
+  a.pad_top = a.pad_bottom = 1;
+  a.pad_left = padded_columns ? dil_w * (k_w - 1) / 2 : 0;
+  a.out_min = -0.75f;
+  a.out_max = 1.5f;
+  a.out_h = (a.in_h + a.pad_top + a.pad_bottom - (a.k_h - 1) - 1) / a.stride_h + 1;
+  a.out_w = (a.in_w + 2 * a.pad_left - a.dil_w * (a.k_w - 1) - 1) / a.stride_w + 1;
+  ConvBuffers buffers(a, batch, block, a.in_blocks, true, 11);
+  std::vector<float> scratch(static_cast<size_t>(NchwcConvScratchFloats(a)));
+  for (int64_t n = 0; n < batch; ++n) {
+    ForEachFilterBlockCall(kernels, a.out_blocks, [&](int64_t ob, int64_t count) {
+      for (int64_t oh = 0; oh < a.out_h; ++oh) {
+        kernels.conv_row(a, n, ob, count, oh, 0, a.out_w, scratch.data());
+      }
+    });
+  }
+  CheckOutput(a, Form::kPlain, block, batch, std::numeric_limits<float>::epsilon() * 100, 1e-4);
+  if (padded_columns) return;
+  std::fill(buffers.y.begin(), buffers.y.end(), -1.0f);
+  int64_t lo = 0, hi = 0;
+  NchwcInteriorRows(a, lo, hi);
+  for (int64_t n = 0; n < batch; ++n) {
+    ForEachFilterBlockCall(kernels, a.out_blocks, [&](int64_t ob, int64_t count) {
+      for (int64_t oh = 0; oh < a.out_h; ++oh) {
+        if (oh < lo || oh >= hi) kernels.conv_row(a, n, ob, count, oh, 0, a.out_w, scratch.data());
+      }
+      if (hi > lo) kernels.conv_pixels(a, n, ob, count, lo * a.out_w, hi * a.out_w);
+    });
+  }
+  CheckOutput(a, Form::kPlain, block, batch, std::numeric_limits<float>::epsilon() * 100, 1e-4);
+}
+
+TEST_CASE("NCHWc conv microkernels of NCHW input take kernel rows of any width",
+          "[contrib][nchwc][Conv]") {
+  for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
+    const auto& [name, isa, kernels] = *entry;
+    for (const int64_t k_w : {1, 3, 7, 8, 9}) {
+      for (const int64_t dil_w : {1, 2}) {
+        for (const int64_t stride : {1, 2}) {
+          for (const bool padded_columns : {true, false}) {
+            INFO(name << " k_w " << k_w << " dil_w " << dil_w << " stride " << stride
+                      << " padded columns " << padded_columns);
+            CheckStem(*kernels, k_w, dil_w, stride, padded_columns);
+          }
+        }
+      }
+    }
+  }
+}
+
 // conv_pixels over the rows whose taps read no padding (rows above them padded, columns not),
 // in runs of uneven lengths that start and end anywhere in a row; the other rows by conv_row.
 // `deep_blocks` input blocks (parts), stride `stride` and rows dilated by `dil_h`.
