@@ -1,7 +1,8 @@
 // The cache-blocked GEMM driver every element type shares (GotoBLAS style): a task owns an
 // Mc x Nc block of C and walks K in steps of Kc. Per step it packs an Mc x Kc block of A (kept in
-// L2) into panels of Mr rows and a Kc x Nc block of B into panels of Nr columns; one B panel
-// (Kc x Nr) stays in L1 while the microkernel sweeps every A panel past it. Float takes Mr and Nr
+// L2) into panels of Mr rows, unless the plan's kernel reads a row-major A in place (direct_a),
+// and a Kc x Nc block of B into panels of Nr columns; one B panel (Kc x Nr) stays in L1 while the
+// microkernel sweeps every A panel past it. Float takes Mr and Nr
 // from its microkernel (sgemm_plan.h), double from its portable one (gemm_double.cc); the driver is
 // instantiated for both in gemm_driver.cc.
 #pragma once

@@ -1,7 +1,8 @@
 // The single-precision GEMM microkernels, listed once in sgemm_kernels.inc; each is compiled for
 // its instruction set in its own file around the shared body sgemm_kernel_body.inc. Sgemm
-// (gemm.h) packs blocks of op(A) and op(B) into panels of the kernel's tile and hands each
-// packed block to the kernel, which sweeps register tiles over it.
+// (gemm.h) packs blocks of op(B), and of op(A) unless the kernel reads a row-major A in place,
+// into panels of the kernel's tile and hands each block to the kernel, which sweeps register
+// tiles over it.
 #pragma once
 
 #include <cstddef>
