@@ -1,8 +1,8 @@
 // The single-precision GEMM microkernels, listed once in sgemm_kernels.inc; each is compiled for
 // its instruction set in its own file around the shared body sgemm_kernel_body.inc. Sgemm
-// (gemm.h) packs blocks of op(B), and of op(A) unless the kernel reads a row-major A in place,
-// into panels of the kernel's tile and hands each block to the kernel, which sweeps register
-// tiles over it.
+// (gemm.h) packs blocks of op(B), and of op(A) unless A is row-major and unscaled (the kernel
+// then reads it in place), into panels of the kernel's tile and hands each block to the kernel,
+// which sweeps register tiles over it.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +22,7 @@ namespace ort {
 using SgemmBlockFn = void(int64_t rows, int64_t cols, int64_t depth, const float* a, int64_t lda,
                           const float* packed_b, float beta, bool first, float* c, int64_t ldc);
 
-#define ORT_SGEMM_KERNEL(name, isa, mr, nr, direct_a) SgemmBlockFn name;
+#define ORT_SGEMM_KERNEL(name, isa, mr, nr) SgemmBlockFn name;
 #include "providers/cpu/kernels/common/sgemm_kernels.inc"
 #undef ORT_SGEMM_KERNEL
 
@@ -36,14 +36,12 @@ struct SgemmKernel {
   int64_t mr;
   /// Columns of C one register tile covers; packed B panels hold this many columns.
   int64_t nr;
-  /// Whether Sgemm hands `block` rows of a row-major A (scaled by 1) unpacked.
-  bool direct_a;
   SgemmBlockFn* block;
 };
 
 /// Every Sgemm microkernel, in the order of sgemm_kernels.inc.
 inline constexpr SgemmKernel kSgemmKernels[] = {
-#define ORT_SGEMM_KERNEL(name, isa, mr, nr, direct_a) {#name, CpuIsa::isa, mr, nr, direct_a, name},
+#define ORT_SGEMM_KERNEL(name, isa, mr, nr) {#name, CpuIsa::isa, mr, nr, name},
 #include "providers/cpu/kernels/common/sgemm_kernels.inc"
 #undef ORT_SGEMM_KERNEL
 };
