@@ -5,6 +5,8 @@
 #include <cstring>
 #include <fstream>
 
+#include <unistd.h>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define ORT_CPU_X86 1
@@ -123,6 +125,15 @@ CpuIsa MaxCpuIsa() {
     return limit < detected ? limit : detected;
   }();
   return isa;
+}
+
+const CpuCaches& GetCpuCaches() {
+  static const CpuCaches caches = [] {
+    const long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return CpuCaches{l1 > 0 ? l1 : int64_t{32} << 10, l2 > 0 ? l2 : int64_t{1} << 20};
+  }();
+  return caches;
 }
 
 int NchwcBlockSize() { return MaxCpuIsa() == CpuIsa::kAvx512 ? 16 : 8; }

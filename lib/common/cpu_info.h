@@ -2,6 +2,7 @@
 // once from cpuid (x86) so kernel dispatch and benchmark reports agree on one answer.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ int NchwcBlockSize();
 
 /// Kernel rows the NCHWc convolution kernels handle; the layout pass leaves taller kernels in NCHW.
 constexpr int kNchwcMaxKernelRows = 16;
+
+/// Per-core data cache sizes in bytes (L1 data, L2) as the C library reads them from cpuid; 32 KB
+/// and 1 MB where it cannot tell. Kernels size the blocks they keep in cache by them.
+struct CpuCaches {
+  int64_t l1_data_bytes;
+  int64_t l2_bytes;
+};
+const CpuCaches& GetCpuCaches();
 
 /// Names of the set features in a fixed order, spelled as Linux's /proc/cpuinfo does except
 /// for the dot in "sse4.2": sse4.2, avx, avx2, fma, avx512f, avx512bw, avx512vl, avx512_vnni,

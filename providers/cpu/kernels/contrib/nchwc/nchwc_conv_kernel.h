@@ -37,6 +37,9 @@ struct NchwcConvArgs : NchwcWindow {
   // row of dozens of channel blocks and tap rows reads as many streams at once, more than the
   // hardware prefetchers follow, and its tiles wait on memory.
   int64_t prefetch_tiles = 0;
+  // The core's caches, which size the channel parts whose filters a call keeps in cache.
+  int64_t l1_bytes = GetCpuCaches().l1_data_bytes;
+  int64_t l2_bytes = GetCpuCaches().l2_bytes;
 };
 
 /// Rows whose taps read no padding run as runs of about this many pixels across row ends

@@ -115,12 +115,16 @@ void ForEachFilterBlockCall(const NchwcConvKernels& kernels, int64_t out_blocks,
 // `deep_blocks` (blocked form only) replaces the 2 input channel blocks, and a 1x1 kernel the 3x3
 // when `pointwise`: deep layers sum their channels in parts (nchwc_conv_kernel.inc). A
 // `dilation_w` above 1 dilates the columns, padded to keep their count (taps reading only
-// padding). `sum_in_y`: the sum starts in y's own buffer (the Sum planned in place).
+// padding). `sum_in_y`: the sum starts in y's own buffer (the Sum planned in place). `caches`
+// replaces the host's cache sizes, which size the parts.
 void CheckKernels(const NchwcConvKernels& kernels, Form form, bool with_sum, bool padded,
                   bool clamped, int64_t deep_blocks = 0, bool pointwise = false,
-                  int64_t dilation_w = 1, bool sum_in_y = false) {
+                  int64_t dilation_w = 1, bool sum_in_y = false,
+                  const CpuCaches& caches = GetCpuCaches()) {
   const int64_t block = kernels.block;
   NchwcConvArgs a;
+  a.l1_bytes = caches.l1_data_bytes;
+  a.l2_bytes = caches.l2_bytes;
   const int64_t batch = 2;
   a.in_block = form == Form::kPlain ? 1 : block;
   a.in_blocks = form == Form::kPlain ? 3 : deep_blocks > 0 ? deep_blocks : 2;
@@ -398,18 +402,24 @@ TEST_CASE("NCHWc conv microkernels run pixels across row ends and match a direct
 TEST_CASE("NCHWc conv microkernels sum deep layers' channels in parts and match a direct loop",
           "[contrib][nchwc][Conv]") {
   // 1x1 filters of 4 output blocks fill a part at 8 input blocks (B = 16): 9 blocks sum in two
-  // uneven parts, 40 in five, through the output; 3x3 ones in parts at B = 8 only. The 5 output
-  // blocks make a second, narrower group whose filters the first one's last part prefetches.
+  // uneven parts, 40 in five, through the output. 3x3 ones of B = 8 likewise; of B = 16 (36 KB a
+  // block) in parts of one block where L1 holds one (48 KB), else of what half of L2 holds: 14
+  // blocks of 1 MB, one of 64 KB. The 5 output blocks make a second, narrower group whose
+  // filters the first one's last part prefetches.
   for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
     const auto& [name, isa, kernels] = *entry;
-    for (const int64_t blocks : {9, 40}) {
-      for (bool pointwise : {true, false}) {
-        for (bool with_sum : {false, true}) {
-          for (bool padded : {false, true}) {
-            INFO(name << " blocks " << blocks << " pointwise " << pointwise << " sum " << with_sum
-                      << " padded " << padded);
-            CheckKernels(*kernels, Form::kBlocked, with_sum, padded && !pointwise, true, blocks,
-                         pointwise);
+    for (const CpuCaches caches : {CpuCaches{32 << 10, 1 << 20}, CpuCaches{48 << 10, 2 << 20},
+                                   CpuCaches{16 << 10, 64 << 10}}) {
+      for (const int64_t blocks : {9, 40}) {
+        for (bool pointwise : {true, false}) {
+          for (bool with_sum : {false, true}) {
+            for (bool padded : {false, true}) {
+              INFO(name << " L1 " << caches.l1_data_bytes << " L2 " << caches.l2_bytes << " blocks "
+                        << blocks << " pointwise " << pointwise << " sum " << with_sum << " padded "
+                        << padded);
+              CheckKernels(*kernels, Form::kBlocked, with_sum, padded && !pointwise, true, blocks,
+                           pointwise, 1, false, caches);
+            }
           }
         }
       }
