@@ -15,6 +15,7 @@ constexpr int kMaxOb = 1;
 constexpr int kTilePx = 4;
 constexpr int kAccumulators = kMaxOb * kTilePx;
 constexpr int kDwTilePx = 4;
+constexpr int64_t kFilterPrefetchLinesPerTile = 0;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
