@@ -26,8 +26,11 @@ constexpr int64_t kWinogradPoints = 36;
 /// The output transform magnifies the rounding of those sums: one float32 sum over all 256
 /// channels of a 3x3 layer gave 4.9x the RMS error of the im2col kernels (1.7e-6 vs 3.5e-7 of
 /// the output's RMS), which Mask R-CNN's mask head carried past rtol 1e-3; sums of 32 give
-/// 2.2x (7.6e-7) for about 10% more time on such layers (16: 2.0x, 30% more).
-constexpr int64_t kWinogradChannelsPerSum = 32;
+/// 2.2x (7.6e-7) for about 10% more time on such layers (16: 2.0x, 30% more). Sums of 32 still
+/// took Inception v3's logits 8.7e-4 from ORT's at most (torch's float32 rounding: 2.2e-4; ORT's
+/// own distance from torch: 2.9e-4), sums of 16 6.5e-4, for 3-6% more time at 1 thread on
+/// Inception v3, ResNet-50, DenseNet-121 and a UNet (a Sapphire Rapids core).
+constexpr int64_t kWinogradChannelsPerSum = 16;
 
 /// Filters of one 3x3 NCHWc convolution transformed for Winograd F(4x4, 3x3), laid out as 36
 /// pointwise NCHWc filter sets, each split by input channel blocks into parts of part_blocks()
