@@ -117,6 +117,11 @@ TEST_CASE("nchwc Conv computes every block of every image and group in either ta
     // Winograd would take 3x3s).
     Check({1, 64, 80, 1, 480, 5, 2, 5}, threads);
   }
+  SECTION("1x1 filters over a small image: even column ranges, so that threads share it") {
+    // 49 pixels as 24 + 25; 196 as eight ranges, for two filter groups of 4 + 1 blocks of 16.
+    Check({1, 32, 48, 1, 7, 1, 0}, threads);
+    Check({1, 32, 80, 1, 14, 1, 0}, threads);
+  }
   SECTION("strided 1x1 filters: the read pixels gathered into an image of their own") {
     // Sides that the stride does not divide (13 -> 7 columns, 11 -> 4 rows at stride 3), and
     // a padded one, which reads the image in place.
