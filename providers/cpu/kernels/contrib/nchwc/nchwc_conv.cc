@@ -318,7 +318,7 @@ class NchwcConv final : public OpKernel {
                                                                 : nullptr;
     if (winograd != nullptr && args.k_h == 3 && args.k_w == 3 && args.stride_h == 1 &&
         args.stride_w == 1 && args.dil_h == 1 && args.dil_w == 1 && !nchw_input &&
-        (winograd_only_ || WinogradPays(args, xs[0]))) {
+        (winograd_only_ || WinogradPays(kernels, args, xs[0]))) {
       RunNchwcWinograd(kernels, args, xs[0], *winograd,
                        activation_.enabled() && !clamps ? &activation_ : nullptr,
                        context.thread_pool());
@@ -582,7 +582,7 @@ class NchwcConv final : public OpKernel {
       args.in_block = block;
       args.in_blocks = ws[1] / block;
       args.out_blocks = ws[0] / block;
-      if (!WinogradPays(args, images)) return;
+      if (!WinogradPays(BestNchwcConvKernels(), args, images)) return;
       winograd_only_ = true;
       winograd_ = std::make_unique<NchwcWinogradFilters>(w->Data<float>(), ws[0], ws[1], block);
       return;
@@ -594,7 +594,7 @@ class NchwcConv final : public OpKernel {
   // whose image is large enough (kDynamicWinogradMinTiles); null before, or when the image is
   // smaller. `w` holds the packed filters.
   const NchwcWinogradFilters* LazyWinograd(const NchwcConvArgs& args, const Tensor& w) const {
-    if (!lazy_winograd_ || !WinogradPays(args, 1) ||
+    if (!lazy_winograd_ || !WinogradPays(BestNchwcConvKernels(), args, 1) ||
         (args.out_h + 3) / 4 * ((args.out_w + 3) / 4) < kDynamicWinogradMinTiles) {
       return nullptr;
     }

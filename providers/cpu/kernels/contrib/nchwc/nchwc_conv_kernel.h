@@ -105,6 +105,9 @@ struct NchwcConvKernels {
   /// Whether the Conv kernel runs the rows whose taps read no padding through `conv_pixels`:
   /// measured faster with AVX2 on a Zen 3; AVX-512 keeps rows until measured.
   bool runs_across_rows;
+  /// The fewest 4x4 output tiles (all images) at which a 3x3 convolution whose transform is not
+  /// large runs as Winograd F(4x4, 3x3) instead of these direct kernels (WinogradPays).
+  int64_t winograd_min_tiles;
   /// Writes columns [ow_begin, ow_end) of output row `oh` of filter blocks [ob, ob + count) of
   /// image `n` (bias and sum added); `scratch` holds NchwcConvScratchFloats(args) floats, and
   /// may be null when the convolution has no padding (nothing is copied then).

@@ -16,6 +16,7 @@ constexpr int kTilePx = 4;
 constexpr int kAccumulators = kMaxOb * kTilePx;
 constexpr int kDwTilePx = 4;
 constexpr int64_t kFilterPrefetchLinesPerTile = 0;
+constexpr int64_t kWinogradMinTiles = 16;
 
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.inc"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_depthwise_kernel.inc"
@@ -25,8 +26,7 @@ constexpr int64_t kFilterPrefetchLinesPerTile = 0;
 }  // namespace
 
 const NchwcConvKernels nchwc_conv_f32_b8_portable{
-    Vec::kB,        kMaxOb,           kMaxOb,           true,
-    ConvRow,        ConvPixels,       DepthwiseRow,     DepthwiseBand,
-    NarrowGroupRow, WinogradInputRow, WinogradOutputRow};
+    Vec::kB,    kMaxOb,       kMaxOb,        true,           kWinogradMinTiles, ConvRow,
+    ConvPixels, DepthwiseRow, DepthwiseBand, NarrowGroupRow, WinogradInputRow,  WinogradOutputRow};
 
 }  // namespace ort

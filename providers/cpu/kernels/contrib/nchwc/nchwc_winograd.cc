@@ -204,11 +204,12 @@ NchwcWinogradFilters::NchwcWinogradFilters(const float* w, int64_t filters, int6
   }
 }
 
-bool WinogradPays(const NchwcConvArgs& args, int64_t batch) {
+bool WinogradPays(const NchwcConvKernels& kernels, const NchwcConvArgs& args, int64_t batch) {
   const int64_t tiles = batch * ((args.out_h + 3) / 4) * ((args.out_w + 3) / 4);
   const int64_t transform_bytes = kWinogradPoints * args.in_blocks * args.in_block *
                                   args.out_blocks * args.in_block * int64_t{sizeof(float)};
-  return tiles >= (transform_bytes > kLargeTransformBytes ? kLargeTransformMinTiles : 16);
+  return tiles >= (transform_bytes > kLargeTransformBytes ? kLargeTransformMinTiles
+                                                          : kernels.winograd_min_tiles);
 }
 
 void RunNchwcWinograd(const NchwcConvKernels& kernels, const NchwcConvArgs& args, int64_t batch,

@@ -54,10 +54,10 @@ class NchwcWinogradFilters {
 };
 
 /// True when the convolution `args` (3x3, stride 1, dilation 1, NCHWc input; its channel and
-/// filter blocks set) of `batch` images runs faster as Winograd than with the direct kernels:
-/// enough tiles to keep the pointwise products' microkernels busy, and more where the transform
-/// (four times the filters) is large.
-bool WinogradPays(const NchwcConvArgs& args, int64_t batch);
+/// filter blocks set) of `batch` images runs faster as Winograd than with `kernels`' direct
+/// ones: enough tiles to repay the transforms (kernels.winograd_min_tiles), and more where the
+/// transform (four times the filters) is large.
+bool WinogradPays(const NchwcConvKernels& kernels, const NchwcConvArgs& args, int64_t batch);
 
 /// Computes the convolution `args` of `batch` images with `filters` on `pool` (may be null);
 /// `activation` (when not folded into the args' clamp) is applied to each finished tile row.
