@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <numeric>
+#include <vector>
 
 #include "test/providers/cpu/op_tester.h"
 
@@ -26,6 +28,30 @@ TEST_CASE("Concat joins along positive and negative axes", "[tensor][Concat]") {
       .ConstantInput<int64_t>("c", {2}, {8, 9})
       .Output<int64_t>("d", {3}, {7, 8, 9})
       .Run();
+}
+
+TEST_CASE("Concat at 2 threads copies long runs in pieces", "[tensor][Concat]") {
+  // Each image's slab of `a` is 2 x 20000 contiguous floats (over 64 KB: several pieces), at
+  // batch 1 (one run per input) and batch 2 (runs at offsets in both tensors).
+  for (const int64_t batch : {int64_t{1}, int64_t{2}}) {
+    constexpr int64_t kWidth = 20000;
+    std::vector<float> a(static_cast<size_t>(batch * 2 * kWidth));
+    std::vector<float> b(static_cast<size_t>(batch * kWidth));
+    std::iota(a.begin(), a.end(), 0.0f);
+    std::iota(b.begin(), b.end(), -1e6f);
+    std::vector<float> c;
+    for (int64_t n = 0; n < batch; ++n) {
+      c.insert(c.end(), a.begin() + n * 2 * kWidth, a.begin() + (n + 1) * 2 * kWidth);
+      c.insert(c.end(), b.begin() + n * kWidth, b.begin() + (n + 1) * kWidth);
+    }
+    OpTester("Concat", 13)
+        .AttrInt("axis", 1)
+        .Threads(2)
+        .Input<float>("a", {batch, 2, kWidth}, a)
+        .Input<float>("b", {batch, 1, kWidth}, b)
+        .Output<float>("c", {batch, 3, kWidth}, c)
+        .Run();
+  }
 }
 
 TEST_CASE("Concat of strings, a single input and opset 1 default axis", "[tensor][Concat]") {

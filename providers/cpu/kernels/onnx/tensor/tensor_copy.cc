@@ -7,6 +7,9 @@
 namespace ort {
 namespace {
 
+// Contiguous runs longer than this are copied in pieces of this size, so that threads share them.
+constexpr int64_t kCopyPieceBytes = 64 << 10;
+
 // Walks a row-major index space while tracking the matching offsets in two strided layouts.
 class Odometer {
  public:
@@ -131,6 +134,22 @@ void StridedCopyTyped(const Layout& layout, const T* src, T* dst, ThreadPool* po
   int64_t outer = 1;
   for (int64_t d : outer_dims) outer *= d;
   const bool contiguous = src_inner == 1 && dst_inner == 1;
+  const int64_t piece = std::max<int64_t>(1, kCopyPieceBytes / int64_t{sizeof(T)});
+  if (contiguous && inner > piece) {
+    // Long runs are cut into pieces that threads share: a batch-1 Concat's input is one run (its
+    // slab of the output), which ran on one thread while the other waited (DenseNet-121's 56x56
+    // Concats at 2 threads: 0.22 ms, as at 1; ORT 0.13).
+    const int64_t pieces = (inner + piece - 1) / piece;
+    ThreadPool::TryParallelFor(
+        pool, outer * pieces, static_cast<double>(piece) * 0.5, [&](int64_t begin, int64_t end) {
+          for (int64_t unit = begin; unit < end; ++unit) {
+            const Odometer it(outer_dims, outer_src, outer_dst, unit / pieces);
+            const int64_t first = unit % pieces * piece;
+            CopyElements(src + it.a + first, dst + it.b + first, std::min(piece, inner - first));
+          }
+        });
+    return;
+  }
   ThreadPool::TryParallelFor(pool, outer, static_cast<double>(inner) * (contiguous ? 0.5 : 2.0),
                              [&](int64_t begin, int64_t end) {
                                Odometer it(outer_dims, outer_src, outer_dst, begin);
