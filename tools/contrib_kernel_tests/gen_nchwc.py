@@ -233,6 +233,12 @@ files['conv_test.cc'][1].append(test('nchwc Conv in groups of whole blocks', 'Co
     + conv_case('kBlocked', (2, 48, 3, 3), (48, 16, 1, 1), z=True, strides=(2, 2), group=3,
                 threads=2)))
 
+# Last, so that the cases above keep their random values: depthwise 1x1 convolutions (a
+# BatchNorm's per-channel affine), which run each plane as one row of pixels.
+files['conv_test.cc'][1].append(test('nchwc Conv depthwise 1x1 over whole planes', 'Conv',
+    conv_case('kDepthwise', (2, 20, 5, 7), (20, 1, 1, 1), 'Relu', z=True, threads=2)
+    + conv_case('kDepthwise', (1, 24, 9, 9), (24, 1, 1, 1), bias=False)))
+
 out_dir = sys.argv[1]
 for name, (what, cases) in files.items():
     with open(f'{out_dir}/{name}', 'w') as fh:

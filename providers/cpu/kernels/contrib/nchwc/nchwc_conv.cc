@@ -367,10 +367,14 @@ class NchwcConv final : public OpKernel {
     }
     // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
     // long row, cut into column ranges so that threads share it.
-    const bool pointwise = !depthwise && !narrow && args.k_h == 1 && args.k_w == 1 &&
-                           args.stride_h == 1 && args.stride_w == 1 && args.pad_top == 0 &&
-                           args.pad_left == 0 && args.out_h == args.in_h && args.out_w == args.in_w;
-    if (pointwise) {
+    // So does a depthwise 1x1 (a BatchNorm's per-channel affine): each plane is one task of
+    // whole tiles instead of a task per row of 7 to 56 pixels (DenseNet-121's 62 of them took
+    // 9.3 ms per run at batch 2 against ORT's 8.2).
+    const bool one_by_one = args.k_h == 1 && args.k_w == 1 && args.stride_h == 1 &&
+                            args.stride_w == 1 && args.pad_top == 0 && args.pad_left == 0 &&
+                            args.out_h == args.in_h && args.out_w == args.in_w;
+    const bool pointwise = !depthwise && !narrow && one_by_one;
+    if (pointwise || (depthwise && one_by_one)) {
       args.in_w = args.out_w = args.in_h * args.in_w;
       args.in_h = args.out_h = 1;
     }
