@@ -367,19 +367,22 @@ class NchwcConv final : public OpKernel {
     }
     // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
     // long row, cut into column ranges so that threads share it.
-    // So does a depthwise 1x1 (a BatchNorm's per-channel affine): each plane is one task of
-    // whole tiles instead of a task per row of 7 to 56 pixels (DenseNet-121's 62 of them took
-    // 9.3 ms per run at batch 2 against ORT's 8.2).
+    // So does a depthwise 1x1 (a BatchNorm's per-channel affine) with planes enough for the
+    // threads: each plane is one task of whole tiles instead of a task per row of 7 to 56 pixels
+    // (DenseNet-121's 62 of them took 9.3 ms per run at batch 2 against ORT's 8.2).
+    const bool one_thread =
+        context.thread_pool() == nullptr || context.thread_pool()->DegreeOfParallelism() == 1;
+    const int64_t threads = one_thread ? 1 : context.thread_pool()->DegreeOfParallelism();
     const bool one_by_one = args.k_h == 1 && args.k_w == 1 && args.stride_h == 1 &&
                             args.stride_w == 1 && args.pad_top == 0 && args.pad_left == 0 &&
                             args.out_h == args.in_h && args.out_w == args.in_w;
     const bool pointwise = !depthwise && !narrow && one_by_one;
-    if (pointwise || (depthwise && one_by_one)) {
+    const bool planes_as_rows =
+        depthwise && one_by_one && xs[0] * args.out_blocks >= kPointwiseMinTasksPerThread * threads;
+    if (pointwise || planes_as_rows) {
       args.in_w = args.out_w = args.in_h * args.in_w;
       args.in_h = args.out_h = 1;
     }
-    const bool one_thread =
-        context.thread_pool() == nullptr || context.thread_pool()->DegreeOfParallelism() == 1;
     // A task is a column range of one output row of up to NchwcFilterBlocksPerCall filter blocks of
     // one image. Whichever of a group's filters and an image's input is the larger is read from
     // memory once: rows of the same blocks are adjacent, then images (a deep layer's filters, 9 MB
@@ -401,7 +404,6 @@ class NchwcConv final : public OpKernel {
         args.in_blocks * args.in_block * args.in_h * args.in_w * int64_t{sizeof(float)};
     const bool blocks_inner = !row_per_block && filter_bytes <= kFiltersInnerMaxBytes &&
                               image_bytes > filter_bytes && block_groups > 1;
-    const int64_t threads = one_thread ? 1 : context.thread_pool()->DegreeOfParallelism();
     int64_t columns_per_task = args.out_w;
     int64_t column_tasks = 1;
     const int64_t whole_row_tasks = xs[0] * groups * block_groups * args.out_h;
