@@ -378,7 +378,8 @@ class NchwcConv final : public OpKernel {
                             args.out_h == args.in_h && args.out_w == args.in_w;
     const bool pointwise = !depthwise && !narrow && one_by_one;
     const bool planes_as_rows =
-        depthwise && one_by_one && xs[0] * args.out_blocks >= kPointwiseMinTasksPerThread * threads;
+        depthwise && one_by_one &&
+        (threads == 1 || xs[0] * args.out_blocks >= kPointwiseMinTasksPerThread * threads);
     if (pointwise || planes_as_rows) {
       args.in_w = args.out_w = args.in_h * args.in_w;
       args.in_h = args.out_h = 1;
