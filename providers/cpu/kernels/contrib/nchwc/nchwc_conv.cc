@@ -369,14 +369,14 @@ class NchwcConv final : public OpKernel {
       args.in_w += args.pad_left + args.pad_right;
       args.pad_left = args.pad_right = 0;
     }
-    // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
-    // long row, cut into column ranges so that threads share it.
-    // So does a depthwise 1x1 (a BatchNorm's per-channel affine) with planes enough for the
-    // threads: each plane is one task of whole tiles instead of a task per row of 7 to 56 pixels
-    // (DenseNet-121's 62 of them took 9.3 ms per run at batch 2 against ORT's 8.2).
     const bool one_thread =
         context.thread_pool() == nullptr || context.thread_pool()->DegreeOfParallelism() == 1;
     const int64_t threads = one_thread ? 1 : context.thread_pool()->DegreeOfParallelism();
+    // A 1x1 convolution without stride or padding reads pixels in output order: its image is one
+    // long row, cut into column ranges so that threads share it. So does a depthwise 1x1 (a
+    // BatchNorm's per-channel affine) with planes enough for the threads: each plane is one task
+    // of whole tiles instead of a task per row of 7 to 56 pixels (DenseNet-121's 62 of them took
+    // 9.3 ms per run at batch 2 against ORT's 8.2).
     const bool one_by_one = args.k_h == 1 && args.k_w == 1 && args.stride_h == 1 &&
                             args.stride_w == 1 && args.pad_top == 0 && args.pad_left == 0 &&
                             args.out_h == args.in_h && args.out_w == args.in_w;
