@@ -58,6 +58,23 @@ __attribute__((noinline)) float FmaLoopAvx2(int64_t iterations) {
   return lanes[0];
 }
 #pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512vnni")
+__attribute__((noinline)) int VnniLoop(int64_t iterations) {
+  __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
+          a7 = a0, a8 = a0, a9 = a0, a10 = a0, a11 = a0;
+  const __m512i x = _mm512_set1_epi8(1), y = _mm512_set1_epi8(1);
+  __asm__ volatile(ORT_FMA_CHAINS("vpdpbusd") ORT_FMA_OPERANDS("v"));
+  const __m512i total = _mm512_add_epi32(
+      _mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)),
+      _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a4, a5), _mm512_add_epi32(a6, a7)),
+                       _mm512_add_epi32(_mm512_add_epi32(a8, a9), _mm512_add_epi32(a10, a11))));
+  int lanes[16];
+  _mm512_storeu_si512(lanes, total);
+  return lanes[0];
+}
+#pragma GCC pop_options
 #undef ORT_FMA_CHAINS
 #undef ORT_FMA_OPERANDS
 
@@ -78,6 +95,22 @@ double MeasureFmaPeakGflops(CpuIsa isa) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     best = std::max(best, 2.0 * lanes * kChains * static_cast<double>(kIterations) / seconds / 1e9);
+  }
+  (void)sink;
+  return best;
+}
+
+double MeasureVnniPeakGops() {
+  constexpr int64_t kIterations = 20'000'000;
+  volatile int sink = 0;
+  double best = 0.0;
+  for (int run = 0; run < 5; ++run) {
+    const auto start = std::chrono::steady_clock::now();
+    sink = VnniLoop(kIterations);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // Each VPDPBUSD is 64 multiply-adds of byte pairs.
+    best = std::max(best, 2.0 * 64 * kChains * static_cast<double>(kIterations) / seconds / 1e9);
   }
   (void)sink;
   return best;

@@ -3,7 +3,8 @@
 // microkernels (depthwise row by row and plane by plane), Winograd F(4x4, 3x3) convolutions, the
 // Conv kernel's packed-filters path and the logistic (sigmoid, SiLU) kernels. Prints GFLOP/s (for
 // Winograd: of the direct convolution it replaces; for the logistic: its multiplies, see
-// RegisterLogistic) and the percentage of the single-core FMA peak measured at start-up.
+// RegisterLogistic) and the percentage of the single-core FMA peak measured at start-up; and the
+// 8-bit GEMM microkernels against the VNNI peak (RegisterQgemm).
 //   ort-kernel-bench [--benchmark_filter=REGEX] [--threads=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
@@ -23,6 +24,7 @@
 #include "providers/cpu/kernels/common/gemm.h"
 #include "providers/cpu/kernels/common/isa_dispatch.h"
 #include "providers/cpu/kernels/common/logistic.h"
+#include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/common/sgemm_kernel.h"
 #include "providers/cpu/kernels/common/thread_scratch.h"
 #include "providers/cpu/kernels/contrib/nchwc/nchwc_conv_kernel.h"
@@ -51,6 +53,7 @@ struct CacheLineAllocator {
 using Floats = std::vector<float, CacheLineAllocator<float>>;
 
 double g_peak_gflops = 0.0;
+double g_vnni_peak_gops = 0.0;
 int g_threads = 1;
 
 Floats RandomFloats(size_t size) {
@@ -123,6 +126,40 @@ void RegisterGemm(const SgemmKernel& kernel) {
       Measure(state, flops, [&] {
         SgemmPackedB(false, s.m, 1.0f, a.data(), s.k, packed, 0.0f, c.data(), s.n, pool.get());
       });
+    })->Unit(benchmark::kMillisecond);
+  }
+}
+
+// The 8-bit GEMM with B pre-packed (a weight matrix) on the shapes of the float GEMM, in
+// giga-operations per second (a multiply-add counts 2) and, where the CPU has AVX-512 VNNI, the
+// percentage of the measured VPDPBUSD peak times the thread count.
+void RegisterQgemm(const QgemmKernel& kernel) {
+  for (const GemmShape& s : kGemmShapes) {
+    const std::string name = std::string("QgemmPackedB/") + kernel.name + "/" + s.origin + "/" +
+                             std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                             std::to_string(s.k);
+    benchmark::RegisterBenchmark(name.c_str(), [s, &kernel](benchmark::State& state) {
+      std::mt19937 rng(42);
+      std::uniform_int_distribution<int> values(0, 255);
+      std::vector<uint8_t> a(static_cast<size_t>(s.m * s.k));
+      std::vector<int8_t> b(static_cast<size_t>(s.k * s.n));
+      for (uint8_t& v : a) v = static_cast<uint8_t>(values(rng));
+      for (int8_t& v : b) v = static_cast<int8_t>(values(rng) - 128);
+      const std::vector<int32_t> a_zero{128}, b_zero{0};
+      const PackedQgemmB packed(kernel, s.k, s.n, b.data(), s.n, b_zero);
+      std::vector<int32_t> c(static_cast<size_t>(s.m * s.n));
+      auto pool = MakePool();
+      const double ops = 2.0 * static_cast<double>(s.m * s.n * s.k);
+      Measure(state, ops, [&] {
+        QGemmPacked<uint8_t>(s.m, a.data(), s.k, a_zero, packed.view(), c.data(), s.n, pool.get());
+      });
+      state.counters["GOP/s"] = state.counters["GFLOP/s"];
+      state.counters.erase("GFLOP/s");
+      state.counters.erase("%peak");
+      if (g_vnni_peak_gops > 0.0) {
+        state.counters["%vnni_peak"] =
+            100.0 * state.counters["GOP/s"] / (g_vnni_peak_gops * g_threads);
+      }
     })->Unit(benchmark::kMillisecond);
   }
 }
@@ -455,13 +492,21 @@ int main(int argc, char** argv) {
   if (avx512 || avx2) {
     bench::g_peak_gflops = bench::MeasureFmaPeakGflops(avx512 ? CpuIsa::kAvx512 : CpuIsa::kAvx2);
   }
+  if (features.avx512_vnni) bench::g_vnni_peak_gops = bench::MeasureVnniPeakGops();
   std::printf("CPU: %s\nmeasured fp32 FMA peak (1 core, %s): %.1f GFLOP/s; threads: %d\n",
               CpuModelName().c_str(),
               avx512 ? "AVX-512"
               : avx2 ? "AVX2"
                      : "none",
               bench::g_peak_gflops, bench::g_threads);
+  if (bench::g_vnni_peak_gops > 0.0) {
+    std::printf("measured int8 VNNI peak (1 core, VPDPBUSD zmm): %.1f GOP/s\n",
+                bench::g_vnni_peak_gops);
+  }
   for (const SgemmKernel* kernel : RunnableEntries(kSgemmKernels)) bench::RegisterGemm(*kernel);
+  for (const QgemmKernel& kernel : kQgemmKernels) {
+    if (QgemmKernelRunnable(kernel)) bench::RegisterQgemm(kernel);
+  }
   for (const auto* entry : RunnableEntries(kNchwcConvKernels)) {
     bench::RegisterConv(entry->name, *entry->kernel);
     bench::RegisterWinograd(entry->name, *entry->kernel);

@@ -1,72 +1,313 @@
 #include "providers/cpu/kernels/common/qgemm.h"
 
-#include <vector>
+#include <cstring>
+#include <type_traits>
+
+#include "providers/cpu/kernels/common/isa_dispatch.h"
+#include "providers/cpu/kernels/common/thread_scratch.h"
 
 namespace ort {
 namespace {
 
-// Columns of C per block: the int16 block of B (k x kBlockN) is reused by every row of A.
-constexpr int64_t kBlockN = 256;
-constexpr int64_t kBlockM = 16;
+// Depth groups per block: 1 KB of every packed row of A, so a kernel's 6-row tile of A stays in
+// L1 while it sweeps a 64-column panel of B (64 KB) from L2.
+constexpr int64_t kBlockGroups = 128;
+// Register tiles per task: rows of A packed once per task and reused across its columns.
+constexpr int64_t kTaskRowTiles = 8;
+constexpr int64_t kTaskPanels = 4;
+
+// The kernels multiply unsigned A by signed B: int8 A moves up by 128 and uint8 B down by 128,
+// and the zero points move with them, which leaves every difference (A - a_zero) unchanged.
+template <typename T>
+constexpr int32_t kUnsignedShift = std::is_signed_v<T> ? 128 : 0;
+template <typename T>
+constexpr int32_t kSignedShift = std::is_signed_v<T> ? 0 : 128;
+
+struct Layout {
+  int64_t steps;     // depth steps per group
+  int64_t groups;    // groups over the whole depth
+  int64_t padded_n;  // columns rounded up to the kernel's vector width
+
+  Layout(const QgemmKernel& kernel, int64_t k, int64_t n)
+      : steps(kernel.wide ? 2 : 4),
+        groups((k + steps - 1) / steps),
+        padded_n((n + kernel.ColumnStep() - 1) / kernel.ColumnStep() * kernel.ColumnStep()) {}
+
+  int64_t BlockGroups(int64_t group0) const { return std::min(kBlockGroups, groups - group0); }
+  // Depth block starting at `group0`: the panels of every column, each `block_groups` rows.
+  int64_t BlockOffset(int64_t group0) const { return group0 * padded_n * kQgemmGroupBytes; }
+  int64_t Bytes() const { return groups * padded_n * kQgemmGroupBytes; }
+};
+
+template <typename TB>
+void PackB(const QgemmKernel& kernel, const Layout& layout, int64_t k, int64_t n, const TB* b,
+           int64_t ldb, uint8_t* dest, int32_t* column_sums) {
+  const int64_t nr = kernel.nr;
+  for (int64_t group0 = 0; group0 < layout.groups; group0 += kBlockGroups) {
+    const int64_t block_groups = layout.BlockGroups(group0);
+    uint8_t* block = dest + layout.BlockOffset(group0);
+    for (int64_t col0 = 0; col0 < layout.padded_n; col0 += nr) {
+      const int64_t width = std::min(nr, layout.padded_n - col0);
+      uint8_t* panel = block + col0 * block_groups * kQgemmGroupBytes;
+      for (int64_t g = 0; g < block_groups; ++g) {
+        uint8_t* row = panel + g * width * kQgemmGroupBytes;
+        for (int64_t s = 0; s < layout.steps; ++s) {
+          const int64_t depth = (group0 + g) * layout.steps + s;
+          const int64_t real_width = depth < k ? std::min(width, n - col0) : 0;
+          const TB* source = real_width > 0 ? b + depth * ldb + col0 : nullptr;
+          for (int64_t j = 0; j < width; ++j) {
+            const int32_t value = j < real_width ? source[j] - kSignedShift<TB> : 0;
+            if (kernel.wide) {
+              const auto wide = static_cast<int16_t>(value);
+              std::memcpy(row + j * kQgemmGroupBytes + s * 2, &wide, 2);
+            } else {
+              row[j * kQgemmGroupBytes + s] = static_cast<uint8_t>(static_cast<int8_t>(value));
+            }
+          }
+        }
+      }
+    }
+  }
+  std::fill(column_sums, column_sums + n, 0);
+  for (int64_t p = 0; p < k; ++p) {
+    for (int64_t j = 0; j < n; ++j) column_sums[j] += b[p * ldb + j] - kSignedShift<TB>;
+  }
+}
+
+// Rows [row0, row0 + rows) of A as the kernel reads them, zero past the depth, and their sums.
+template <typename TA>
+void PackA(const QgemmKernel& kernel, const Layout& layout, int64_t k, const TA* a, int64_t lda,
+           int64_t rows, uint8_t* dest, int64_t a_stride, int32_t* row_sums) {
+  const int64_t padded_k = layout.groups * layout.steps;
+  for (int64_t i = 0; i < rows; ++i) {
+    const TA* source = a + i * lda;
+    uint8_t* row = dest + i * a_stride;
+    int32_t sum = 0;
+    if (kernel.wide) {
+      auto* wide = reinterpret_cast<int16_t*>(row);
+      for (int64_t p = 0; p < k; ++p) {
+        wide[p] = static_cast<int16_t>(source[p] + kUnsignedShift<TA>);
+        sum += wide[p];
+      }
+      std::fill(wide + k, wide + padded_k, int16_t{0});
+    } else {
+      for (int64_t p = 0; p < k; ++p) {
+        row[p] = static_cast<uint8_t>(source[p] + kUnsignedShift<TA>);
+        sum += row[p];
+      }
+      std::fill(row + k, row + padded_k, uint8_t{0});
+    }
+    if (row_sums != nullptr) row_sums[i] = sum;
+  }
+}
+
+// Turns raw products of shifted operands into (A - a_zero)(B - b_zero):
+//   raw - b_zero[j] * rowsum(A)[i] - a_zero[i] * (colsum(B)[j] - k * b_zero[j])
+// in wrapping unsigned arithmetic, exact modulo 2^32 as the result is defined.
+void Correct(const QgemmPackedBView& b, int64_t rows, int64_t col0, int64_t cols,
+             const int32_t* a_zero_points, const int32_t* row_sums, int32_t* c, int64_t ldc) {
+  const auto k = static_cast<uint32_t>(b.k);
+  for (int64_t i = 0; i < rows; ++i) {
+    const auto a_zero = static_cast<uint32_t>(a_zero_points[i]);
+    auto* out = reinterpret_cast<uint32_t*>(c + i * ldc);
+    const auto* sums = reinterpret_cast<const uint32_t*>(b.column_sums + col0);
+    if (b.zero_points == nullptr) {
+      if (a_zero == 0) continue;
+      for (int64_t j = 0; j < cols; ++j) out[j] -= a_zero * sums[j];
+    } else {
+      const auto row_sum = static_cast<uint32_t>(row_sums[i]);
+      const auto* zeros = reinterpret_cast<const uint32_t*>(b.zero_points + col0);
+      for (int64_t j = 0; j < cols; ++j) {
+        out[j] -= zeros[j] * row_sum + a_zero * (sums[j] - k * zeros[j]);
+      }
+    }
+  }
+}
+
+template <typename TB>
+std::vector<int32_t> ShiftedZeroPoints(int64_t n, std::span<const int32_t> b_zero) {
+  std::vector<int32_t> zeros(static_cast<size_t>(n));
+  bool any = false;
+  for (int64_t j = 0; j < n; ++j) {
+    const int32_t zero = b_zero.empty() ? 0 : b_zero.size() == 1 ? b_zero[0] : b_zero[j];
+    zeros[j] = zero - kSignedShift<TB>;
+    any = any || zeros[j] != 0;
+  }
+  if (!any) zeros.clear();
+  return zeros;
+}
 
 }  // namespace
 
-template <typename TA, typename TB>
-void QGemm(int64_t m, int64_t n, int64_t k, const TA* a, int64_t lda,
-           std::span<const int32_t> a_zero, const TB* b, int64_t ldb,
-           std::span<const int32_t> b_zero, int32_t* c, int64_t ldc, ThreadPool* pool) {
+bool QgemmKernelRunnable(const QgemmKernel& kernel) {
+  return CpuHasIsa(kernel.isa) && (!kernel.vnni || GetCpuFeatures().avx512_vnni);
+}
+
+const QgemmKernel& BestQgemmKernel() {
+  static const QgemmKernel& best = [&]() -> const QgemmKernel& {
+    for (const QgemmKernel& kernel : kQgemmKernels) {
+      if (kernel.isa <= MaxCpuIsa() && QgemmKernelRunnable(kernel)) return kernel;
+    }
+    return kQgemmKernels[std::size(kQgemmKernels) - 1];
+  }();
+  return best;
+}
+
+template <typename TB>
+PackedQgemmB::PackedQgemmB(const QgemmKernel& kernel, int64_t k, int64_t n, const TB* b,
+                           int64_t ldb, std::span<const int32_t> b_zero)
+    : storage_((Layout(kernel, k, n).Bytes() + 3) / 4) {
+  const Layout layout(kernel, k, n);
+  std::vector<int32_t> zeros = ShiftedZeroPoints<TB>(n, b_zero);
+  sums_and_zero_points_.resize(static_cast<size_t>(n));
+  auto* data = reinterpret_cast<uint8_t*>(storage_.data());
+  PackB(kernel, layout, k, n, b, ldb, data, sums_and_zero_points_.data());
+  sums_and_zero_points_.insert(sums_and_zero_points_.end(), zeros.begin(), zeros.end());
+  view_ = {&kernel,
+           k,
+           n,
+           data,
+           sums_and_zero_points_.data(),
+           zeros.empty() ? nullptr : sums_and_zero_points_.data() + n};
+}
+
+std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t b_index,
+                                                 size_t zero_index) {
+  const Tensor* b = info.ConstantInput(b_index);
+  if (b == nullptr || b->shape().rank() != 2 || b->NumElements() == 0) return nullptr;
+  if (b->dtype() != DataType::kInt8 && b->dtype() != DataType::kUint8) return nullptr;
+  const int64_t k = b->shape()[0], n = b->shape()[1];
+  std::vector<int32_t> zeros{0};
+  if (info.node().HasInput(zero_index)) {
+    const Tensor* zero = info.ConstantInput(zero_index);
+    if (zero == nullptr || zero->dtype() != b->dtype()) return nullptr;
+    if (zero->NumElements() != 1 && zero->NumElements() != n) return nullptr;
+    zeros.resize(static_cast<size_t>(zero->NumElements()));
+    for (size_t j = 0; j < zeros.size(); ++j) {
+      zeros[j] = b->dtype() == DataType::kInt8 ? zero->Data<int8_t>()[j] : zero->Data<uint8_t>()[j];
+    }
+  }
+  if (b->dtype() == DataType::kInt8) {
+    return std::make_unique<PackedQgemmB>(BestQgemmKernel(), k, n, b->Data<int8_t>(), n, zeros);
+  }
+  return std::make_unique<PackedQgemmB>(BestQgemmKernel(), k, n, b->Data<uint8_t>(), n, zeros);
+}
+
+template <typename TA>
+void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
+                 const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool) {
+  const int64_t n = b.n;
   if (m <= 0 || n <= 0) return;
-  const int64_t col_blocks = (n + kBlockN - 1) / kBlockN;
-  const int64_t row_blocks = (m + kBlockM - 1) / kBlockM;
-  const double cost = 2.0 * static_cast<double>(std::min(m, kBlockM) * std::min(n, kBlockN) * k);
+  if (b.k == 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0);
+    return;
+  }
+  const QgemmKernel& kernel = *b.kernel;
+  const Layout layout(kernel, b.k, n);
+  const int64_t a_stride = layout.groups * kQgemmGroupBytes;
+  const int64_t row_block = kernel.mr * kTaskRowTiles;
+  const int64_t col_block = kernel.nr * kTaskPanels;
+  const int64_t row_blocks = (m + row_block - 1) / row_block;
+  const int64_t col_blocks = (n + col_block - 1) / col_block;
+  std::vector<int32_t> a_zero_points(static_cast<size_t>(m));
+  for (int64_t i = 0; i < m; ++i) {
+    const int32_t zero = a_zero.empty() ? 0 : a_zero.size() == 1 ? a_zero[0] : a_zero[i];
+    a_zero_points[i] = zero + kUnsignedShift<TA>;
+  }
+  // With B's zero points zero and one zero point for A, the whole correction is a term per
+  // column, -a_zero * colsum(B)[j], which the kernel adds as it stores.
+  const bool one_a_zero = std::all_of(a_zero_points.begin(), a_zero_points.end(),
+                                      [&](int32_t z) { return z == a_zero_points[0]; });
+  const bool fold_correction = b.zero_points == nullptr && one_a_zero;
+  std::vector<int32_t> column_offsets;
+  if (fold_correction && a_zero_points[0] != 0) {
+    column_offsets.resize(static_cast<size_t>(n));
+    const auto a_zero_value = static_cast<uint32_t>(a_zero_points[0]);
+    for (int64_t j = 0; j < n; ++j) {
+      column_offsets[j] =
+          static_cast<int32_t>(0u - a_zero_value * static_cast<uint32_t>(b.column_sums[j]));
+    }
+  }
+  const int32_t* offsets = column_offsets.empty() ? nullptr : column_offsets.data();
+  const double cost =
+      2.0 * static_cast<double>(std::min(m, row_block) * std::min(n, col_block) * b.k);
   ThreadPool::TryParallelFor(pool, row_blocks * col_blocks, cost, [&](int64_t begin, int64_t end) {
-    // Offsets fit int16 (|x - zero| <= 255), so the products widen cheaply to int32.
-    std::vector<int16_t> b_block(static_cast<size_t>(k * kBlockN));
-    std::vector<int16_t> a_row(static_cast<size_t>(k));
-    std::vector<int32_t> sums(kBlockN);
-    int64_t packed_block = -1;
-    for (int64_t block = begin; block < end; ++block) {
-      const int64_t col_block = block % col_blocks;
-      const int64_t row0 = (block / col_blocks) * kBlockM;
-      const int64_t col0 = col_block * kBlockN;
-      const int64_t cols = std::min(kBlockN, n - col0);
-      if (packed_block != col_block) {
-        for (int64_t p = 0; p < k; ++p) {
-          for (int64_t j = 0; j < cols; ++j) {
-            const int32_t zero = b_zero.size() == 1 ? b_zero[0] : b_zero[col0 + j];
-            b_block[p * cols + j] = static_cast<int16_t>(b[p * ldb + col0 + j] - zero);
-          }
-        }
-        packed_block = col_block;
+    thread_local AlignedScratch<uint8_t> a_scratch;
+    thread_local std::vector<int32_t> row_sums;
+    uint8_t* a_packed = a_scratch.Get(static_cast<size_t>(row_block * a_stride));
+    row_sums.resize(static_cast<size_t>(row_block));
+    int64_t packed_rows = -1;
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t row_index = task / col_blocks;
+      const int64_t row0 = row_index * row_block;
+      const int64_t rows = std::min(row_block, m - row0);
+      const int64_t col0 = (task % col_blocks) * col_block;
+      const int64_t cols = std::min(col_block, n - col0);
+      if (packed_rows != row_index) {
+        PackA(kernel, layout, b.k, a + row0 * lda, lda, rows, a_packed, a_stride,
+              b.zero_points != nullptr ? row_sums.data() : nullptr);
+        packed_rows = row_index;
       }
-      for (int64_t i = row0; i < std::min(m, row0 + kBlockM); ++i) {
-        const int32_t zero = a_zero.size() == 1 ? a_zero[0] : a_zero[i];
-        for (int64_t p = 0; p < k; ++p) a_row[p] = static_cast<int16_t>(a[i * lda + p] - zero);
-        std::fill(sums.begin(), sums.begin() + cols, 0);
-        int32_t* __restrict acc = sums.data();
-        for (int64_t p = 0; p < k; ++p) {
-          const int32_t value = a_row[p];
-          if (value == 0) continue;
-          const int16_t* __restrict row = b_block.data() + p * cols;
-          for (int64_t j = 0; j < cols; ++j) acc[j] += value * row[j];
-        }
-        std::copy(sums.begin(), sums.begin() + cols, c + i * ldc + col0);
+      int32_t* c_block = c + row0 * ldc + col0;
+      for (int64_t group0 = 0; group0 < layout.groups; group0 += kBlockGroups) {
+        const int64_t block_groups = layout.BlockGroups(group0);
+        const uint8_t* b_block =
+            b.data + layout.BlockOffset(group0) + col0 * block_groups * kQgemmGroupBytes;
+        kernel.block(rows, cols, block_groups, a_packed + group0 * kQgemmGroupBytes, a_stride,
+                     b_block, kernel.nr * block_groups * kQgemmGroupBytes, group0 == 0,
+                     offsets != nullptr ? offsets + col0 : nullptr, c_block, ldc);
+      }
+      if (!fold_correction) {
+        Correct(b, rows, col0, cols, a_zero_points.data() + row0, row_sums.data(), c_block, ldc);
       }
     }
   });
 }
 
-template void QGemm<uint8_t, uint8_t>(int64_t, int64_t, int64_t, const uint8_t*, int64_t,
-                                      std::span<const int32_t>, const uint8_t*, int64_t,
-                                      std::span<const int32_t>, int32_t*, int64_t, ThreadPool*);
-template void QGemm<uint8_t, int8_t>(int64_t, int64_t, int64_t, const uint8_t*, int64_t,
-                                     std::span<const int32_t>, const int8_t*, int64_t,
-                                     std::span<const int32_t>, int32_t*, int64_t, ThreadPool*);
-template void QGemm<int8_t, uint8_t>(int64_t, int64_t, int64_t, const int8_t*, int64_t,
-                                     std::span<const int32_t>, const uint8_t*, int64_t,
-                                     std::span<const int32_t>, int32_t*, int64_t, ThreadPool*);
-template void QGemm<int8_t, int8_t>(int64_t, int64_t, int64_t, const int8_t*, int64_t,
-                                    std::span<const int32_t>, const int8_t*, int64_t,
-                                    std::span<const int32_t>, int32_t*, int64_t, ThreadPool*);
+template <typename TA, typename TB>
+void QGemmWithKernel(const QgemmKernel& kernel, int64_t m, int64_t n, int64_t k, const TA* a,
+                     int64_t lda, std::span<const int32_t> a_zero, const TB* b, int64_t ldb,
+                     std::span<const int32_t> b_zero, int32_t* c, int64_t ldc, ThreadPool* pool) {
+  if (m <= 0 || n <= 0) return;
+  const Layout layout(kernel, k, n);
+  thread_local AlignedScratch<uint8_t> b_scratch;
+  thread_local std::vector<int32_t> sums;
+  uint8_t* packed = b_scratch.Get(static_cast<size_t>(layout.Bytes()));
+  std::vector<int32_t> zeros = ShiftedZeroPoints<TB>(n, b_zero);
+  sums.resize(static_cast<size_t>(n));
+  PackB(kernel, layout, k, n, b, ldb, packed, sums.data());
+  const QgemmPackedBView view{&kernel, k,           n,
+                              packed,  sums.data(), zeros.empty() ? nullptr : zeros.data()};
+  QGemmPacked(m, a, lda, a_zero, view, c, ldc, pool);
+}
+
+template <typename TA, typename TB>
+void QGemm(int64_t m, int64_t n, int64_t k, const TA* a, int64_t lda,
+           std::span<const int32_t> a_zero, const TB* b, int64_t ldb,
+           std::span<const int32_t> b_zero, int32_t* c, int64_t ldc, ThreadPool* pool) {
+  QGemmWithKernel(BestQgemmKernel(), m, n, k, a, lda, a_zero, b, ldb, b_zero, c, ldc, pool);
+}
+
+#define ORT_QGEMM_INSTANTIATE(TA, TB)                                                             \
+  template void QGemm<TA, TB>(int64_t, int64_t, int64_t, const TA*, int64_t,                      \
+                              std::span<const int32_t>, const TB*, int64_t,                       \
+                              std::span<const int32_t>, int32_t*, int64_t, ThreadPool*);          \
+  template void QGemmWithKernel<TA, TB>(const QgemmKernel&, int64_t, int64_t, int64_t, const TA*, \
+                                        int64_t, std::span<const int32_t>, const TB*, int64_t,    \
+                                        std::span<const int32_t>, int32_t*, int64_t, ThreadPool*);
+ORT_QGEMM_INSTANTIATE(uint8_t, uint8_t)
+ORT_QGEMM_INSTANTIATE(uint8_t, int8_t)
+ORT_QGEMM_INSTANTIATE(int8_t, uint8_t)
+ORT_QGEMM_INSTANTIATE(int8_t, int8_t)
+#undef ORT_QGEMM_INSTANTIATE
+
+template void QGemmPacked<uint8_t>(int64_t, const uint8_t*, int64_t, std::span<const int32_t>,
+                                   const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*);
+template void QGemmPacked<int8_t>(int64_t, const int8_t*, int64_t, std::span<const int32_t>,
+                                  const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*);
+template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const uint8_t*, int64_t,
+                                    std::span<const int32_t>);
+template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const int8_t*, int64_t,
+                                    std::span<const int32_t>);
 
 }  // namespace ort

@@ -1,6 +1,7 @@
 // MatMulInteger (int32 result of 8-bit operands minus their zero points) and QLinearMatMul (the
 // same product requantized with a_scale * b_scale / y_scale and y_zero_point). numpy.matmul
 // shapes; zero points and scales are per tensor, per row of A or per column of B.
+#include <memory>
 #include <vector>
 
 #include "providers/common/math/matmul_shape.h"
@@ -32,19 +33,31 @@ Result<std::vector<int32_t>> ZeroPoints(const KernelContext& context, const Tens
   return values;
 }
 
-/// The int32 products of every batch of matmul(a - a_zero, b - b_zero).
+/// The int32 products of every batch of matmul(a - a_zero, b - b_zero), from `packed_b` (B
+/// packed at session start, or null) when every batch reads that one matrix.
 Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
                        const Tensor* a_zero, const Tensor* b_zero, const MatMulPlan& plan,
-                       int32_t* out) {
+                       const PackedQgemmB* packed_b, int32_t* out) {
   ORT_RETURN_IF_ERROR(CheckPerChannel(context, a_zero, plan.m, "a_zero_point"));
   ORT_RETURN_IF_ERROR(CheckPerChannel(context, b_zero, plan.n, "b_zero_point"));
-  ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> za,
+  ORT_ASSIGN_OR_RETURN(std::vector<int32_t> za,
                        ZeroPoints(context, a_zero, a.dtype(), "a_zero_point"));
   ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> zb,
                        ZeroPoints(context, b_zero, b.dtype(), "b_zero_point"));
+  const int64_t m = plan.m, n = plan.n, k = plan.k;
   return DispatchByType<QuantTypes>(a.dtype(), "A", [&]<typename TA>() {
+    if (packed_b != nullptr && plan.single_gemm) {
+      // One product over the rows of every batch; a per-row zero point repeats per batch.
+      const int64_t rows = plan.BatchCount() * m;
+      if (za.size() > 1) {
+        za.resize(static_cast<size_t>(rows));
+        for (int64_t i = m; i < rows; ++i) za[i] = za[i % m];
+      }
+      QGemmPacked<TA>(rows, a.Data<TA>() + plan.a_offsets[0], k, za, packed_b->view(), out, n,
+                      context.thread_pool());
+      return Status::OK();
+    }
     return DispatchByType<QuantTypes>(b.dtype(), "B", [&]<typename TB>() {
-      const int64_t m = plan.m, n = plan.n, k = plan.k;
       for (int64_t i = 0; i < plan.BatchCount(); ++i) {
         QGemm<TA, TB>(m, n, k, a.Data<TA>() + plan.a_offsets[i], k, za,
                       b.Data<TB>() + plan.b_offsets[i], n, zb, out + i * m * n, n,
@@ -57,6 +70,11 @@ Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
 
 class MatMulInteger final : public OpKernel {
  public:
+  Status Init(const KernelInfo& info) override {
+    packed_b_ = PackConstantQgemmB(info, 1, 3);
+    return Status::OK();
+  }
+
   Status Compute(KernelContext& context) const override {
     ORT_ASSIGN_OR_RETURN(const Tensor* a, context.RequiredInput(0));
     ORT_ASSIGN_OR_RETURN(const Tensor* b, context.RequiredInput(1));
@@ -64,12 +82,20 @@ class MatMulInteger final : public OpKernel {
     if (!plan.ok()) return context.Error("{}", plan.status().message());
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, DataType::kInt32, plan->output_shape));
     return IntegerProducts(context, *a, *b, context.Input(2), context.Input(3), *plan,
-                           y->MutableData<int32_t>());
+                           packed_b_.get(), y->MutableData<int32_t>());
   }
+
+ private:
+  std::unique_ptr<PackedQgemmB> packed_b_;
 };
 
 class QLinearMatMul final : public OpKernel {
  public:
+  Status Init(const KernelInfo& info) override {
+    packed_b_ = PackConstantQgemmB(info, 3, 5);
+    return Status::OK();
+  }
+
   Status Compute(KernelContext& context) const override {
     const Tensor* inputs[8];
     for (size_t i = 0; i < 8; ++i) {
@@ -92,21 +118,30 @@ class QLinearMatMul final : public OpKernel {
                          ZeroPoints(context, &y_zero, y_zero.dtype(), "y_zero_point"));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), plan->output_shape));
     std::vector<int32_t> products(static_cast<size_t>(y->NumElements()));
-    ORT_RETURN_IF_ERROR(
-        IntegerProducts(context, a, b, inputs[2], inputs[5], *plan, products.data()));
+    ORT_RETURN_IF_ERROR(IntegerProducts(context, a, b, inputs[2], inputs[5], *plan, packed_b_.get(),
+                                        products.data()));
     const int64_t m = plan->m, n = plan->n;
+    // Per row of A, the multipliers of every column: a_scale[i] * b_scale[j] / y_scale.
+    std::vector<float> multipliers(static_cast<size_t>(n));
     return DispatchByType<QuantTypes>(y->dtype(), "QLinearMatMul", [&]<typename Q>() {
       Q* out = y->MutableData<Q>();
-      for (size_t e = 0; e < products.size(); ++e) {
-        const int64_t i = static_cast<int64_t>(e) / n % m;
-        const int64_t j = static_cast<int64_t>(e) % n;
-        const float multiplier = a_scale[a_scale.size() == 1 ? 0 : i] *
-                                 b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
-        out[e] = Requantize<Q>(products[e], multiplier, y_zp[0]);
+      for (int64_t row = 0; row < plan->BatchCount() * m; ++row) {
+        const int64_t i = row % m;
+        if (row == 0 || a_scale.size() > 1) {
+          const float a_factor = a_scale[a_scale.size() == 1 ? 0 : i];
+          for (int64_t j = 0; j < n; ++j) {
+            multipliers[j] = a_factor * b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
+          }
+        }
+        RequantizeRow<Q>(products.data() + row * n, n, multipliers.data(), true, y_zp[0],
+                         out + row * n);
       }
       return Status::OK();
     });
   }
+
+ private:
+  std::unique_ptr<PackedQgemmB> packed_b_;
 };
 
 }  // namespace

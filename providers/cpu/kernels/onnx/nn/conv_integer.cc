@@ -137,10 +137,15 @@ class QLinearConv final : public OpKernel {
       for (int64_t row = 0; row < problem->batch * filters; ++row) {
         const int64_t f = row % filters;
         const float multiplier = x_scale[0] * w_scale[w_scale.size() == 1 ? 0 : f] / y_scale[0];
-        const int32_t shift = b != nullptr ? b[f] : 0;
-        for (int64_t i = row * out_size; i < (row + 1) * out_size; ++i) {
-          out[i] = Requantize<Q>(sums[i] + shift, multiplier, y_zp[0]);
+        int32_t* row_sums = sums.data() + row * out_size;
+        if (b != nullptr) {
+          // Wrapping, as the int32 accumulation itself does.
+          const auto bias = static_cast<uint32_t>(b[f]);
+          for (int64_t i = 0; i < out_size; ++i) {
+            row_sums[i] = static_cast<int32_t>(static_cast<uint32_t>(row_sums[i]) + bias);
+          }
         }
+        RequantizeRow<Q>(row_sums, out_size, &multiplier, false, y_zp[0], out + row * out_size);
       }
       return Status::OK();
     });

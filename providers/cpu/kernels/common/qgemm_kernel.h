@@ -1,0 +1,74 @@
+// The 8-bit integer GEMM microkernels, listed once in qgemm_kernels.inc, each compiled for its
+// instruction set in qgemm_kernel_<isa>.cc. QGemm (qgemm.h) turns every operand pair (u8/s8 by
+// u8/s8) into unsigned A by signed B with adjusted zero points, packs both in the kernel's
+// layout and hands blocks to the kernel, which sweeps register tiles over them and accumulates
+// raw int32 dot products; the zero-point terms are QGemm's.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "lib/common/cpu_info.h"
+
+namespace ort {
+
+/// Depth steps a kernel consumes per 32-bit lane: 4 bytes, or 2 int16 when the kernel is wide.
+/// Either way a group of depth steps takes 4 bytes of every packed row of A and column of B.
+constexpr int64_t kQgemmGroupBytes = 4;
+
+/// C[rows, cols] (row stride ldc) gets the raw dot products of a packed A block and a packed B
+/// block over `groups` depth groups: with `first` they replace C, plus column_offsets[j] in
+/// every row unless it is null; otherwise they are added to C.
+/// `a` holds `rows` rows, `a_stride` bytes apart, each `groups` x 4 bytes. `b` holds
+/// ceil(cols / nr) panels, `b_panel_stride` bytes apart, each `groups` rows of nr columns x 4
+/// bytes, except the last, whose rows are `cols` rounded up to the kernel's vector width.
+using QgemmBlockFn = void(int64_t rows, int64_t cols, int64_t groups, const uint8_t* a,
+                          int64_t a_stride, const uint8_t* b, int64_t b_panel_stride, bool first,
+                          const int32_t* column_offsets, int32_t* c, int64_t ldc);
+
+#define ORT_QGEMM_KERNEL(name, isa, vnni, mr, nr, wide) QgemmBlockFn name;
+#include "providers/cpu/kernels/common/qgemm_kernels.inc"
+#undef ORT_QGEMM_KERNEL
+
+/// One microkernel as qgemm_kernels.inc lists it; kQgemmKernels holds every one.
+struct QgemmKernel {
+  /// qgemm_<operands>_<mr>x<nr>_<isa>.
+  const char* name;
+  /// The instruction set `block` is compiled for and needs.
+  CpuIsa isa;
+  /// Whether `block` also needs AVX-512 VNNI (VPDPBUSD).
+  bool vnni;
+  /// Rows of C one register tile covers.
+  int64_t mr;
+  /// Columns of C one register tile covers; packed B panels hold this many columns.
+  int64_t nr;
+  /// Whether operands are packed as int16 pairs rather than bytes.
+  bool wide;
+  QgemmBlockFn* block;
+
+  /// Columns per vector register: the last panel of B is padded to a multiple of this.
+  int64_t ColumnStep() const { return wide ? 8 : isa == CpuIsa::kAvx512 ? 16 : nr; }
+};
+
+/// Every QGemm microkernel, in the order of qgemm_kernels.inc.
+inline constexpr QgemmKernel kQgemmKernels[] = {
+#define ORT_QGEMM_KERNEL(name, isa, vnni, mr, nr, wide) \
+  {#name, CpuIsa::isa, vnni, mr, nr, wide, name},
+#include "providers/cpu/kernels/common/qgemm_kernels.inc"
+#undef ORT_QGEMM_KERNEL
+};
+
+/// The entry named `name` in kQgemmKernels, from which its file takes its tile.
+consteval const QgemmKernel& QgemmKernelOf(std::string_view name) {
+  size_t i = 0;
+  while (kQgemmKernels[i].name != name) ++i;
+  return kQgemmKernels[i];
+}
+
+/// Whether this CPU runs `kernel`, whatever ORT_CPU_ISA caps (tests and benchmarks run each).
+bool QgemmKernelRunnable(const QgemmKernel& kernel);
+
+/// The kernel QGemm uses: the first of the list this CPU runs within MaxCpuIsa().
+const QgemmKernel& BestQgemmKernel();
+
+}  // namespace ort

@@ -1,0 +1,107 @@
+// 8-bit GEMM microkernel for AVX-512 VNNI: 6 rows x 64 columns of C in 24 zmm accumulators.
+// Each depth group (4 bytes of every row and column) loads 4 B vectors and broadcasts 6 A
+// dwords for 24 VPDPBUSD, each 64 multiply-adds of unsigned A by signed B into int32.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "providers/cpu/kernels/common/qgemm_kernel.h"
+
+#include "providers/cpu/kernels/common/isa_target_avx512vnni_begin.inc"
+
+namespace ort {
+namespace {
+
+constexpr const QgemmKernel& kKernel = QgemmKernelOf("qgemm_u8s8_6x64_avx512vnni");
+constexpr int kMr = static_cast<int>(kKernel.mr);
+constexpr int kVectorColumns = 16;
+constexpr int kNv = static_cast<int>(kKernel.nr) / kVectorColumns;
+
+inline int32_t LoadGroup(const uint8_t* p) {
+  int32_t value;
+  std::memcpy(&value, p, sizeof(value));
+  return value;
+}
+
+// acc += A bytes (unsigned) x B bytes (signed), four products per int32 lane. In assembly because
+// GCC 12 treats the intrinsic's accumulator as a fresh value: it copied all 24 accumulators
+// through the stack every depth step.
+inline __m512i DotBytes(__m512i acc, __m512i a, __m512i b) {
+  __asm__("vpdpbusd %[b], %[a], %[acc]" : [acc] "+v"(acc) : [a] "v"(a), [b] "v"(b));
+  return acc;
+}
+
+template <int R, int V>
+void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, int64_t b_row,
+          bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc, int64_t cols) {
+  __m512i acc[R][V];
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < V; ++v) acc[r][v] = _mm512_setzero_si512();
+  }
+  for (int64_t g = 0; g < groups; ++g) {
+    __m512i bv[V];
+    for (int v = 0; v < V; ++v) bv[v] = _mm512_loadu_si512(b + g * b_row + 64 * v);
+    for (int r = 0; r < R; ++r) {
+      const __m512i av = _mm512_set1_epi32(LoadGroup(a + r * a_stride + 4 * g));
+      for (int v = 0; v < V; ++v) acc[r][v] = DotBytes(acc[r][v], av, bv[v]);
+    }
+  }
+  for (int v = 0; v < V; ++v) {
+    const int64_t left = cols - kVectorColumns * v;
+    const __mmask16 mask = left >= kVectorColumns ? 0xFFFF : (1u << left) - 1;
+    const __m512i offsets =
+        first && column_offsets != nullptr
+            ? _mm512_maskz_loadu_epi32(mask, column_offsets + kVectorColumns * v)
+            : _mm512_setzero_si512();
+    for (int r = 0; r < R; ++r) {
+      int32_t* out = c + r * ldc + kVectorColumns * v;
+      const __m512i prior = first ? offsets : _mm512_maskz_loadu_epi32(mask, out);
+      _mm512_mask_storeu_epi32(out, mask, _mm512_add_epi32(acc[r][v], prior));
+    }
+  }
+}
+
+using TileFn = void(int64_t, const uint8_t*, int64_t, const uint8_t*, int64_t, bool, const int32_t*,
+                    int32_t*, int64_t, int64_t);
+
+template <int R, int... V>
+constexpr auto RowTiles(std::integer_sequence<int, V...>) {
+  return std::array<TileFn*, sizeof...(V)>{&Tile<R, V + 1>...};
+}
+
+template <int... R>
+constexpr auto AllTiles(std::integer_sequence<int, R...>) {
+  return std::array<std::array<TileFn*, kNv>, sizeof...(R)>{
+      RowTiles<R + 1>(std::make_integer_sequence<int, kNv>())...};
+}
+
+constexpr auto kTiles = AllTiles(std::make_integer_sequence<int, kMr>());
+
+}  // namespace
+
+void qgemm_u8s8_6x64_avx512vnni(int64_t rows, int64_t cols, int64_t groups, const uint8_t* a,
+                                int64_t a_stride, const uint8_t* b, int64_t b_panel_stride,
+                                bool first, const int32_t* column_offsets, int32_t* c,
+                                int64_t ldc) {
+  for (int64_t col0 = 0; col0 < cols; col0 += kKernel.nr) {
+    const int64_t panel_cols = std::min<int64_t>(kKernel.nr, cols - col0);
+    const int64_t vectors = (panel_cols + kVectorColumns - 1) / kVectorColumns;
+    const int64_t b_row = vectors * kVectorColumns * kQgemmGroupBytes;
+    for (int64_t row0 = 0; row0 < rows; row0 += kMr) {
+      const int64_t tile_rows = std::min<int64_t>(kMr, rows - row0);
+      kTiles[tile_rows - 1][vectors - 1](
+          groups, a + row0 * a_stride, a_stride, b, b_row, first,
+          column_offsets != nullptr ? column_offsets + col0 : nullptr, c + row0 * ldc + col0, ldc,
+          panel_cols);
+    }
+    b += b_panel_stride;
+  }
+}
+
+}  // namespace ort
+
+#include "providers/cpu/kernels/common/isa_target_end.inc"
