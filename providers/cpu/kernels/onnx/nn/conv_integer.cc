@@ -1,21 +1,17 @@
-// ConvInteger (int32 convolution of 8-bit X and W minus their zero points) and QLinearConv (the
-// same, plus an int32 bias, requantized with x_scale * w_scale / y_scale and y_zero_point).
-// im2col pads with X's zero point so padding contributes nothing; W's zero point and scale may
-// be per output channel.
+// ConvInteger: the int32 convolution of 8-bit X and W minus their zero points, W's zero point
+// per tensor or per output channel. im2col pads with X's zero point so padding contributes
+// nothing. QLinearConv (qlinear_conv.cc) falls back on IntegerConv when its filters are not
+// constant.
 #include <vector>
 
 #include "providers/cpu/kernels/common/im2col.h"
 #include "providers/cpu/kernels/common/qgemm.h"
+#include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/conv_plan.h"
-#include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
 
 namespace ort {
-namespace {
 
-using QuantTypes = TypeList<int8_t, uint8_t>;
-
-/// Integer values of a zero-point tensor; absent means one zero.
 Result<std::vector<int32_t>> ReadZeroPoints(const KernelContext& context, const Tensor* t,
                                             DataType expected, int64_t per_channel_count,
                                             const char* name) {
@@ -32,6 +28,8 @@ Result<std::vector<int32_t>> ReadZeroPoints(const KernelContext& context, const 
   }));
   return values;
 }
+
+namespace {
 
 /// out [N, M, spatial...] = conv(x - x_zero, w - w_zero) in int32.
 template <typename TX, typename TW>
@@ -61,7 +59,8 @@ void RunIntegerConv(const ConvProblem& p, const TX* x, int32_t x_zero, const TW*
   }
 }
 
-/// Validates the operands and computes the int32 convolution into `out`.
+}  // namespace
+
 Status IntegerConv(KernelContext& context, const Tensor& x, const Tensor* x_zero, const Tensor& w,
                    const Tensor* w_zero, const ConvProblem& problem, int32_t* out) {
   ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> zx,
@@ -76,6 +75,8 @@ Status IntegerConv(KernelContext& context, const Tensor& x, const Tensor* x_zero
     });
   });
 }
+
+namespace {
 
 class ConvInteger final : public OpKernel {
  public:
@@ -96,71 +97,11 @@ class ConvInteger final : public OpKernel {
   WindowAttributes attributes_;
 };
 
-class QLinearConv final : public OpKernel {
- public:
-  Status Init(const KernelInfo& info) override { return attributes_.Parse(info, false); }
-
-  Status Compute(KernelContext& context) const override {
-    const Tensor* in[8];
-    for (size_t i = 0; i < 8; ++i) {
-      ORT_ASSIGN_OR_RETURN(in[i], context.RequiredInput(i));
-    }
-    const Tensor* bias = context.Input(8);
-    const Tensor& x = *in[0];
-    const Tensor& w = *in[3];
-    const Tensor& y_zero = *in[7];
-    auto problem = PlanConv(attributes_, x.shape(), w.shape());
-    if (!problem.ok()) return context.Error("{}", problem.status().message());
-    const int64_t filters = problem->filters;
-    if (in[1]->NumElements() != 1 || in[6]->NumElements() != 1 || y_zero.NumElements() != 1) {
-      return context.Error("x_scale, y_scale and y_zero_point must be scalars");
-    }
-    if (in[4]->NumElements() != 1 && in[4]->NumElements() != filters) {
-      return context.Error("w_scale must hold 1 or {} values", filters);
-    }
-    if (bias != nullptr && (bias->dtype() != DataType::kInt32 || bias->NumElements() != filters)) {
-      return context.Error("B must be int32 with {} values", filters);
-    }
-    ORT_ASSIGN_OR_RETURN(const std::vector<float> x_scale, ReadFloatParams<float>(*in[1]));
-    ORT_ASSIGN_OR_RETURN(const std::vector<float> w_scale, ReadFloatParams<float>(*in[4]));
-    ORT_ASSIGN_OR_RETURN(const std::vector<float> y_scale, ReadFloatParams<float>(*in[6]));
-    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> y_zp,
-                         ReadZeroPoints(context, &y_zero, y_zero.dtype(), 1, "y_zero_point"));
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), problem->OutputShape()));
-    if (y->NumElements() == 0) return Status::OK();
-    std::vector<int32_t> sums(static_cast<size_t>(y->NumElements()));
-    ORT_RETURN_IF_ERROR(IntegerConv(context, x, in[2], w, in[5], *problem, sums.data()));
-    const int64_t out_size = problem->geometry.OutputSize();
-    const int32_t* b = bias != nullptr ? bias->Data<int32_t>() : nullptr;
-    return DispatchByType<QuantTypes>(y->dtype(), "QLinearConv", [&]<typename Q>() {
-      Q* out = y->MutableData<Q>();
-      for (int64_t row = 0; row < problem->batch * filters; ++row) {
-        const int64_t f = row % filters;
-        const float multiplier = x_scale[0] * w_scale[w_scale.size() == 1 ? 0 : f] / y_scale[0];
-        int32_t* row_sums = sums.data() + row * out_size;
-        if (b != nullptr) {
-          // Wrapping, as the int32 accumulation itself does.
-          const auto bias = static_cast<uint32_t>(b[f]);
-          for (int64_t i = 0; i < out_size; ++i) {
-            row_sums[i] = static_cast<int32_t>(static_cast<uint32_t>(row_sums[i]) + bias);
-          }
-        }
-        RequantizeRow<Q>(row_sums, out_size, &multiplier, false, y_zp[0], out + row * out_size);
-      }
-      return Status::OK();
-    });
-  }
-
- private:
-  WindowAttributes attributes_;
-};
-
 }  // namespace
 
 void RegisterConvIntegerKernels(KernelRegistry& registry) {
   const auto types = QuantTypes::DataTypes();
   registry.Add<ConvInteger>(KernelDef("ConvInteger").Versions(10).Input(0, types).Input(1, types));
-  registry.Add<QLinearConv>(KernelDef("QLinearConv").Versions(10).Input(0, types).Input(3, types));
 }
 
 }  // namespace ort

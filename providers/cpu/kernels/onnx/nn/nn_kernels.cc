@@ -11,6 +11,7 @@ void RegisterNnKernels(KernelRegistry& registry) {
   RegisterRotaryEmbeddingKernels(registry);
   RegisterOnnxAttentionKernels(registry);
   RegisterConvIntegerKernels(registry);
+  RegisterQLinearConvKernels(registry);
   RegisterConvKernels(registry);
   RegisterConvTransposeKernels(registry);
   RegisterDropoutKernels(registry);

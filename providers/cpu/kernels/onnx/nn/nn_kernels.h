@@ -11,6 +11,7 @@ void RegisterImageScalerKernels(KernelRegistry& registry);
 void RegisterRotaryEmbeddingKernels(KernelRegistry& registry);
 void RegisterOnnxAttentionKernels(KernelRegistry& registry);
 void RegisterConvIntegerKernels(KernelRegistry& registry);
+void RegisterQLinearConvKernels(KernelRegistry& registry);
 void RegisterConvKernels(KernelRegistry& registry);
 void RegisterConvTransposeKernels(KernelRegistry& registry);
 void RegisterDropoutKernels(KernelRegistry& registry);

@@ -1,0 +1,322 @@
+// QLinearConv: the int32 convolution of 8-bit X and W minus their zero points, plus an int32
+// bias, requantized with x_scale * w_scale / y_scale and y_zero_point (W's zero point and scale
+// per tensor or per output channel).
+//
+// A 2-D convolution with constant filters runs channels-last, as ORT's does: X is transposed to
+// NHWC, its patches laid out one row per output pixel (taps x group channels, padding filled
+// with X's zero point) and multiplied by the filters, packed once at session start as B, so that
+// the per-filter zero points and scales fall on columns; each row of the product is requantized
+// and scattered back to NCHW. A depthwise convolution (one channel and one filter per group)
+// sums its taps directly. Anything else goes through IntegerConv.
+#include <memory>
+#include <vector>
+
+#include "providers/cpu/kernels/common/qgemm.h"
+#include "providers/cpu/kernels/common/thread_scratch.h"
+#include "providers/cpu/kernels/onnx/nn/conv_integer.h"
+#include "providers/cpu/kernels/onnx/nn/float_params.h"
+#include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
+
+namespace ort {
+namespace {
+
+/// The filters of each group as a [taps x group channels, group filters] matrix, packed.
+using PackedGroupFilters = std::vector<std::unique_ptr<PackedQgemmB>>;
+
+template <typename TW>
+PackedGroupFilters PackFilters(const Tensor& w, std::span<const int32_t> w_zero, int64_t group) {
+  const TensorShape& shape = w.shape();
+  const int64_t filters = shape[0], group_channels = shape[1];
+  const int64_t taps = shape[2] * shape[3];
+  const int64_t group_filters = filters / group;
+  const int64_t depth = taps * group_channels;
+  const TW* data = w.Data<TW>();
+  std::vector<TW> matrix(static_cast<size_t>(depth * group_filters));
+  PackedGroupFilters packed;
+  for (int64_t g = 0; g < group; ++g) {
+    for (int64_t f = 0; f < group_filters; ++f) {
+      const TW* filter = data + (g * group_filters + f) * group_channels * taps;
+      for (int64_t c = 0; c < group_channels; ++c) {
+        for (int64_t tap = 0; tap < taps; ++tap) {
+          matrix[(tap * group_channels + c) * group_filters + f] = filter[c * taps + tap];
+        }
+      }
+    }
+    const auto zeros =
+        w_zero.size() == 1 ? w_zero : w_zero.subspan(g * group_filters, group_filters);
+    packed.push_back(std::make_unique<PackedQgemmB>(BestQgemmKernel(), depth, group_filters,
+                                                    matrix.data(), group_filters, zeros));
+  }
+  return packed;
+}
+
+/// The filters packed when W (input 3) and its zero point (input 5) are constants of a 2-D
+/// convolution whose groups have more than one filter; empty otherwise.
+PackedGroupFilters PackConstantFilters(const KernelInfo& info, int64_t group) {
+  const Tensor* w = info.ConstantInput(3);
+  const Tensor* zero = info.ConstantInput(5);
+  if (w == nullptr || zero == nullptr || w->shape().rank() != 4 || w->NumElements() == 0 ||
+      zero->dtype() != w->dtype() || group <= 0) {
+    return {};
+  }
+  const int64_t filters = w->shape()[0];
+  if (filters % group != 0 || filters / group < 2) return {};
+  if (zero->NumElements() != 1 && zero->NumElements() != filters) return {};
+  std::vector<int32_t> zeros(static_cast<size_t>(zero->NumElements()));
+  if (w->dtype() == DataType::kInt8) {
+    for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = zero->Data<int8_t>()[i];
+    return PackFilters<int8_t>(*w, zeros, group);
+  }
+  if (w->dtype() != DataType::kUint8) return {};
+  for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = zero->Data<uint8_t>()[i];
+  return PackFilters<uint8_t>(*w, zeros, group);
+}
+
+/// What turns an int32 sum of output channel f into Q: bias[f] then multipliers[f].
+struct Requantization {
+  std::vector<float> multipliers;
+  const int32_t* bias = nullptr;
+  int32_t zero_point = 0;
+};
+
+/// Adds the bias of `count` channels from `first_channel` (wrapping, as the accumulation does).
+void AddBias(const Requantization& r, int64_t first_channel, int64_t count, int32_t* sums) {
+  if (r.bias == nullptr) return;
+  for (int64_t j = 0; j < count; ++j) {
+    sums[j] = static_cast<int32_t>(static_cast<uint32_t>(sums[j]) +
+                                   static_cast<uint32_t>(r.bias[first_channel + j]));
+  }
+}
+
+/// dst[j * dst_stride + i] = src[i * src_stride + j] for i < rows, j < cols, in tiles that keep
+/// both sides' lines in cache: element by element, the strided side missed on every byte.
+template <typename T>
+void TransposeTiles(const T* src, int64_t rows, int64_t cols, int64_t src_stride, T* dst,
+                    int64_t dst_stride) {
+  constexpr int64_t kTile = 32;
+  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
+    const int64_t i1 = std::min(rows, i0 + kTile);
+    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+      const int64_t j1 = std::min(cols, j0 + kTile);
+      for (int64_t j = j0; j < j1; ++j) {
+        for (int64_t i = i0; i < i1; ++i) dst[j * dst_stride + i] = src[i * src_stride + j];
+      }
+    }
+  }
+}
+
+template <typename TX, typename Q>
+void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
+                     const PackedGroupFilters& filters, const Requantization& requant, Q* y,
+                     ThreadPool* pool) {
+  const WindowGeometry& g = p.geometry;
+  const int64_t in_h = g.input[0], in_w = g.input[1];
+  const int64_t out_h = g.output[0], out_w = g.output[1];
+  const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
+  const int64_t pixels = out_h * out_w, in_pixels = in_h * in_w;
+  const int64_t channels = p.channels, group_channels = channels / p.group;
+  const int64_t group_filters = p.filters / p.group;
+  const int64_t depth = k_h * k_w * group_channels;
+  const bool direct = g.IsPointwise() && p.group == 1;
+  thread_local AlignedScratch<TX> image_scratch, rows_scratch;
+  thread_local AlignedScratch<int32_t> sums_scratch;
+  thread_local AlignedScratch<Q> out_scratch;
+  TX* image = image_scratch.Get(static_cast<size_t>(in_pixels * channels));
+  TX* rows = direct ? nullptr : rows_scratch.Get(static_cast<size_t>(pixels * depth));
+  int32_t* sums = sums_scratch.Get(static_cast<size_t>(pixels * group_filters));
+  Q* out_rows = out_scratch.Get(static_cast<size_t>(pixels * group_filters));
+  const int32_t x_zero_values[] = {x_zero};
+  for (int64_t n = 0; n < p.batch; ++n) {
+    TransposeTiles(x + n * channels * in_pixels, channels, in_pixels, in_pixels, image, channels);
+    for (int64_t grp = 0; grp < p.group; ++grp) {
+      const TX* a = image + grp * group_channels;
+      int64_t lda = channels;
+      if (!direct) {
+        ThreadPool::TryParallelFor(
+            pool, out_h, static_cast<double>(out_w * depth), [&](int64_t begin, int64_t end) {
+              for (int64_t oy = begin; oy < end; ++oy) {
+                for (int64_t ox = 0; ox < out_w; ++ox) {
+                  TX* row = rows + (oy * out_w + ox) * depth;
+                  for (int64_t ky = 0; ky < k_h; ++ky) {
+                    const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
+                    for (int64_t kx = 0; kx < k_w; ++kx, row += group_channels) {
+                      const int64_t ix = ox * g.strides[1] - g.pads[1] + kx * g.dilations[1];
+                      if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) {
+                        std::fill(row, row + group_channels, static_cast<TX>(x_zero));
+                      } else {
+                        std::copy_n(a + (iy * in_w + ix) * channels, group_channels, row);
+                      }
+                    }
+                  }
+                }
+              }
+            });
+        a = rows;
+        lda = depth;
+      }
+      QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), sums, group_filters,
+                      pool);
+      const int64_t first_filter = grp * group_filters;
+      for (int64_t i = 0; i < pixels; ++i) {
+        int32_t* row_sums = sums + i * group_filters;
+        AddBias(requant, first_filter, group_filters, row_sums);
+        RequantizeRow<Q>(row_sums, group_filters, requant.multipliers.data() + first_filter, true,
+                         requant.zero_point, out_rows + i * group_filters);
+      }
+      TransposeTiles(out_rows, pixels, group_filters, group_filters,
+                     y + (n * p.filters + first_filter) * pixels, pixels);
+    }
+  }
+}
+
+/// One channel and one filter per group, 2-D: each output row adds each tap's in-bounds run of
+/// its input row, a loop over contiguous (stride 1) pixels that vectorizes.
+template <typename TX, typename TW, typename Q>
+void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w,
+                  std::span<const int32_t> w_zero, const Requantization& requant, Q* y,
+                  ThreadPool* pool) {
+  const WindowGeometry& g = p.geometry;
+  const int64_t in_h = g.input[0], in_w = g.input[1];
+  const int64_t out_h = g.output[0], out_w = g.output[1];
+  const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
+  const int64_t stride_x = g.strides[1];
+  const int64_t pixels = out_h * out_w;
+  ThreadPool::TryParallelFor(
+      pool, p.batch * p.filters, static_cast<double>(pixels * k_h * k_w * 2),
+      [&](int64_t begin, int64_t end) {
+        std::vector<int32_t> taps(static_cast<size_t>(k_h * k_w));
+        std::vector<int32_t> sums(static_cast<size_t>(pixels));
+        for (int64_t plane = begin; plane < end; ++plane) {
+          const int64_t f = plane % p.filters;
+          const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[f];
+          for (int64_t t = 0; t < k_h * k_w; ++t) taps[t] = w[f * k_h * k_w + t] - zero;
+          const TX* image = x + plane * in_h * in_w;
+          std::fill(sums.begin(), sums.end(), requant.bias != nullptr ? requant.bias[f] : 0);
+          for (int64_t oy = 0; oy < out_h; ++oy) {
+            // Unsigned sums wrap where a huge kernel would overflow int32, as ORT's do.
+            auto* row_sums = reinterpret_cast<uint32_t*>(sums.data() + oy * out_w);
+            for (int64_t ky = 0; ky < k_h; ++ky) {
+              const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
+              if (iy < 0 || iy >= in_h) continue;
+              const TX* in_row = image + iy * in_w;
+              for (int64_t kx = 0; kx < k_w; ++kx) {
+                const auto tap = static_cast<uint32_t>(taps[ky * k_w + kx]);
+                const int64_t offset = kx * g.dilations[1] - g.pads[1];
+                // Output columns whose input column ox * stride + offset lies in the row.
+                const int64_t first = offset >= 0 ? 0 : (-offset + stride_x - 1) / stride_x;
+                const int64_t last = in_w - 1 - offset < 0
+                                         ? -1
+                                         : std::min(out_w - 1, (in_w - 1 - offset) / stride_x);
+                if (first > last) continue;
+                const TX* in = in_row + first * stride_x + offset;
+                uint32_t* out = row_sums + first;
+                for (int64_t i = 0; i <= last - first; ++i) {
+                  out[i] += static_cast<uint32_t>(in[i * stride_x] - x_zero) * tap;
+                }
+              }
+            }
+          }
+          RequantizeRow<Q>(sums.data(), pixels, &requant.multipliers[f], false, requant.zero_point,
+                           y + plane * pixels);
+        }
+      });
+}
+
+class QLinearConv final : public OpKernel {
+ public:
+  Status Init(const KernelInfo& info) override {
+    ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
+    packed_filters_ = PackConstantFilters(info, attributes_.group);
+    return Status::OK();
+  }
+
+  Status Compute(KernelContext& context) const override {
+    const Tensor* in[8];
+    for (size_t i = 0; i < 8; ++i) {
+      ORT_ASSIGN_OR_RETURN(in[i], context.RequiredInput(i));
+    }
+    const Tensor* bias = context.Input(8);
+    const Tensor& x = *in[0];
+    const Tensor& w = *in[3];
+    const Tensor& y_zero = *in[7];
+    auto problem = PlanConv(attributes_, x.shape(), w.shape());
+    if (!problem.ok()) return context.Error("{}", problem.status().message());
+    const int64_t filters = problem->filters;
+    if (in[1]->NumElements() != 1 || in[6]->NumElements() != 1 || y_zero.NumElements() != 1) {
+      return context.Error("x_scale, y_scale and y_zero_point must be scalars");
+    }
+    if (in[4]->NumElements() != 1 && in[4]->NumElements() != filters) {
+      return context.Error("w_scale must hold 1 or {} values", filters);
+    }
+    if (bias != nullptr && (bias->dtype() != DataType::kInt32 || bias->NumElements() != filters)) {
+      return context.Error("B must be int32 with {} values", filters);
+    }
+    ORT_ASSIGN_OR_RETURN(const std::vector<float> x_scale, ReadFloatParams<float>(*in[1]));
+    ORT_ASSIGN_OR_RETURN(const std::vector<float> w_scale, ReadFloatParams<float>(*in[4]));
+    ORT_ASSIGN_OR_RETURN(const std::vector<float> y_scale, ReadFloatParams<float>(*in[6]));
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> y_zp,
+                         ReadZeroPoints(context, &y_zero, y_zero.dtype(), 1, "y_zero_point"));
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> x_zp,
+                         ReadZeroPoints(context, in[2], x.dtype(), 1, "x_zero_point"));
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> w_zp,
+                         ReadZeroPoints(context, in[5], w.dtype(), filters, "w_zero_point"));
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), problem->OutputShape()));
+    if (y->NumElements() == 0) return Status::OK();
+    Requantization requant;
+    requant.multipliers.resize(static_cast<size_t>(filters));
+    for (int64_t f = 0; f < filters; ++f) {
+      requant.multipliers[f] = x_scale[0] * w_scale[w_scale.size() == 1 ? 0 : f] / y_scale[0];
+    }
+    requant.bias = bias != nullptr ? bias->Data<int32_t>() : nullptr;
+    requant.zero_point = y_zp[0];
+    const ConvProblem& p = *problem;
+    const bool two_d = p.geometry.rank() == 2;
+    const bool depthwise = two_d && p.group == p.channels && p.group == p.filters;
+    return DispatchByType<QuantTypes>(y->dtype(), "QLinearConv", [&]<typename Q>() {
+      return DispatchByType<QuantTypes>(x.dtype(), "X", [&]<typename TX>() {
+        Q* out = y->MutableData<Q>();
+        if (two_d && !packed_filters_.empty()) {
+          RunChannelsLast<TX, Q>(p, x.Data<TX>(), x_zp[0], packed_filters_, requant, out,
+                                 context.thread_pool());
+          return Status::OK();
+        }
+        if (depthwise) {
+          return DispatchByType<QuantTypes>(w.dtype(), "W", [&]<typename TW>() {
+            RunDepthwise<TX, TW, Q>(p, x.Data<TX>(), x_zp[0], w.Data<TW>(), w_zp, requant, out,
+                                    context.thread_pool());
+            return Status::OK();
+          });
+        }
+        std::vector<int32_t> sums(static_cast<size_t>(y->NumElements()));
+        ORT_RETURN_IF_ERROR(IntegerConv(context, x, in[2], w, in[5], p, sums.data()));
+        const int64_t out_size = p.geometry.OutputSize();
+        for (int64_t row = 0; row < p.batch * filters; ++row) {
+          const int64_t f = row % filters;
+          int32_t* row_sums = sums.data() + row * out_size;
+          if (requant.bias != nullptr) {
+            const auto shift = static_cast<uint32_t>(requant.bias[f]);
+            for (int64_t i = 0; i < out_size; ++i) {
+              row_sums[i] = static_cast<int32_t>(static_cast<uint32_t>(row_sums[i]) + shift);
+            }
+          }
+          RequantizeRow<Q>(row_sums, out_size, &requant.multipliers[f], false, requant.zero_point,
+                           out + row * out_size);
+        }
+        return Status::OK();
+      });
+    });
+  }
+
+ private:
+  WindowAttributes attributes_;
+  PackedGroupFilters packed_filters_;
+};
+
+}  // namespace
+
+void RegisterQLinearConvKernels(KernelRegistry& registry) {
+  const auto types = QuantTypes::DataTypes();
+  registry.Add<QLinearConv>(KernelDef("QLinearConv").Versions(10).Input(0, types).Input(3, types));
+}
+
+}  // namespace ort
