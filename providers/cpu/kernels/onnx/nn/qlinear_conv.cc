@@ -13,6 +13,7 @@
 
 #include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/common/thread_scratch.h"
+#include "providers/cpu/kernels/common/transpose_bytes.h"
 #include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
@@ -88,21 +89,13 @@ void AddBias(const Requantization& r, int64_t first_channel, int64_t count, int3
   }
 }
 
-/// dst[j * dst_stride + i] = src[i * src_stride + j] for i < rows, j < cols, in tiles that keep
-/// both sides' lines in cache: element by element, the strided side missed on every byte.
+/// Bytes of 8-bit tensors through TransposeBytes, whichever signedness they have.
 template <typename T>
 void TransposeTiles(const T* src, int64_t rows, int64_t cols, int64_t src_stride, T* dst,
                     int64_t dst_stride) {
-  constexpr int64_t kTile = 32;
-  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-    const int64_t i1 = std::min(rows, i0 + kTile);
-    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
-      const int64_t j1 = std::min(cols, j0 + kTile);
-      for (int64_t j = j0; j < j1; ++j) {
-        for (int64_t i = i0; i < i1; ++i) dst[j * dst_stride + i] = src[i * src_stride + j];
-      }
-    }
-  }
+  static_assert(sizeof(T) == 1);
+  TransposeBytes(reinterpret_cast<const uint8_t*>(src), src_stride, reinterpret_cast<uint8_t*>(dst),
+                 dst_stride, rows, cols);
 }
 
 template <typename TX, typename Q>
