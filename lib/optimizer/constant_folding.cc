@@ -1,8 +1,9 @@
 // Pass constant_folding: evaluates with the fallback (host) provider's kernels every node whose
-// inputs are all constant and replaces it by initializers holding its outputs; a node whose
-// outputs symbolic shape inference knows in full (Shape and Size of a statically shaped value,
-// Gather, Slice, Concat and arithmetic of a partly symbolic shape whose selected dimensions are
-// known) becomes constants too (ONNX Runtime's ConstantFolding).
+// inputs are all constant (but a DequantizeLinear of a QDQ group) and replaces it by initializers
+// holding its outputs; a node whose outputs symbolic shape inference knows in full (Shape and
+// Size of a statically shaped value, Gather, Slice, Concat and arithmetic of a partly symbolic
+// shape whose selected dimensions are known) becomes constants too (ONNX Runtime's
+// ConstantFolding).
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -34,10 +35,35 @@ bool IsNondeterministic(const Node& node) {
          op == "RandomUniformLike" || op == "Multinomial" || op == "Bernoulli";
 }
 
+// A DequantizeLinear read by a Conv, MatMul or Gemm whose input 0 is dequantized too: a QDQ group
+// the extended level fuses into an 8-bit op, which needs the quantized constant (onnxruntime's
+// constant folding keeps DequantizeLinear nodes for the same reason).
+bool FeedsQdqGroup(const Graph& graph, const Node& node) {
+  if (node.domain() != kOnnxDomain || node.op_type() != "DequantizeLinear") return false;
+  for (const auto& output : node.outputs()) {
+    if (output.empty()) continue;
+    for (const Node* consumer : graph.Consumers(output)) {
+      const std::string& op = consumer->op_type();
+      if (consumer->domain() != kOnnxDomain || (op != "Conv" && op != "MatMul" && op != "Gemm") ||
+          !consumer->HasInput(0)) {
+        continue;
+      }
+      const Node* first = graph.Producer(consumer->inputs()[0]);
+      if (first != nullptr && first->domain() == kOnnxDomain &&
+          first->op_type() == "DequantizeLinear") {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // Checks what can be known before running the node: its inputs, its kind, and its output types
 // where inference fixed them.
 bool IsFoldable(const Graph& graph, const Node& node) {
-  if (!node.Subgraphs().empty() || IsNondeterministic(node)) return false;
+  if (!node.Subgraphs().empty() || IsNondeterministic(node) || FeedsQdqGroup(graph, node)) {
+    return false;
+  }
   for (size_t i = 0; i < node.inputs().size(); ++i) {
     if (node.HasInput(i) && graph.GetConstantInitializer(node.inputs()[i], true) == nullptr) {
       return false;

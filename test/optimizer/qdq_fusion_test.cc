@@ -1,0 +1,149 @@
+// The extended level's QDQ fusions: QuantizeLinear(Conv or MatMul of DequantizeLinear inputs)
+// becomes QLinearConv / QLinearMatMul, the weights' DequantizeLinear survives constant folding
+// for it, a group whose float result has another reader stays as it is, and the fused model's
+// output is the literal one within a quantization step (the integer product rounds once, the
+// float one twice).
+#include <cmath>
+
+#include "test/optimizer/optimizer_test_util.h"
+
+namespace ort::test {
+namespace {
+
+constexpr float kInScale = 0.03f, kOutScale = 0.05f;
+
+std::vector<float> WeightScales(int64_t count) {
+  std::vector<float> scales;
+  for (int64_t i = 0; i < count; ++i) scales.push_back(0.01f + 0.004f * static_cast<float>(i));
+  return scales;
+}
+
+template <typename T>
+std::vector<T> Cycle(int64_t count, int first, int step, int low, int high) {
+  std::vector<T> values;
+  for (int64_t i = 0; i < count; ++i) {
+    values.push_back(static_cast<T>(low + (first + step * i) % (high - low + 1)));
+  }
+  return values;
+}
+
+// y = DQ(Q(Conv(DQ(Q(in)), DQ(W), DQ(B)))) with W [4,3,3,3] per filter; `conv_is_output` makes
+// the float convolution a second graph output.
+Model ConvModel(bool bias, bool conv_is_output) {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({1, 3, 6, 6}));
+  graph.AddInitializer("in_scale", Tensor::Scalar<float>(kInScale));
+  graph.AddInitializer("in_zero", Tensor::Scalar<uint8_t>(120));
+  graph.AddInitializer("w", Tensor::FromVector<int8_t>(TensorShape({4, 3, 3, 3}),
+                                                       Cycle<int8_t>(108, 5, 37, -127, 127)));
+  graph.AddInitializer("w_scale", Tensor::FromVector<float>(TensorShape({4}), WeightScales(4)));
+  graph.AddInitializer("w_zero", Tensor::FromVector<int8_t>(TensorShape({4}), {0, 0, 0, 0}));
+  std::vector<float> bias_scales;
+  for (float s : WeightScales(4)) bias_scales.push_back(kInScale * s);
+  graph.AddInitializer("b", Tensor::FromVector<int32_t>(TensorShape({4}), {500, -900, 0, 77}));
+  graph.AddInitializer("b_scale", Tensor::FromVector<float>(TensorShape({4}), bias_scales));
+  graph.AddInitializer("out_scale", Tensor::Scalar<float>(kOutScale));
+  graph.AddInitializer("out_zero", Tensor::Scalar<uint8_t>(128));
+  graph.AddNode({"q_in", "QuantizeLinear", "", {"in", "in_scale", "in_zero"}, {"xq"}, {}});
+  graph.AddNode({"dq_in", "DequantizeLinear", "", {"xq", "in_scale", "in_zero"}, {"x"}, {}});
+  Node& dq_w =
+      graph.AddNode({"dq_w", "DequantizeLinear", "", {"w", "w_scale", "w_zero"}, {"wf"}, {}});
+  dq_w.SetAttribute(Attribute::Int("axis", 0));
+  std::vector<std::string> conv_inputs{"x", "wf"};
+  if (bias) {
+    Node& dq_b = graph.AddNode({"dq_b", "DequantizeLinear", "", {"b", "b_scale"}, {"bf"}, {}});
+    dq_b.SetAttribute(Attribute::Int("axis", 0));
+    conv_inputs.push_back("bf");
+  }
+  Node& conv = graph.AddNode({"conv", "Conv", "", conv_inputs, {"c"}, {}});
+  conv.SetAttribute(Attribute::Ints("pads", {1, 1, 1, 1}));
+  graph.AddNode({"q_out", "QuantizeLinear", "", {"c", "out_scale", "out_zero"}, {"cq"}, {}});
+  graph.AddNode({"dq_out", "DequantizeLinear", "", {"cq", "out_scale", "out_zero"}, {"y"}, {}});
+  graph.set_inputs({"in"});
+  std::vector<std::string> outputs{"y"};
+  if (conv_is_output) outputs.push_back("c");
+  graph.set_outputs(outputs);
+  return model;
+}
+
+// y = DQ(Q(MatMul(DQ(Q(in)), DQ(B)))) with B [8,5] int8, per column when `per_column`.
+Model MatMulModel(bool per_column) {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({2, 3, 8}));
+  graph.AddInitializer("in_scale", Tensor::Scalar<float>(kInScale));
+  graph.AddInitializer("in_zero", Tensor::Scalar<uint8_t>(131));
+  graph.AddInitializer(
+      "b", Tensor::FromVector<int8_t>(TensorShape({8, 5}), Cycle<int8_t>(40, 3, 53, -128, 127)));
+  if (per_column) {
+    graph.AddInitializer("b_scale", Tensor::FromVector<float>(TensorShape({5}), WeightScales(5)));
+  } else {
+    graph.AddInitializer("b_scale", Tensor::Scalar<float>(0.012f));
+  }
+  graph.AddInitializer("out_scale", Tensor::Scalar<float>(kOutScale));
+  graph.AddInitializer("out_zero", Tensor::Scalar<int8_t>(-3));
+  graph.AddNode({"q_in", "QuantizeLinear", "", {"in", "in_scale", "in_zero"}, {"aq"}, {}});
+  graph.AddNode({"dq_in", "DequantizeLinear", "", {"aq", "in_scale", "in_zero"}, {"a"}, {}});
+  Node& dq_b = graph.AddNode({"dq_b", "DequantizeLinear", "", {"b", "b_scale"}, {"bf"}, {}});
+  dq_b.SetAttribute(Attribute::Int("axis", 1));
+  graph.AddNode({"matmul", "MatMul", "", {"a", "bf"}, {"p"}, {}});
+  graph.AddNode({"q_out", "QuantizeLinear", "", {"p", "out_scale", "out_zero"}, {"pq"}, {}});
+  graph.AddNode({"dq_out", "DequantizeLinear", "", {"pq", "out_scale", "out_zero"}, {"y"}, {}});
+  graph.set_inputs({"in"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+void CheckWithinOneStep(const std::vector<float>& fused, const std::vector<float>& plain) {
+  REQUIRE(fused.size() == plain.size());
+  int64_t off = 0;
+  for (size_t i = 0; i < fused.size(); ++i) {
+    INFO(i << ": " << fused[i] << " vs " << plain[i]);
+    CHECK(std::abs(fused[i] - plain[i]) <= kOutScale * 1.001f);
+    off += fused[i] != plain[i];
+  }
+  // Rounding differs only near ties: most outputs are the same.
+  CHECK(off * 10 <= static_cast<int64_t>(fused.size()));
+}
+
+}  // namespace
+
+TEST_CASE("A QDQ Conv becomes QLinearConv at the extended level", "[optimizer][qdq]") {
+  for (const bool bias : {true, false}) {
+    INFO("bias " << bias);
+    Model basic = ConvModel(bias, false);
+    OptimizeBasic(basic);
+    CHECK(CountOps(basic.graph(), "DequantizeLinear") == (bias ? 4u : 3u));
+    Model extended = ConvModel(bias, false);
+    OptimizeExtended(extended);
+    CHECK(OpTypes(extended.graph()) == Ops{"QuantizeLinear", "QLinearConv", "DequantizeLinear"});
+    const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 3, 6, 6}, 3))}};
+    const CpuRun plain = RunOnCpu(ConvModel(bias, false), OptimizationLevel::kDisable, feeds);
+    const CpuRun fused = RunOnCpu(ConvModel(bias, false), OptimizationLevel::kExtended, feeds);
+    CHECK(CountOps(extended.graph(), "Conv") == 0);
+    CheckWithinOneStep(fused.output, plain.output);
+  }
+}
+
+TEST_CASE("A QDQ Conv whose float result is also an output stays unfused", "[optimizer][qdq]") {
+  Model model = ConvModel(true, true);
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "QLinearConv") == 0);
+  CHECK(CountOps(model.graph(), "Conv") == 1);
+}
+
+TEST_CASE("A QDQ MatMul becomes QLinearMatMul, per tensor or per column", "[optimizer][qdq]") {
+  for (const bool per_column : {false, true}) {
+    INFO("per column " << per_column);
+    Model model = MatMulModel(per_column);
+    OptimizeExtended(model);
+    CHECK(OpTypes(model.graph()) == Ops{"QuantizeLinear", "QLinearMatMul", "DequantizeLinear"});
+    const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({2, 3, 8}, 4))}};
+    const CpuRun plain = RunOnCpu(MatMulModel(per_column), OptimizationLevel::kDisable, feeds);
+    const CpuRun fused = RunOnCpu(MatMulModel(per_column), OptimizationLevel::kExtended, feeds);
+    CheckWithinOneStep(fused.output, plain.output);
+  }
+}
+
+}  // namespace ort::test
