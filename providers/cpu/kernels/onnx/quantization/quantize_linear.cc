@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "lib/ir/four_bit.h"
 #include "providers/cpu/kernels/common/elementwise.h"
@@ -128,6 +129,23 @@ Result<const Tensor*> Unpacked(const Tensor* tensor, Tensor& storage) {
   return &storage;
 }
 
+/// out[i] = saturate(round_half_even(in[i] / scale) + zero) into [low, high], in a loop the
+/// compiler vectorizes (std::nearbyint is a library call): clamped first to the integers
+/// [low - zero, high - zero], the quotient rounds by adding and subtracting 1.5 x 2^23, as
+/// ORT's MLAS does; a NaN becomes `low`, as there.
+template <typename Q>
+void QuantizeRow(const float* in, int64_t count, float scale, float zero, float low, float high,
+                 Q* out) {
+  constexpr float kRound = 12582912.0f;
+  const float min = low - zero, max = high - zero;
+  for (int64_t i = 0; i < count; ++i) {
+    float value = in[i] / scale;
+    value = value > min ? value : min;
+    value = value < max ? value : max;
+    out[i] = static_cast<Q>(static_cast<int32_t>((value + kRound) - kRound + zero));
+  }
+}
+
 Result<QuantAttributes> ReadAttributes(const KernelInfo& info) {
   QuantAttributes attributes;
   attributes.per_axis_allowed = info.opset() >= 13;
@@ -225,6 +243,20 @@ class QuantizeLinear final : public OpKernel {
         });
       }
       auto quantize_integer = [&]<typename Q>(Q* out, float low, float high) {
+        if constexpr (std::is_same_v<X, float>) {
+          if (precision_ == DataType::kFloat && layout.block_size == 0) {
+            const int64_t rows = layout.blocks * layout.channels;
+            ThreadPool::TryParallelFor(
+                context.thread_pool(), rows, 4.0 * layout.inner, [&](int64_t begin, int64_t end) {
+                  for (int64_t row = begin; row < end; ++row) {
+                    const int64_t k = layout.ScaleBase(row);
+                    QuantizeRow(in + row * layout.inner, layout.inner, (*scales)[k], zeros[k], low,
+                                high, out + row * layout.inner);
+                  }
+                });
+            return Status::OK();
+          }
+        }
         return quantize([&](int64_t i, float scaled, float zero) {
           const float q = std::nearbyint(scaled) + zero;
           out[i] = static_cast<Q>(std::isnan(q) ? 0.0f : std::clamp(q, low, high));
