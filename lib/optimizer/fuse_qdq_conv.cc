@@ -1,6 +1,7 @@
 // Rule fuse_qdq_conv: QuantizeLinear(Conv(DequantizeLinear(x), DequantizeLinear(constant W)
-// [, DequantizeLinear(constant int32 bias)])) becomes QLinearConv, so the convolution runs on
-// 8-bit operands (onnxruntime's QDQ ConvNodeGroupSelector and its QLinearConv action).
+// [, DequantizeLinear(constant int32 bias)])), with a Relu or Clip the QuantizeLinear makes
+// redundant allowed before it, becomes QLinearConv, so the convolution runs on 8-bit operands
+// (onnxruntime's QDQ ConvNodeGroupSelector and its QLinearConv action).
 #include <cmath>
 
 #include "lib/optimizer/fusion_patterns.h"
@@ -13,22 +14,25 @@ namespace {
 
 struct ConvGroup {
   const Node* conv;
+  const Node* activation;  // a Relu or Clip the output's quantization makes redundant, or null
   QuantizationParams x, w, y;
   std::optional<QuantizationParams> bias;
 };
 
 std::optional<ConvGroup> MatchGroup(const Graph& graph, const Node& q) {
-  const Node* conv = SoleProducer(graph, q, 0, "Conv");
-  if (conv == nullptr || !conv->HasInput(0) || !conv->HasInput(1)) return std::nullopt;
   const auto y = QuantizeParams(graph, q);
+  if (!y) return std::nullopt;
+  const Node* activation = nullptr;
+  const Node* conv = QuantizedProducer(graph, q, *y, "Conv", &activation);
+  if (conv == nullptr || !conv->HasInput(0) || !conv->HasInput(1)) return std::nullopt;
   const auto x = DequantizeOf(graph, conv->inputs()[0]);
   const auto w = DequantizeOf(graph, conv->inputs()[1]);
-  if (!y || !x || x->count != 1 || !w) return std::nullopt;
+  if (!x || x->count != 1 || !w) return std::nullopt;
   const Tensor* weights = ConstantInput(graph, *w->node, 0);
   if (weights == nullptr || weights->shape().rank() < 3) return std::nullopt;
   const int64_t filters = weights->shape()[0];
   if (!PerTensorOrChannel(*w, weights->shape().rank(), 0, filters)) return std::nullopt;
-  ConvGroup group{conv, *x, *w, *y, std::nullopt};
+  ConvGroup group{conv, activation, *x, *w, *y, std::nullopt};
   if (conv->HasInput(2)) {
     group.bias = DequantizeOf(graph, conv->inputs()[2], true);
     if (!group.bias || group.bias->type != DataType::kInt32) return std::nullopt;
@@ -98,7 +102,9 @@ class FuseQdqConv final : public RewriteRule {
     }
     const std::vector<const Node*> dequantized{group.x.node, group.w.node,
                                                group.bias ? group.bias->node : nullptr};
-    ReplaceByFusedNode(graph, {group.conv, &node},
+    std::vector<const Node*> replaced{group.conv, &node};
+    if (group.activation != nullptr) replaced.push_back(group.activation);
+    ReplaceByFusedNode(graph, replaced,
                        {group.conv->name(),
                         "QLinearConv",
                         "",

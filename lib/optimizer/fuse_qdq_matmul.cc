@@ -1,6 +1,7 @@
-// Rule fuse_qdq_matmul: QuantizeLinear(MatMul(DequantizeLinear(a), DequantizeLinear(b))) becomes
-// QLinearMatMul, so the product runs on 8-bit operands (onnxruntime's QDQ MatMulNodeGroupSelector
-// and its QLinearMatMul action). B may be per column when it is a matrix.
+// Rule fuse_qdq_matmul: QuantizeLinear(MatMul(DequantizeLinear(a), DequantizeLinear(b))), with a
+// Relu or Clip the QuantizeLinear makes redundant allowed before it, becomes QLinearMatMul, so the
+// product runs on 8-bit operands (onnxruntime's QDQ MatMulNodeGroupSelector and its QLinearMatMul
+// action). B may be per column when it is a matrix.
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
@@ -11,22 +12,25 @@ namespace {
 
 struct MatMulGroup {
   const Node* matmul;
+  const Node* activation;  // a Relu or Clip the output's quantization makes redundant, or null
   QuantizationParams a, b, y;
 };
 
 std::optional<MatMulGroup> MatchGroup(const Graph& graph, const Node& q) {
-  const Node* matmul = SoleProducer(graph, q, 0, "MatMul");
-  if (matmul == nullptr || !matmul->HasInput(0) || !matmul->HasInput(1)) return std::nullopt;
   const auto y = QuantizeParams(graph, q);
+  if (!y) return std::nullopt;
+  const Node* activation = nullptr;
+  const Node* matmul = QuantizedProducer(graph, q, *y, "MatMul", &activation);
+  if (matmul == nullptr || !matmul->HasInput(0) || !matmul->HasInput(1)) return std::nullopt;
   const auto a = DequantizeOf(graph, matmul->inputs()[0]);
   const auto b = DequantizeOf(graph, matmul->inputs()[1]);
-  if (!y || !a || a->count != 1 || !b) return std::nullopt;
+  if (!a || a->count != 1 || !b) return std::nullopt;
   if (b->count != 1) {
     const std::optional<size_t> rank = RankOf(graph, b->node->inputs()[0]);
     const std::optional<int64_t> columns = KnownDimension(graph, b->node->inputs()[0], 1);
     if (rank != 2u || !columns || !PerTensorOrChannel(*b, 2, 1, *columns)) return std::nullopt;
   }
-  return MatMulGroup{matmul, *a, *b, *y};
+  return MatMulGroup{matmul, activation, *a, *b, *y};
 }
 
 class FuseQdqMatMul final : public RewriteRule {
@@ -50,8 +54,10 @@ class FuseQdqMatMul final : public RewriteRule {
                                     ZeroPointInput(graph, group.y)};
     const Node* a = group.a.node;
     const Node* b = group.b.node;
+    std::vector<const Node*> replaced{group.matmul, &node};
+    if (group.activation != nullptr) replaced.push_back(group.activation);
     ReplaceByFusedNode(
-        graph, {group.matmul, &node},
+        graph, replaced,
         {group.matmul->name(), "QLinearMatMul", "", std::move(inputs), {node.outputs()[0]}, {}});
     RemoveIfUnused(graph, *a);
     if (b != a) RemoveIfUnused(graph, *b);

@@ -1,5 +1,7 @@
 #include "lib/optimizer/qdq_patterns.h"
 
+#include <limits>
+
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/pattern_utils.h"
 
@@ -71,6 +73,33 @@ std::optional<QuantizationParams> QuantizeParams(const Graph& graph, const Node&
   std::optional<QuantizationParams> params = ConstantParams(graph, node, type);
   if (!params || params->count != 1) return std::nullopt;
   return params;
+}
+
+const Node* QuantizedProducer(const Graph& graph, const Node& q, const QuantizationParams& y,
+                              std::string_view op_type, const Node** activation) {
+  *activation = nullptr;
+  if (const Node* direct = SoleProducer(graph, q, 0, op_type)) return direct;
+  const Node* act = SoleProducer(graph, q, 0, "Relu");
+  if (act == nullptr) act = SoleProducer(graph, q, 0, "Clip");
+  if (act == nullptr) return nullptr;
+  const std::optional<std::vector<float>> params = FusedConvActivationParams(graph, *act);
+  if (!params) return nullptr;
+  const float low = params->empty() ? 0.0f : (*params)[0];
+  const float high = params->empty() ? std::numeric_limits<float>::infinity() : (*params)[1];
+  const float scale = ConstantInput(graph, q, 1)->Data<float>()[0];
+  int64_t zero = 0;
+  if (!y.zero_point.empty()) {
+    const Tensor* z = ConstantInput(graph, q, 2);
+    zero = y.type == DataType::kInt8 ? z->Data<int8_t>()[0] : z->Data<uint8_t>()[0];
+  }
+  const int64_t qmin = y.type == DataType::kInt8 ? -128 : 0;
+  const int64_t qmax = y.type == DataType::kInt8 ? 127 : 255;
+  const float represented_low = static_cast<float>(qmin - zero) * scale;
+  const float represented_high = static_cast<float>(qmax - zero) * scale;
+  if (!(scale > 0.0f) || represented_low < low || represented_high > high) return nullptr;
+  const Node* producer = SoleProducer(graph, *act, 0, op_type);
+  if (producer != nullptr) *activation = act;
+  return producer;
 }
 
 bool PerTensorOrChannel(const QuantizationParams& params, size_t rank, int64_t axis,

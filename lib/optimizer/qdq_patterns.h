@@ -31,6 +31,14 @@ std::optional<QuantizationParams> DequantizeOf(const Graph& graph, std::string_v
 /// The same for a QuantizeLinear `node` to int8 or uint8 with a per-tensor scale.
 std::optional<QuantizationParams> QuantizeParams(const Graph& graph, const Node& node);
 
+/// The ai.onnx `op_type` node whose output QuantizeLinear `q` (with per-tensor `y`) quantizes,
+/// directly or through a Relu or Clip that `q` makes redundant: the values `q` can represent,
+/// [(qmin - zero) scale, (qmax - zero) scale], lie within the activation's bounds, so saturation
+/// clips as it would. Every intermediate must be read only by the next node. `activation` gets
+/// the Relu or Clip, or null.
+const Node* QuantizedProducer(const Graph& graph, const Node& q, const QuantizationParams& y,
+                              std::string_view op_type, const Node** activation);
+
 /// True when `params` quantize per tensor, or per channel along axis `axis` of a rank-`rank`
 /// tensor whose dimension there is `channels`.
 bool PerTensorOrChannel(const QuantizationParams& params, size_t rank, int64_t axis,

@@ -27,9 +27,17 @@ std::vector<T> Cycle(int64_t count, int first, int step, int low, int high) {
   return values;
 }
 
-// y = DQ(Q(Conv(DQ(Q(in)), DQ(W), DQ(B)))) with W [4,3,3,3] per filter; `conv_is_output` makes
-// the float convolution a second graph output.
-Model ConvModel(bool bias, bool conv_is_output) {
+struct ConvOptions {
+  bool bias = true;
+  bool conv_is_output = false;  // the float convolution is a second graph output
+  std::string activation{};     // Relu or Clip (to [0, 6]) between the Conv and its Q
+  uint8_t out_zero = 128;
+  float out_scale = kOutScale;
+};
+
+// y = DQ(Q(act(Conv(DQ(Q(in)), DQ(W), DQ(B))))) with W [4,3,3,3] per filter.
+Model ConvModel(const ConvOptions& options) {
+  const bool bias = options.bias;
   Model model = MakeModel(13);
   Graph& graph = model.graph();
   graph.SetValueType("in", FloatTensor({1, 3, 6, 6}));
@@ -43,8 +51,8 @@ Model ConvModel(bool bias, bool conv_is_output) {
   for (float s : WeightScales(4)) bias_scales.push_back(kInScale * s);
   graph.AddInitializer("b", Tensor::FromVector<int32_t>(TensorShape({4}), {500, -900, 0, 77}));
   graph.AddInitializer("b_scale", Tensor::FromVector<float>(TensorShape({4}), bias_scales));
-  graph.AddInitializer("out_scale", Tensor::Scalar<float>(kOutScale));
-  graph.AddInitializer("out_zero", Tensor::Scalar<uint8_t>(128));
+  graph.AddInitializer("out_scale", Tensor::Scalar<float>(options.out_scale));
+  graph.AddInitializer("out_zero", Tensor::Scalar<uint8_t>(options.out_zero));
   graph.AddNode({"q_in", "QuantizeLinear", "", {"in", "in_scale", "in_zero"}, {"xq"}, {}});
   graph.AddNode({"dq_in", "DequantizeLinear", "", {"xq", "in_scale", "in_zero"}, {"x"}, {}});
   Node& dq_w =
@@ -58,11 +66,21 @@ Model ConvModel(bool bias, bool conv_is_output) {
   }
   Node& conv = graph.AddNode({"conv", "Conv", "", conv_inputs, {"c"}, {}});
   conv.SetAttribute(Attribute::Ints("pads", {1, 1, 1, 1}));
-  graph.AddNode({"q_out", "QuantizeLinear", "", {"c", "out_scale", "out_zero"}, {"cq"}, {}});
+  std::string quantized = "c";
+  if (options.activation == "Relu") {
+    graph.AddNode({"relu", "Relu", "", {"c"}, {"r"}, {}});
+    quantized = "r";
+  } else if (options.activation == "Clip") {
+    graph.AddInitializer("low", Tensor::Scalar<float>(0.0f));
+    graph.AddInitializer("high", Tensor::Scalar<float>(6.0f));
+    graph.AddNode({"clip", "Clip", "", {"c", "low", "high"}, {"r"}, {}});
+    quantized = "r";
+  }
+  graph.AddNode({"q_out", "QuantizeLinear", "", {quantized, "out_scale", "out_zero"}, {"cq"}, {}});
   graph.AddNode({"dq_out", "DequantizeLinear", "", {"cq", "out_scale", "out_zero"}, {"y"}, {}});
   graph.set_inputs({"in"});
   std::vector<std::string> outputs{"y"};
-  if (conv_is_output) outputs.push_back("c");
+  if (options.conv_is_output) outputs.push_back("c");
   graph.set_outputs(outputs);
   return model;
 }
@@ -95,12 +113,13 @@ Model MatMulModel(bool per_column) {
   return model;
 }
 
-void CheckWithinOneStep(const std::vector<float>& fused, const std::vector<float>& plain) {
+void CheckWithinOneStep(const std::vector<float>& fused, const std::vector<float>& plain,
+                        float step = kOutScale) {
   REQUIRE(fused.size() == plain.size());
   int64_t off = 0;
   for (size_t i = 0; i < fused.size(); ++i) {
     INFO(i << ": " << fused[i] << " vs " << plain[i]);
-    CHECK(std::abs(fused[i] - plain[i]) <= kOutScale * 1.001f);
+    CHECK(std::abs(fused[i] - plain[i]) <= step * 1.001f);
     off += fused[i] != plain[i];
   }
   // Rounding differs only near ties: most outputs are the same.
@@ -112,22 +131,55 @@ void CheckWithinOneStep(const std::vector<float>& fused, const std::vector<float
 TEST_CASE("A QDQ Conv becomes QLinearConv at the extended level", "[optimizer][qdq]") {
   for (const bool bias : {true, false}) {
     INFO("bias " << bias);
-    Model basic = ConvModel(bias, false);
+    ConvOptions options;
+    options.bias = bias;
+    Model basic = ConvModel(options);
     OptimizeBasic(basic);
     CHECK(CountOps(basic.graph(), "DequantizeLinear") == (bias ? 4u : 3u));
-    Model extended = ConvModel(bias, false);
+    Model extended = ConvModel(options);
     OptimizeExtended(extended);
     CHECK(OpTypes(extended.graph()) == Ops{"QuantizeLinear", "QLinearConv", "DequantizeLinear"});
     const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 3, 6, 6}, 3))}};
-    const CpuRun plain = RunOnCpu(ConvModel(bias, false), OptimizationLevel::kDisable, feeds);
-    const CpuRun fused = RunOnCpu(ConvModel(bias, false), OptimizationLevel::kExtended, feeds);
-    CHECK(CountOps(extended.graph(), "Conv") == 0);
+    const CpuRun plain = RunOnCpu(ConvModel(options), OptimizationLevel::kDisable, feeds);
+    const CpuRun fused = RunOnCpu(ConvModel(options), OptimizationLevel::kExtended, feeds);
     CheckWithinOneStep(fused.output, plain.output);
   }
 }
 
+// Relu before a Q whose zero point is the type's minimum, or Clip(0, 6) before a Q whose range
+// ends below 6, clips nothing the saturation would not: they go. Otherwise they stay, and so
+// does the float Conv.
+TEST_CASE("A QDQ Conv absorbs a Relu or Clip only where the Q makes it redundant",
+          "[optimizer][qdq]") {
+  struct Case {
+    std::string activation;
+    uint8_t out_zero;
+    float out_scale;
+    bool fused;
+  };
+  for (const Case& c : {Case{"Relu", 0, kOutScale, true}, Case{"Relu", 128, kOutScale, false},
+                        Case{"Clip", 0, 0.02f, true}, Case{"Clip", 0, kOutScale, false}}) {
+    INFO(c.activation << " zero " << int{c.out_zero} << " scale " << c.out_scale);
+    ConvOptions options;
+    options.activation = c.activation;
+    options.out_zero = c.out_zero;
+    options.out_scale = c.out_scale;
+    Model model = ConvModel(options);
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "QLinearConv") == (c.fused ? 1u : 0u));
+    CHECK(CountOps(model.graph(), c.activation) == (c.fused ? 0u : 1u));
+    if (!c.fused) continue;
+    const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 3, 6, 6}, 3))}};
+    const CpuRun plain = RunOnCpu(ConvModel(options), OptimizationLevel::kDisable, feeds);
+    const CpuRun fused = RunOnCpu(ConvModel(options), OptimizationLevel::kExtended, feeds);
+    CheckWithinOneStep(fused.output, plain.output, c.out_scale);
+  }
+}
+
 TEST_CASE("A QDQ Conv whose float result is also an output stays unfused", "[optimizer][qdq]") {
-  Model model = ConvModel(true, true);
+  ConvOptions options;
+  options.conv_is_output = true;
+  Model model = ConvModel(options);
   OptimizeExtended(model);
   CHECK(CountOps(model.graph(), "QLinearConv") == 0);
   CHECK(CountOps(model.graph(), "Conv") == 1);
