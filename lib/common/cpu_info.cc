@@ -7,6 +7,10 @@
 
 #include <unistd.h>
 
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define ORT_CPU_X86 1
@@ -98,6 +102,20 @@ std::string Trim(const std::string& text) {
 }
 
 }  // namespace
+
+bool RequestAmxTileState() {
+  static const bool granted = [] {
+    if (!GetCpuFeatures().amx_tile) return false;
+#if defined(__linux__) && defined(__x86_64__)
+    constexpr long kArchReqXcompPerm = 0x1023;
+    constexpr long kXfeatureXtiledata = 18;
+    return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+    return false;
+#endif
+  }();
+  return granted;
+}
 
 const CpuFeatures& GetCpuFeatures() {
   static const CpuFeatures features = Detect();

@@ -31,6 +31,11 @@ struct CpuFeatures {
 /// The host's features, detected on the first call and cached; all false on non-x86 hosts.
 const CpuFeatures& GetCpuFeatures();
 
+/// Asks Linux once for this process's permission to use the AMX tile data state
+/// (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)); true when the CPU has AMX tiles and
+/// the permission is granted. Kernels using the tiles call it before their first use.
+bool RequestAmxTileState();
+
 /// The instruction-set levels kernels dispatch on, lowest first.
 enum class CpuIsa { kPortable, kAvx2, kAvx512 };
 

@@ -30,7 +30,8 @@ struct Layout {
 
   Layout(const QgemmKernel& kernel, int64_t k, int64_t n)
       : steps(kernel.wide ? 2 : 4),
-        groups((k + steps - 1) / steps),
+        groups(((k + steps - 1) / steps + kernel.GroupMultiple() - 1) / kernel.GroupMultiple() *
+               kernel.GroupMultiple()),
         padded_n((n + kernel.ColumnStep() - 1) / kernel.ColumnStep() * kernel.ColumnStep()) {}
 
   int64_t BlockGroups(int64_t group0) const { return std::min(kBlockGroups, groups - group0); }
@@ -140,7 +141,16 @@ std::vector<int32_t> ShiftedZeroPoints(int64_t n, std::span<const int32_t> b_zer
 }  // namespace
 
 bool QgemmKernelRunnable(const QgemmKernel& kernel) {
-  return CpuHasIsa(kernel.isa) && (!kernel.vnni || GetCpuFeatures().avx512_vnni);
+  if (!CpuHasIsa(kernel.isa)) return false;
+  switch (kernel.extension) {
+    case QgemmExtension::kNone:
+      return true;
+    case QgemmExtension::kVnni:
+      return GetCpuFeatures().avx512_vnni;
+    case QgemmExtension::kAmxInt8:
+      return GetCpuFeatures().amx_int8 && RequestAmxTileState();
+  }
+  return false;
 }
 
 const QgemmKernel& BestQgemmKernel() {

@@ -12,6 +12,9 @@
 
 namespace ort {
 
+/// The extension a kernel needs beyond its CpuIsa.
+enum class QgemmExtension { kNone, kVnni, kAmxInt8 };
+
 /// Depth steps a kernel consumes per 32-bit lane: 4 bytes, or 2 int16 when the kernel is wide.
 /// Either way a group of depth steps takes 4 bytes of every packed row of A and column of B.
 constexpr int64_t kQgemmGroupBytes = 4;
@@ -26,7 +29,7 @@ using QgemmBlockFn = void(int64_t rows, int64_t cols, int64_t groups, const uint
                           int64_t a_stride, const uint8_t* b, int64_t b_panel_stride, bool first,
                           const int32_t* column_offsets, int32_t* c, int64_t ldc);
 
-#define ORT_QGEMM_KERNEL(name, isa, vnni, mr, nr, wide) QgemmBlockFn name;
+#define ORT_QGEMM_KERNEL(name, isa, extension, mr, nr, wide) QgemmBlockFn name;
 #include "providers/cpu/kernels/common/qgemm_kernels.inc"
 #undef ORT_QGEMM_KERNEL
 
@@ -36,8 +39,8 @@ struct QgemmKernel {
   const char* name;
   /// The instruction set `block` is compiled for and needs.
   CpuIsa isa;
-  /// Whether `block` also needs AVX-512 VNNI (VPDPBUSD).
-  bool vnni;
+  /// What `block` needs beyond `isa`: VPDPBUSD or the AMX tiles.
+  QgemmExtension extension;
   /// Rows of C one register tile covers.
   int64_t mr;
   /// Columns of C one register tile covers; packed B panels hold this many columns.
@@ -48,12 +51,14 @@ struct QgemmKernel {
 
   /// Columns per vector register: the last panel of B is padded to a multiple of this.
   int64_t ColumnStep() const { return wide ? 8 : isa == CpuIsa::kAvx512 ? 16 : nr; }
+  /// Depth groups are padded to a multiple of this: an AMX tile row holds 16 groups (64 bytes).
+  int64_t GroupMultiple() const { return extension == QgemmExtension::kAmxInt8 ? 16 : 1; }
 };
 
 /// Every QGemm microkernel, in the order of qgemm_kernels.inc.
 inline constexpr QgemmKernel kQgemmKernels[] = {
-#define ORT_QGEMM_KERNEL(name, isa, vnni, mr, nr, wide) \
-  {#name, CpuIsa::isa, vnni, mr, nr, wide, name},
+#define ORT_QGEMM_KERNEL(name, isa, extension, mr, nr, wide) \
+  {#name, CpuIsa::isa, QgemmExtension::extension, mr, nr, wide, name},
 #include "providers/cpu/kernels/common/qgemm_kernels.inc"
 #undef ORT_QGEMM_KERNEL
 };
