@@ -205,11 +205,13 @@ std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t 
 
 template <typename TA>
 void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
-                 const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool) {
+                 const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
+                 const QgemmBlockDone& done) {
   const int64_t n = b.n;
   if (m <= 0 || n <= 0) return;
   if (b.k == 0) {
     for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0);
+    if (done) done(0, m, 0, n, c, ldc);
     return;
   }
   const QgemmKernel& kernel = *b.kernel;
@@ -270,6 +272,7 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
       if (!fold_correction) {
         Correct(b, rows, col0, cols, a_zero_points.data() + row0, row_sums.data(), c_block, ldc);
       }
+      if (done) done(row0, rows, col0, cols, c_block, ldc);
     }
   });
 }
@@ -312,9 +315,11 @@ ORT_QGEMM_INSTANTIATE(int8_t, int8_t)
 #undef ORT_QGEMM_INSTANTIATE
 
 template void QGemmPacked<uint8_t>(int64_t, const uint8_t*, int64_t, std::span<const int32_t>,
-                                   const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*);
+                                   const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*,
+                                   const QgemmBlockDone&);
 template void QGemmPacked<int8_t>(int64_t, const int8_t*, int64_t, std::span<const int32_t>,
-                                  const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*);
+                                  const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*,
+                                  const QgemmBlockDone&);
 template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const uint8_t*, int64_t,
                                     std::span<const int32_t>);
 template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const int8_t*, int64_t,

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -55,10 +56,18 @@ class PackedQgemmB {
 std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t b_index,
                                                  size_t zero_index);
 
+/// What a caller does with each finished block of C while it is still in cache (requantizing it,
+/// say): called once per block, on the thread that computed it, with the block's first row and
+/// column, its size and its place in C.
+using QgemmBlockDone = std::function<void(int64_t row0, int64_t rows, int64_t col0,
+                                          int64_t cols, int32_t* c_block, int64_t ldc)>;
+
 /// C = (A - a_zero) x B with B packed; A is m x k (k = b.k), row-major with leading dimension lda.
+/// `done`, when given, sees every block of C once it holds its final values.
 template <typename TA>
 void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
-                 const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool);
+                 const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
+                 const QgemmBlockDone& done = nullptr);
 
 /// The product as above, packing B on the calling thread for BestQgemmKernel().
 template <typename TA, typename TB>

@@ -89,13 +89,27 @@ void AddBias(const Requantization& r, int64_t first_channel, int64_t count, int3
   }
 }
 
-/// Bytes of 8-bit tensors through TransposeBytes, whichever signedness they have.
+/// Bytes of 8-bit tensors through TransposeBytes, whichever signedness they have, shared among
+/// the pool's threads by ranges of 64 source rows or, with fewer rows, 64 source columns.
 template <typename T>
 void TransposeTiles(const T* src, int64_t rows, int64_t cols, int64_t src_stride, T* dst,
-                    int64_t dst_stride) {
+                    int64_t dst_stride, ThreadPool* pool) {
   static_assert(sizeof(T) == 1);
-  TransposeBytes(reinterpret_cast<const uint8_t*>(src), src_stride, reinterpret_cast<uint8_t*>(dst),
-                 dst_stride, rows, cols);
+  const auto* in = reinterpret_cast<const uint8_t*>(src);
+  auto* out = reinterpret_cast<uint8_t*>(dst);
+  constexpr int64_t kRange = 64;
+  const bool by_rows = rows >= cols;
+  const int64_t ranges = ((by_rows ? rows : cols) + kRange - 1) / kRange;
+  const double cost = static_cast<double>(kRange * (by_rows ? cols : rows));
+  ThreadPool::TryParallelFor(pool, ranges, cost, [&](int64_t begin, int64_t end) {
+    if (by_rows) {
+      const int64_t first = begin * kRange, count = std::min(rows, end * kRange) - first;
+      TransposeBytes(in + first * src_stride, src_stride, out + first, dst_stride, count, cols);
+    } else {
+      const int64_t first = begin * kRange, count = std::min(cols, end * kRange) - first;
+      TransposeBytes(in + first, src_stride, out + first * dst_stride, dst_stride, rows, count);
+    }
+  });
 }
 
 template <typename TX, typename Q>
@@ -120,7 +134,8 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
   Q* out_rows = out_scratch.Get(static_cast<size_t>(pixels * group_filters));
   const int32_t x_zero_values[] = {x_zero};
   for (int64_t n = 0; n < p.batch; ++n) {
-    TransposeTiles(x + n * channels * in_pixels, channels, in_pixels, in_pixels, image, channels);
+    TransposeTiles(x + n * channels * in_pixels, channels, in_pixels, in_pixels, image, channels,
+                   pool);
     for (int64_t grp = 0; grp < p.group; ++grp) {
       const TX* a = image + grp * group_channels;
       int64_t lda = channels;
@@ -147,17 +162,21 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
         a = rows;
         lda = depth;
       }
-      QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), sums, group_filters,
-                      pool);
       const int64_t first_filter = grp * group_filters;
-      for (int64_t i = 0; i < pixels; ++i) {
-        int32_t* row_sums = sums + i * group_filters;
-        AddBias(requant, first_filter, group_filters, row_sums);
-        RequantizeRow<Q>(row_sums, group_filters, requant.multipliers.data() + first_filter, true,
-                         requant.zero_point, out_rows + i * group_filters);
-      }
+      // Each block of sums is requantized by the thread that made it, while it is in cache.
+      const auto requantize = [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols,
+                                  int32_t* block, int64_t ldc) {
+        for (int64_t i = 0; i < rows; ++i) {
+          int32_t* row_sums = block + i * ldc;
+          AddBias(requant, first_filter + col0, cols, row_sums);
+          RequantizeRow<Q>(row_sums, cols, requant.multipliers.data() + first_filter + col0, true,
+                           requant.zero_point, out_rows + (row0 + i) * group_filters + col0);
+        }
+      };
+      QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), sums, group_filters,
+                      pool, requantize);
       TransposeTiles(out_rows, pixels, group_filters, group_filters,
-                     y + (n * p.filters + first_filter) * pixels, pixels);
+                     y + (n * p.filters + first_filter) * pixels, pixels, pool);
     }
   }
 }
