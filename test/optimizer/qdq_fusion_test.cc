@@ -113,6 +113,35 @@ Model MatMulModel(bool per_column) {
   return model;
 }
 
+// y = DQ(Q(Relu?(Add(DQ(Q(a)), DQ(Q(b)))))) on [2,3,4]; a Relu before a Q whose zero point is 0.
+Model AddModel(bool relu) {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  for (const char* name : {"a", "b"}) graph.SetValueType(name, FloatTensor({2, 3, 4}));
+  graph.AddInitializer("a_scale", Tensor::Scalar<float>(0.02f));
+  graph.AddInitializer("a_zero", Tensor::Scalar<uint8_t>(120));
+  graph.AddInitializer("b_scale", Tensor::Scalar<float>(0.03f));
+  graph.AddInitializer("b_zero", Tensor::Scalar<uint8_t>(135));
+  graph.AddInitializer("out_scale", Tensor::Scalar<float>(kOutScale));
+  graph.AddInitializer("out_zero", Tensor::Scalar<uint8_t>(relu ? 0 : 128));
+  for (const std::string x : {"a", "b"}) {
+    graph.AddNode({"q_" + x, "QuantizeLinear", "", {x, x + "_scale", x + "_zero"}, {x + "q"}, {}});
+    graph.AddNode(
+        {"dq_" + x, "DequantizeLinear", "", {x + "q", x + "_scale", x + "_zero"}, {x + "f"}, {}});
+  }
+  graph.AddNode({"add", "Add", "", {"af", "bf"}, {"s"}, {}});
+  std::string sum = "s";
+  if (relu) {
+    graph.AddNode({"relu", "Relu", "", {"s"}, {"r"}, {}});
+    sum = "r";
+  }
+  graph.AddNode({"q_out", "QuantizeLinear", "", {sum, "out_scale", "out_zero"}, {"sq"}, {}});
+  graph.AddNode({"dq_out", "DequantizeLinear", "", {"sq", "out_scale", "out_zero"}, {"y"}, {}});
+  graph.set_inputs({"a", "b"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 void CheckWithinOneStep(const std::vector<float>& fused, const std::vector<float>& plain,
                         float step = kOutScale) {
   REQUIRE(fused.size() == plain.size());
@@ -194,6 +223,21 @@ TEST_CASE("A QDQ MatMul becomes QLinearMatMul, per tensor or per column", "[opti
     const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({2, 3, 8}, 4))}};
     const CpuRun plain = RunOnCpu(MatMulModel(per_column), OptimizationLevel::kDisable, feeds);
     const CpuRun fused = RunOnCpu(MatMulModel(per_column), OptimizationLevel::kExtended, feeds);
+    CheckWithinOneStep(fused.output, plain.output);
+  }
+}
+
+TEST_CASE("A QDQ Add becomes com.microsoft QLinearAdd", "[optimizer][qdq]") {
+  for (const bool relu : {false, true}) {
+    INFO("relu " << relu);
+    Model model = AddModel(relu);
+    OptimizeExtended(model);
+    CHECK(OpTypes(model.graph()) ==
+          Ops{"QuantizeLinear", "QuantizeLinear", "QLinearAdd", "DequantizeLinear"});
+    const std::vector<NamedValue> feeds{{"a", Value(RandomTensor({2, 3, 4}, 6))},
+                                        {"b", Value(RandomTensor({2, 3, 4}, 7))}};
+    const CpuRun plain = RunOnCpu(AddModel(relu), OptimizationLevel::kDisable, feeds);
+    const CpuRun fused = RunOnCpu(AddModel(relu), OptimizationLevel::kExtended, feeds);
     CheckWithinOneStep(fused.output, plain.output);
   }
 }

@@ -8,6 +8,7 @@ void RegisterContribMathKernels(KernelRegistry& registry) {
   RegisterBiasAddKernels(registry);
   RegisterFusedGemmKernels(registry);
   RegisterFusedMatMulKernels(registry);
+  RegisterQLinearBinaryKernels(registry);
 }
 
 }  // namespace ort

@@ -8,5 +8,6 @@ namespace ort {
 void RegisterBiasAddKernels(KernelRegistry& registry);
 void RegisterFusedGemmKernels(KernelRegistry& registry);
 void RegisterFusedMatMulKernels(KernelRegistry& registry);
+void RegisterQLinearBinaryKernels(KernelRegistry& registry);
 
 }  // namespace ort

@@ -14,6 +14,7 @@
 #include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/common/thread_scratch.h"
 #include "providers/cpu/kernels/common/transpose_bytes.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
@@ -166,12 +167,14 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
       // Each block of sums is requantized by the thread that made it, while it is in cache.
       const auto requantize = [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols,
                                   int32_t* block, int64_t ldc) {
-        for (int64_t i = 0; i < rows; ++i) {
-          int32_t* row_sums = block + i * ldc;
-          AddBias(requant, first_filter + col0, cols, row_sums);
-          RequantizeRow<Q>(row_sums, cols, requant.multipliers.data() + first_filter + col0, true,
-                           requant.zero_point, out_rows + (row0 + i) * group_filters + col0);
-        }
+        Vectorized([&] {
+          for (int64_t i = 0; i < rows; ++i) {
+            int32_t* row_sums = block + i * ldc;
+            AddBias(requant, first_filter + col0, cols, row_sums);
+            RequantizeRow<Q>(row_sums, cols, requant.multipliers.data() + first_filter + col0, true,
+                             requant.zero_point, out_rows + (row0 + i) * group_filters + col0);
+          }
+        });
       };
       QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), sums, group_filters,
                       pool, requantize);

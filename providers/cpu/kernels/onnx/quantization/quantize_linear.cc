@@ -13,6 +13,7 @@
 #include "lib/ir/four_bit.h"
 #include "providers/cpu/kernels/common/elementwise.h"
 #include "providers/cpu/kernels/common/float8.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/quantization/quantization_kernels.h"
 
@@ -246,7 +247,7 @@ class QuantizeLinear final : public OpKernel {
         if constexpr (std::is_same_v<X, float>) {
           if (precision_ == DataType::kFloat && layout.block_size == 0) {
             const int64_t rows = layout.blocks * layout.channels;
-            ThreadPool::TryParallelFor(
+            VectorizedParallelFor(
                 context.thread_pool(), rows, 4.0 * layout.inner, [&](int64_t begin, int64_t end) {
                   for (int64_t row = begin; row < end; ++row) {
                     const int64_t k = layout.ScaleBase(row);
@@ -356,7 +357,7 @@ class DequantizeLinear final : public OpKernel {
           // per row the compiler vectorizes.
           if (layout.block_size == 0) {
             const int64_t rows = layout.blocks * layout.channels;
-            ThreadPool::TryParallelFor(
+            VectorizedParallelFor(
                 context.thread_pool(), rows, 2.0 * layout.inner, [&](int64_t begin, int64_t end) {
                   for (int64_t row = begin; row < end; ++row) {
                     const int64_t k = layout.ScaleBase(row);
