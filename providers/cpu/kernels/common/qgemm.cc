@@ -40,38 +40,44 @@ struct Layout {
   int64_t Bytes() const { return groups * padded_n * kQgemmGroupBytes; }
 };
 
+// B's element (depth p, column j) lies at b[p * depth_stride + j * column_stride]: a row-major
+// B has strides (ldb, 1), a transposed one (its columns stored as rows, as filters are) (1, ldb).
 template <typename TB>
 void PackB(const QgemmKernel& kernel, const Layout& layout, int64_t k, int64_t n, const TB* b,
-           int64_t ldb, uint8_t* dest, int32_t* column_sums) {
+           int64_t depth_stride, int64_t column_stride, uint8_t* dest, int32_t* column_sums) {
   const int64_t nr = kernel.nr;
   for (int64_t group0 = 0; group0 < layout.groups; group0 += kBlockGroups) {
     const int64_t block_groups = layout.BlockGroups(group0);
     uint8_t* block = dest + layout.BlockOffset(group0);
     for (int64_t col0 = 0; col0 < layout.padded_n; col0 += nr) {
       const int64_t width = std::min(nr, layout.padded_n - col0);
+      const int64_t real_width = std::max<int64_t>(0, std::min(width, n - col0));
       uint8_t* panel = block + col0 * block_groups * kQgemmGroupBytes;
       for (int64_t g = 0; g < block_groups; ++g) {
         uint8_t* row = panel + g * width * kQgemmGroupBytes;
-        for (int64_t s = 0; s < layout.steps; ++s) {
-          const int64_t depth = (group0 + g) * layout.steps + s;
-          const int64_t real_width = depth < k ? std::min(width, n - col0) : 0;
-          const TB* source = real_width > 0 ? b + depth * ldb + col0 : nullptr;
-          for (int64_t j = 0; j < width; ++j) {
-            const int32_t value = j < real_width ? source[j] - kSignedShift<TB> : 0;
+        const int64_t depth0 = (group0 + g) * layout.steps;
+        const int64_t steps = std::clamp<int64_t>(k - depth0, 0, layout.steps);
+        std::fill(row, row + width * kQgemmGroupBytes, uint8_t{0});
+        for (int64_t j = 0; j < real_width; ++j) {
+          const TB* source = b + depth0 * depth_stride + (col0 + j) * column_stride;
+          uint8_t* out = row + j * kQgemmGroupBytes;
+          for (int64_t s = 0; s < steps; ++s) {
+            const int32_t value = source[s * depth_stride] - kSignedShift<TB>;
             if (kernel.wide) {
               const auto wide = static_cast<int16_t>(value);
-              std::memcpy(row + j * kQgemmGroupBytes + s * 2, &wide, 2);
+              std::memcpy(out + s * 2, &wide, 2);
             } else {
-              row[j * kQgemmGroupBytes + s] = static_cast<uint8_t>(static_cast<int8_t>(value));
+              out[s] = static_cast<uint8_t>(static_cast<int8_t>(value));
             }
           }
         }
       }
     }
   }
-  std::fill(column_sums, column_sums + n, 0);
-  for (int64_t p = 0; p < k; ++p) {
-    for (int64_t j = 0; j < n; ++j) column_sums[j] += b[p * ldb + j] - kSignedShift<TB>;
+  for (int64_t j = 0; j < n; ++j) {
+    int32_t sum = 0;
+    for (int64_t p = 0; p < k; ++p) sum += b[p * depth_stride + j * column_stride];
+    column_sums[j] = sum - static_cast<int32_t>(k) * kSignedShift<TB>;
   }
 }
 
@@ -153,25 +159,35 @@ bool QgemmKernelRunnable(const QgemmKernel& kernel) {
   return false;
 }
 
-const QgemmKernel& BestQgemmKernel() {
-  static const QgemmKernel& best = [&]() -> const QgemmKernel& {
+const QgemmKernel& BestQgemmKernelFor(int64_t k) {
+  constexpr int64_t kAmxMinDepth = 64;
+  // Per table entry, whether this CPU runs it within MaxCpuIsa(), decided once.
+  static const std::vector<bool> allowed = [] {
+    std::vector<bool> flags;
     for (const QgemmKernel& kernel : kQgemmKernels) {
-      if (kernel.isa <= MaxCpuIsa() && QgemmKernelRunnable(kernel)) return kernel;
+      flags.push_back(kernel.isa <= MaxCpuIsa() && QgemmKernelRunnable(kernel));
     }
-    return kQgemmKernels[std::size(kQgemmKernels) - 1];
+    return flags;
   }();
-  return best;
+  for (size_t i = 0; i < std::size(kQgemmKernels); ++i) {
+    const QgemmKernel& kernel = kQgemmKernels[i];
+    if (!allowed[i]) continue;
+    if (kernel.extension == QgemmExtension::kAmxInt8 && k < kAmxMinDepth) continue;
+    return kernel;
+  }
+  return kQgemmKernels[std::size(kQgemmKernels) - 1];
 }
 
 template <typename TB>
 PackedQgemmB::PackedQgemmB(const QgemmKernel& kernel, int64_t k, int64_t n, const TB* b,
-                           int64_t ldb, std::span<const int32_t> b_zero)
+                           int64_t ldb, std::span<const int32_t> b_zero, bool transposed)
     : storage_((Layout(kernel, k, n).Bytes() + 3) / 4) {
   const Layout layout(kernel, k, n);
   std::vector<int32_t> zeros = ShiftedZeroPoints<TB>(n, b_zero);
   sums_and_zero_points_.resize(static_cast<size_t>(n));
   auto* data = reinterpret_cast<uint8_t*>(storage_.data());
-  PackB(kernel, layout, k, n, b, ldb, data, sums_and_zero_points_.data());
+  PackB(kernel, layout, k, n, b, transposed ? 1 : ldb, transposed ? ldb : 1, data,
+        sums_and_zero_points_.data());
   sums_and_zero_points_.insert(sums_and_zero_points_.end(), zeros.begin(), zeros.end());
   view_ = {&kernel,
            k,
@@ -198,9 +214,9 @@ std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t 
     }
   }
   if (b->dtype() == DataType::kInt8) {
-    return std::make_unique<PackedQgemmB>(BestQgemmKernel(), k, n, b->Data<int8_t>(), n, zeros);
+    return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<int8_t>(), n, zeros);
   }
-  return std::make_unique<PackedQgemmB>(BestQgemmKernel(), k, n, b->Data<uint8_t>(), n, zeros);
+  return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<uint8_t>(), n, zeros);
 }
 
 template <typename TA>
@@ -288,7 +304,7 @@ void QGemmWithKernel(const QgemmKernel& kernel, int64_t m, int64_t n, int64_t k,
   uint8_t* packed = b_scratch.Get(static_cast<size_t>(layout.Bytes()));
   std::vector<int32_t> zeros = ShiftedZeroPoints<TB>(n, b_zero);
   sums.resize(static_cast<size_t>(n));
-  PackB(kernel, layout, k, n, b, ldb, packed, sums.data());
+  PackB(kernel, layout, k, n, b, ldb, 1, packed, sums.data());
   const QgemmPackedBView view{&kernel, k,           n,
                               packed,  sums.data(), zeros.empty() ? nullptr : zeros.data()};
   QGemmPacked(m, a, lda, a_zero, view, c, ldc, pool);
@@ -298,7 +314,7 @@ template <typename TA, typename TB>
 void QGemm(int64_t m, int64_t n, int64_t k, const TA* a, int64_t lda,
            std::span<const int32_t> a_zero, const TB* b, int64_t ldb,
            std::span<const int32_t> b_zero, int32_t* c, int64_t ldc, ThreadPool* pool) {
-  QGemmWithKernel(BestQgemmKernel(), m, n, k, a, lda, a_zero, b, ldb, b_zero, c, ldc, pool);
+  QGemmWithKernel(BestQgemmKernelFor(k), m, n, k, a, lda, a_zero, b, ldb, b_zero, c, ldc, pool);
 }
 
 #define ORT_QGEMM_INSTANTIATE(TA, TB)                                                             \
@@ -321,8 +337,8 @@ template void QGemmPacked<int8_t>(int64_t, const int8_t*, int64_t, std::span<con
                                   const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*,
                                   const QgemmBlockDone&);
 template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const uint8_t*, int64_t,
-                                    std::span<const int32_t>);
+                                    std::span<const int32_t>, bool);
 template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const int8_t*, int64_t,
-                                    std::span<const int32_t>);
+                                    std::span<const int32_t>, bool);
 
 }  // namespace ort

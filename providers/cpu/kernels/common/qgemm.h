@@ -37,10 +37,12 @@ struct QgemmPackedBView {
 /// B (k x n) packed once, for a constant operand such as a weight matrix.
 class PackedQgemmB {
  public:
-  /// Packs B, stored row-major with leading dimension ldb, and its zero points for `kernel`.
+  /// Packs B, stored row-major with leading dimension ldb (or, when `transposed`, as its
+  /// transpose: n rows of k, ldb apart, as a weight matrix of filters), and its zero points for
+  /// `kernel`.
   template <typename TB>
   PackedQgemmB(const QgemmKernel& kernel, int64_t k, int64_t n, const TB* b, int64_t ldb,
-               std::span<const int32_t> b_zero);
+               std::span<const int32_t> b_zero, bool transposed = false);
 
   const QgemmPackedBView& view() const { return view_; }
 
@@ -50,8 +52,8 @@ class PackedQgemmB {
   QgemmPackedBView view_;
 };
 
-/// Input `b_index` of the kernel being created packed for BestQgemmKernel(), when it is a
-/// constant, non-empty, 2-D 8-bit matrix and its zero point (input `zero_index`) is absent or a
+/// Input `b_index` of the kernel being created packed for BestQgemmKernelFor(its depth), when it is
+/// a constant, non-empty, 2-D 8-bit matrix and its zero point (input `zero_index`) is absent or a
 /// constant of its type holding 1 or n values; null otherwise (the kernel then packs per call).
 std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t b_index,
                                                  size_t zero_index);
@@ -59,8 +61,8 @@ std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t 
 /// What a caller does with each finished block of C while it is still in cache (requantizing it,
 /// say): called once per block, on the thread that computed it, with the block's first row and
 /// column, its size and its place in C.
-using QgemmBlockDone = std::function<void(int64_t row0, int64_t rows, int64_t col0,
-                                          int64_t cols, int32_t* c_block, int64_t ldc)>;
+using QgemmBlockDone = std::function<void(int64_t row0, int64_t rows, int64_t col0, int64_t cols,
+                                          int32_t* c_block, int64_t ldc)>;
 
 /// C = (A - a_zero) x B with B packed; A is m x k (k = b.k), row-major with leading dimension lda.
 /// `done`, when given, sees every block of C once it holds its final values.
@@ -69,7 +71,7 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
                  const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
                  const QgemmBlockDone& done = nullptr);
 
-/// The product as above, packing B on the calling thread for BestQgemmKernel().
+/// The product as above, packing B on the calling thread for BestQgemmKernelFor(k).
 template <typename TA, typename TB>
 void QGemm(int64_t m, int64_t n, int64_t k, const TA* a, int64_t lda,
            std::span<const int32_t> a_zero, const TB* b, int64_t ldb,

@@ -73,7 +73,9 @@ consteval const QgemmKernel& QgemmKernelOf(std::string_view name) {
 /// Whether this CPU runs `kernel`, whatever ORT_CPU_ISA caps (tests and benchmarks run each).
 bool QgemmKernelRunnable(const QgemmKernel& kernel);
 
-/// The kernel QGemm uses: the first of the list this CPU runs within MaxCpuIsa().
-const QgemmKernel& BestQgemmKernel();
+/// The kernel for products of depth `k`: the first of the list this CPU runs within
+/// MaxCpuIsa(), passing over the AMX kernel below 64 steps of depth, which its tiles would pad
+/// to 64 (a 1x1 convolution over 16 channels computed four times over).
+const QgemmKernel& BestQgemmKernelFor(int64_t k);
 
 }  // namespace ort

@@ -95,6 +95,18 @@ void CheckKernels(bool per_row_a_zero, BZero b_zero_kind, ThreadPool* pool) {
       std::vector<int32_t> c_packed(static_cast<size_t>(s.m * s.n));
       QGemmPacked<TA>(s.m, a.data(), lda, a_zero, packed.view(), c_packed.data(), s.n, pool);
       CHECK(c_packed == want);
+
+      // B given as its transpose (n rows of k), as weight matrices of filters are.
+      std::vector<TB> b_transposed(static_cast<size_t>(s.n * (s.k + 1)));
+      for (int64_t p = 0; p < s.k; ++p) {
+        for (int64_t j = 0; j < s.n; ++j) b_transposed[j * (s.k + 1) + p] = b[p * ldb + j];
+      }
+      const PackedQgemmB packed_transposed(kernel, s.k, s.n, b_transposed.data(), s.k + 1, b_zero,
+                                           true);
+      std::fill(c_packed.begin(), c_packed.end(), -1);
+      QGemmPacked<TA>(s.m, a.data(), lda, a_zero, packed_transposed.view(), c_packed.data(), s.n,
+                      pool);
+      CHECK(c_packed == want);
     }
   }
 }

@@ -33,21 +33,23 @@ PackedGroupFilters PackFilters(const Tensor& w, std::span<const int32_t> w_zero,
   const int64_t group_filters = filters / group;
   const int64_t depth = taps * group_channels;
   const TW* data = w.Data<TW>();
-  std::vector<TW> matrix(static_cast<size_t>(depth * group_filters));
+  // Each filter's taps x channels, tap-major as the patch rows are, one row per filter: B
+  // transposed, which packs by whole groups of depth.
+  std::vector<TW> rows(static_cast<size_t>(group_filters * depth));
   PackedGroupFilters packed;
   for (int64_t g = 0; g < group; ++g) {
     for (int64_t f = 0; f < group_filters; ++f) {
       const TW* filter = data + (g * group_filters + f) * group_channels * taps;
+      TW* row = rows.data() + f * depth;
       for (int64_t c = 0; c < group_channels; ++c) {
-        for (int64_t tap = 0; tap < taps; ++tap) {
-          matrix[(tap * group_channels + c) * group_filters + f] = filter[c * taps + tap];
-        }
+        for (int64_t tap = 0; tap < taps; ++tap)
+          row[tap * group_channels + c] = filter[c * taps + tap];
       }
     }
     const auto zeros =
         w_zero.size() == 1 ? w_zero : w_zero.subspan(g * group_filters, group_filters);
-    packed.push_back(std::make_unique<PackedQgemmB>(BestQgemmKernel(), depth, group_filters,
-                                                    matrix.data(), group_filters, zeros));
+    packed.push_back(std::make_unique<PackedQgemmB>(BestQgemmKernelFor(depth), depth, group_filters,
+                                                    rows.data(), depth, zeros, true));
   }
   return packed;
 }
@@ -185,7 +187,8 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
 }
 
 /// One channel and one filter per group, 2-D: each output row adds each tap's in-bounds run of
-/// its input row, a loop over contiguous (stride 1) pixels that vectorizes.
+/// its input row, a loop over contiguous (stride 1) pixels that vectorizes (Vectorized: 32-bit
+/// multiplies need SSE4.1 or wider).
 template <typename TX, typename TW, typename Q>
 void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w,
                   std::span<const int32_t> w_zero, const Requantization& requant, Q* y,
@@ -196,7 +199,7 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
   const int64_t stride_x = g.strides[1];
   const int64_t pixels = out_h * out_w;
-  ThreadPool::TryParallelFor(
+  VectorizedParallelFor(
       pool, p.batch * p.filters, static_cast<double>(pixels * k_h * k_w * 2),
       [&](int64_t begin, int64_t end) {
         std::vector<int32_t> taps(static_cast<size_t>(k_h * k_w));
