@@ -122,6 +122,9 @@ cases = [
     ('depthwise 5x5 with int8 X and per-tensor uint8 weights',
      dict(xs=(1, 3, 6, 6), ws=(3, 1, 5, 5), xt=s8, wt=u8, yt=s8, pads=(2, 2, 2, 2), group=3,
           per_channel=False)),
+    ('depthwise 3x3 at unit strides, dilation 2, uneven padding',
+     dict(xs=(2, 5, 9, 7), ws=(5, 1, 3, 3), xt=u8, wt=s8, yt=u8, pads=(1, 0, 3, 2),
+          dil=(2, 2), group=5)),
 ]
 
 body = ''.join(case(title, **kw) for title, kw in cases)

@@ -9,6 +9,7 @@
 // and scattered back to NCHW. A depthwise convolution (one channel and one filter per group)
 // sums its taps directly. Anything else goes through IntegerConv.
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "providers/cpu/kernels/common/qgemm.h"
@@ -186,6 +187,26 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
   }
 }
 
+// out[i] += (in[i * stride] - zero) * tap, wrapping. Its own function, with the stride a
+// constant where it is 1 or 2 and every operand a local: the sums are uint32, which may alias
+// the int32 zero point and taps of the caller, and stopped the compiler vectorizing.
+template <typename TX>
+void AddTap(const TX* in, int64_t stride, uint32_t zero, uint32_t tap, uint32_t* out,
+            int64_t count) {
+  const auto add = [&](auto step) {
+    for (int64_t i = 0; i < count; ++i) {
+      out[i] += (static_cast<uint32_t>(static_cast<int32_t>(in[i * step])) - zero) * tap;
+    }
+  };
+  if (stride == 1) {
+    add(std::integral_constant<int64_t, 1>());
+  } else if (stride == 2) {
+    add(std::integral_constant<int64_t, 2>());
+  } else {
+    add(stride);
+  }
+}
+
 /// One channel and one filter per group, 2-D: each output row adds each tap's in-bounds run of
 /// its input row, a loop over contiguous (stride 1) pixels that vectorizes (Vectorized: 32-bit
 /// multiplies need SSE4.1 or wider).
@@ -199,16 +220,62 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
   const int64_t stride_x = g.strides[1];
   const int64_t pixels = out_h * out_w;
+  // Per kernel column: where its input starts relative to the output column times the stride,
+  // and the output columns [first, first + count) whose input column lies in the row.
+  struct ColumnRun {
+    int64_t offset, first, count;
+  };
+  std::vector<ColumnRun> runs;
+  for (int64_t kx = 0; kx < k_w; ++kx) {
+    const int64_t offset = kx * g.dilations[1] - g.pads[1];
+    const int64_t first = offset >= 0 ? 0 : (-offset + stride_x - 1) / stride_x;
+    const int64_t last =
+        in_w - 1 - offset < 0 ? -1 : std::min(out_w - 1, (in_w - 1 - offset) / stride_x);
+    runs.push_back({offset, first, std::max<int64_t>(0, last - first + 1)});
+  }
+  const bool unit_strides = g.strides[0] == 1 && stride_x == 1;
+  const int64_t padded_pixels = (in_h + g.pads[0] + g.pads[2]) * (in_w + g.pads[1] + g.pads[3]);
   VectorizedParallelFor(
       pool, p.batch * p.filters, static_cast<double>(pixels * k_h * k_w * 2),
       [&](int64_t begin, int64_t end) {
         std::vector<int32_t> taps(static_cast<size_t>(k_h * k_w));
-        std::vector<int32_t> sums(static_cast<size_t>(pixels));
+        std::vector<int32_t> sums(unit_strides ? 0 : static_cast<size_t>(pixels));
+        std::vector<TX> padded(unit_strides ? static_cast<size_t>(padded_pixels) : 0);
+        std::vector<int32_t> wide_sums(unit_strides ? static_cast<size_t>(padded_pixels) : 0);
         for (int64_t plane = begin; plane < end; ++plane) {
           const int64_t f = plane % p.filters;
           const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[f];
           for (int64_t t = 0; t < k_h * k_w; ++t) taps[t] = w[f * k_h * k_w + t] - zero;
           const TX* image = x + plane * in_h * in_w;
+          const auto image_zero = static_cast<uint32_t>(x_zero);
+          if (unit_strides) {
+            // The image inside a border of X's zero point, which contributes nothing: every tap
+            // then reads the padded plane at one fixed offset from the output position, so each
+            // tap is one long loop over the whole plane (rows of padded width, their last
+            // columns computed and dropped) instead of a short one per row.
+            const int64_t padded_w = in_w + g.pads[1] + g.pads[3];
+            std::fill(padded.begin(), padded.end(), static_cast<TX>(x_zero));
+            for (int64_t iy = 0; iy < in_h; ++iy) {
+              std::copy_n(image + iy * in_w, in_w,
+                          padded.data() + (iy + g.pads[0]) * padded_w + g.pads[1]);
+            }
+            const int64_t count = (out_h - 1) * padded_w + out_w;
+            auto* grid = reinterpret_cast<uint32_t*>(wide_sums.data());
+            std::fill(grid, grid + count,
+                      static_cast<uint32_t>(requant.bias != nullptr ? requant.bias[f] : 0));
+            for (int64_t ky = 0; ky < k_h; ++ky) {
+              for (int64_t kx = 0; kx < k_w; ++kx) {
+                const int64_t offset = ky * g.dilations[0] * padded_w + kx * g.dilations[1];
+                AddTap(padded.data() + offset, 1, image_zero,
+                       static_cast<uint32_t>(taps[ky * k_w + kx]), grid, count);
+              }
+            }
+            for (int64_t oy = 0; oy < out_h; ++oy) {
+              RequantizeRow<Q>(wide_sums.data() + oy * padded_w, out_w, &requant.multipliers[f],
+                               false, requant.zero_point, y + plane * pixels + oy * out_w);
+            }
+            continue;
+          }
           std::fill(sums.begin(), sums.end(), requant.bias != nullptr ? requant.bias[f] : 0);
           for (int64_t oy = 0; oy < out_h; ++oy) {
             // Unsigned sums wrap where a huge kernel would overflow int32, as ORT's do.
@@ -218,19 +285,10 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
               if (iy < 0 || iy >= in_h) continue;
               const TX* in_row = image + iy * in_w;
               for (int64_t kx = 0; kx < k_w; ++kx) {
-                const auto tap = static_cast<uint32_t>(taps[ky * k_w + kx]);
-                const int64_t offset = kx * g.dilations[1] - g.pads[1];
-                // Output columns whose input column ox * stride + offset lies in the row.
-                const int64_t first = offset >= 0 ? 0 : (-offset + stride_x - 1) / stride_x;
-                const int64_t last = in_w - 1 - offset < 0
-                                         ? -1
-                                         : std::min(out_w - 1, (in_w - 1 - offset) / stride_x);
-                if (first > last) continue;
-                const TX* in = in_row + first * stride_x + offset;
-                uint32_t* out = row_sums + first;
-                for (int64_t i = 0; i <= last - first; ++i) {
-                  out[i] += static_cast<uint32_t>(in[i * stride_x] - x_zero) * tap;
-                }
+                const ColumnRun& run = runs[kx];
+                if (run.count == 0) continue;
+                AddTap(in_row + run.first * stride_x + run.offset, stride_x, image_zero,
+                       static_cast<uint32_t>(taps[ky * k_w + kx]), row_sums + run.first, run.count);
               }
             }
           }
