@@ -6,6 +6,7 @@
 
 #include "providers/common/math/matmul_shape.h"
 #include "providers/cpu/kernels/common/qgemm.h"
+#include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
@@ -37,7 +38,8 @@ Result<std::vector<int32_t>> ZeroPoints(const KernelContext& context, const Tens
 /// packed at session start, or null) when every batch reads that one matrix.
 Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
                        const Tensor* a_zero, const Tensor* b_zero, const MatMulPlan& plan,
-                       const PackedQgemmB* packed_b, int32_t* out) {
+                       const PackedQgemmB* packed_b, int32_t* out,
+                       const QgemmBlockDone& done = nullptr) {
   ORT_RETURN_IF_ERROR(CheckPerChannel(context, a_zero, plan.m, "a_zero_point"));
   ORT_RETURN_IF_ERROR(CheckPerChannel(context, b_zero, plan.n, "b_zero_point"));
   ORT_ASSIGN_OR_RETURN(std::vector<int32_t> za,
@@ -54,7 +56,7 @@ Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
         for (int64_t i = m; i < rows; ++i) za[i] = za[i % m];
       }
       QGemmPacked<TA>(rows, a.Data<TA>() + plan.a_offsets[0], k, za, packed_b->view(), out, n,
-                      context.thread_pool());
+                      context.thread_pool(), done);
       return Status::OK();
     }
     return DispatchByType<QuantTypes>(b.dtype(), "B", [&]<typename TB>() {
@@ -62,6 +64,7 @@ Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
         QGemm<TA, TB>(m, n, k, a.Data<TA>() + plan.a_offsets[i], k, za,
                       b.Data<TB>() + plan.b_offsets[i], n, zb, out + i * m * n, n,
                       context.thread_pool());
+        if (done) done(i * m, m, 0, n, out + i * m * n, n);
       }
       return Status::OK();
     });
@@ -118,25 +121,35 @@ class QLinearMatMul final : public OpKernel {
                          ZeroPoints(context, &y_zero, y_zero.dtype(), "y_zero_point"));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), plan->output_shape));
     std::vector<int32_t> products(static_cast<size_t>(y->NumElements()));
-    ORT_RETURN_IF_ERROR(IntegerProducts(context, a, b, inputs[2], inputs[5], *plan, packed_b_.get(),
-                                        products.data()));
     const int64_t m = plan->m, n = plan->n;
-    // Per row of A, the multipliers of every column: a_scale[i] * b_scale[j] / y_scale.
-    std::vector<float> multipliers(static_cast<size_t>(n));
+    // The multipliers a_scale[i] * b_scale[j] / y_scale of one row of A (all rows alike when
+    // a_scale is one value).
+    const auto row_multipliers = [&](int64_t i, std::vector<float>& out) {
+      out.resize(static_cast<size_t>(n));
+      const float a_factor = a_scale[a_scale.size() == 1 ? 0 : i];
+      for (int64_t j = 0; j < n; ++j) {
+        out[j] = a_factor * b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
+      }
+    };
+    std::vector<float> shared;
+    row_multipliers(0, shared);
     return DispatchByType<QuantTypes>(y->dtype(), "QLinearMatMul", [&]<typename Q>() {
       Q* out = y->MutableData<Q>();
-      for (int64_t row = 0; row < plan->BatchCount() * m; ++row) {
-        const int64_t i = row % m;
-        if (row == 0 || a_scale.size() > 1) {
-          const float a_factor = a_scale[a_scale.size() == 1 ? 0 : i];
-          for (int64_t j = 0; j < n; ++j) {
-            multipliers[j] = a_factor * b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
+      // Each block of products is requantized by the thread that made it, while in cache.
+      const QgemmBlockDone requantize = [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols,
+                                            int32_t* block, int64_t ldc) {
+        thread_local std::vector<float> own;
+        Vectorized([&] {
+          for (int64_t r = 0; r < rows; ++r) {
+            const int64_t row = row0 + r;
+            if (a_scale.size() > 1) row_multipliers(row % m, own);
+            const float* factors = (a_scale.size() > 1 ? own : shared).data() + col0;
+            RequantizeRow<Q>(block + r * ldc, cols, factors, true, y_zp[0], out + row * n + col0);
           }
-        }
-        RequantizeRow<Q>(products.data() + row * n, n, multipliers.data(), true, y_zp[0],
-                         out + row * n);
-      }
-      return Status::OK();
+        });
+      };
+      return IntegerProducts(context, a, b, inputs[2], inputs[5], *plan, packed_b_.get(),
+                             products.data(), requantize);
     });
   }
 
