@@ -46,28 +46,15 @@ class FuseQdqBinary final : public RewriteRule {
 
   Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
     const BinaryGroup group = *MatchGroup(graph, node);
-    std::vector<std::string> inputs{group.a.node->inputs()[0],
-                                    group.a.scale,
-                                    ZeroPointInput(graph, group.a),
-                                    group.b.node->inputs()[0],
-                                    group.b.scale,
-                                    ZeroPointInput(graph, group.b),
-                                    group.y.scale,
-                                    ZeroPointInput(graph, group.y)};
-    const Node* a = group.a.node;
-    const Node* b = group.b.node;
-    std::vector<const Node*> replaced{group.op, &node};
-    if (group.activation != nullptr) replaced.push_back(group.activation);
     const std::string fused = group.op->op_type() == "Add" ? "QLinearAdd" : "QLinearMul";
-    ReplaceByFusedNode(graph, replaced,
-                       {group.op->name(),
-                        fused,
-                        std::string(kMsDomain),
-                        std::move(inputs),
-                        {node.outputs()[0]},
-                        {}});
-    RemoveIfUnused(graph, *a);
-    if (b != a) RemoveIfUnused(graph, *b);
+    ReplaceQdqGroup(graph, *group.op, group.activation, node,
+                    {group.op->name(),
+                     fused,
+                     std::string(kMsDomain),
+                     QLinearInputs(graph, group.a, group.b, group.y),
+                     {},
+                     {}},
+                    {group.a.node, group.b.node});
     node_removed = true;
     return Status::OK();
   }

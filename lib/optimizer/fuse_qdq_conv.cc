@@ -87,33 +87,16 @@ class FuseQdqConv final : public RewriteRule {
 
   Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
     const ConvGroup group = *MatchGroup(graph, node);
-    std::vector<std::string> inputs{group.x.node->inputs()[0],
-                                    group.x.scale,
-                                    ZeroPointInput(graph, group.x),
-                                    group.w.node->inputs()[0],
-                                    group.w.scale,
-                                    ZeroPointInput(graph, group.w),
-                                    group.y.scale,
-                                    ZeroPointInput(graph, group.y)};
+    std::vector<std::string> inputs = QLinearInputs(graph, group.x, group.w, group.y);
     if (group.bias) inputs.push_back(BiasInput(graph, group));
     std::vector<Attribute> attributes;
     for (const auto& [name, attribute] : group.conv->attributes()) {
       attributes.push_back(CopyPlainAttribute(attribute, name));
     }
-    const std::vector<const Node*> dequantized{group.x.node, group.w.node,
-                                               group.bias ? group.bias->node : nullptr};
-    std::vector<const Node*> replaced{group.conv, &node};
-    if (group.activation != nullptr) replaced.push_back(group.activation);
-    ReplaceByFusedNode(graph, replaced,
-                       {group.conv->name(),
-                        "QLinearConv",
-                        "",
-                        std::move(inputs),
-                        {node.outputs()[0]},
-                        std::move(attributes)});
-    for (const Node* dq : dequantized) {
-      if (dq != nullptr) RemoveIfUnused(graph, *dq);
-    }
+    ReplaceQdqGroup(
+        graph, *group.conv, group.activation, node,
+        {group.conv->name(), "QLinearConv", "", std::move(inputs), {}, std::move(attributes)},
+        {group.x.node, group.w.node, group.bias ? group.bias->node : nullptr});
     node_removed = true;
     return Status::OK();
   }

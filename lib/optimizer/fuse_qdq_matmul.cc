@@ -44,23 +44,14 @@ class FuseQdqMatMul final : public RewriteRule {
 
   Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
     const MatMulGroup group = *MatchGroup(graph, node);
-    std::vector<std::string> inputs{group.a.node->inputs()[0],
-                                    group.a.scale,
-                                    ZeroPointInput(graph, group.a),
-                                    group.b.node->inputs()[0],
-                                    group.b.scale,
-                                    ZeroPointInput(graph, group.b),
-                                    group.y.scale,
-                                    ZeroPointInput(graph, group.y)};
-    const Node* a = group.a.node;
-    const Node* b = group.b.node;
-    std::vector<const Node*> replaced{group.matmul, &node};
-    if (group.activation != nullptr) replaced.push_back(group.activation);
-    ReplaceByFusedNode(
-        graph, replaced,
-        {group.matmul->name(), "QLinearMatMul", "", std::move(inputs), {node.outputs()[0]}, {}});
-    RemoveIfUnused(graph, *a);
-    if (b != a) RemoveIfUnused(graph, *b);
+    ReplaceQdqGroup(graph, *group.matmul, group.activation, node,
+                    {group.matmul->name(),
+                     "QLinearMatMul",
+                     "",
+                     QLinearInputs(graph, group.a, group.b, group.y),
+                     {},
+                     {}},
+                    {group.a.node, group.b.node});
     node_removed = true;
     return Status::OK();
   }

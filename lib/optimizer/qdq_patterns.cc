@@ -1,5 +1,6 @@
 #include "lib/optimizer/qdq_patterns.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "lib/optimizer/fusion_patterns.h"
@@ -109,6 +110,9 @@ bool PerTensorOrChannel(const QuantizationParams& params, size_t rank, int64_t a
   return stated == axis && params.count == channels;
 }
 
+namespace {
+
+// The zero point input for `params`: its own, or a new zero initializer of its type.
 std::string ZeroPointInput(Graph& graph, const QuantizationParams& params) {
   if (!params.zero_point.empty()) return params.zero_point;
   const std::string name = graph.UniqueValueName(params.node->name() + "_zero_point");
@@ -118,6 +122,28 @@ std::string ZeroPointInput(Graph& graph, const QuantizationParams& params) {
     graph.AddInitializer(name, Tensor::Scalar<uint8_t>(0));
   }
   return name;
+}
+
+}  // namespace
+
+std::vector<std::string> QLinearInputs(Graph& graph, const QuantizationParams& a,
+                                       const QuantizationParams& b, const QuantizationParams& y) {
+  return {a.node->inputs()[0],      a.scale, ZeroPointInput(graph, a), b.node->inputs()[0], b.scale,
+          ZeroPointInput(graph, b), y.scale, ZeroPointInput(graph, y)};
+}
+
+void ReplaceQdqGroup(Graph& graph, const Node& op, const Node* activation, const Node& q,
+                     NodeSpec fused, const std::vector<const Node*>& dequantized) {
+  std::vector<const Node*> replaced{&op, &q};
+  if (activation != nullptr) replaced.push_back(activation);
+  fused.outputs = {q.outputs()[0]};
+  ReplaceByFusedNode(graph, replaced, std::move(fused));
+  for (size_t i = 0; i < dequantized.size(); ++i) {
+    const Node* dq = dequantized[i];
+    const bool seen =
+        std::find(dequantized.begin(), dequantized.begin() + i, dq) != dequantized.begin() + i;
+    if (dq != nullptr && !seen) RemoveIfUnused(graph, *dq);
+  }
 }
 
 }  // namespace ort

@@ -44,8 +44,17 @@ const Node* QuantizedProducer(const Graph& graph, const Node& q, const Quantizat
 bool PerTensorOrChannel(const QuantizationParams& params, size_t rank, int64_t axis,
                         int64_t channels);
 
-/// The zero point input a QLinear op needs for `params`: its own, or a new zero initializer of
-/// its type when the DequantizeLinear/QuantizeLinear had none.
-std::string ZeroPointInput(Graph& graph, const QuantizationParams& params);
+/// The inputs QLinearConv, QLinearMatMul, QLinearAdd and QLinearMul share, for operands `a`
+/// and `b` dequantized by those params and an output quantized by `y`: a, a_scale, a_zero_point,
+/// b, b_scale, b_zero_point, y_scale, y_zero_point, each zero point a new zero initializer of
+/// its type where the node had none.
+std::vector<std::string> QLinearInputs(Graph& graph, const QuantizationParams& a,
+                                       const QuantizationParams& b, const QuantizationParams& y);
+
+/// Replaces `op`, the Relu or Clip `activation` when not null and the QuantizeLinear `q` by
+/// `fused` (which takes q's output), then removes the DequantizeLinear nodes among `dequantized`
+/// that nothing reads any more.
+void ReplaceQdqGroup(Graph& graph, const Node& op, const Node* activation, const Node& q,
+                     NodeSpec fused, const std::vector<const Node*>& dequantized);
 
 }  // namespace ort

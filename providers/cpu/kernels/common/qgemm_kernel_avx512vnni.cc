@@ -65,21 +65,7 @@ void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, 
   }
 }
 
-using TileFn = void(int64_t, const uint8_t*, int64_t, const uint8_t*, int64_t, bool, const int32_t*,
-                    int32_t*, int64_t, int64_t);
-
-template <int R, int... V>
-constexpr auto RowTiles(std::integer_sequence<int, V...>) {
-  return std::array<TileFn*, sizeof...(V)>{&Tile<R, V + 1>...};
-}
-
-template <int... R>
-constexpr auto AllTiles(std::integer_sequence<int, R...>) {
-  return std::array<std::array<TileFn*, kNv>, sizeof...(R)>{
-      RowTiles<R + 1>(std::make_integer_sequence<int, kNv>())...};
-}
-
-constexpr auto kTiles = AllTiles(std::make_integer_sequence<int, kMr>());
+#include "providers/cpu/kernels/common/qgemm_kernel_body.inc"
 
 }  // namespace
 
@@ -87,19 +73,7 @@ void qgemm_u8s8_6x64_avx512vnni(int64_t rows, int64_t cols, int64_t groups, cons
                                 int64_t a_stride, const uint8_t* b, int64_t b_panel_stride,
                                 bool first, const int32_t* column_offsets, int32_t* c,
                                 int64_t ldc) {
-  for (int64_t col0 = 0; col0 < cols; col0 += kKernel.nr) {
-    const int64_t panel_cols = std::min<int64_t>(kKernel.nr, cols - col0);
-    const int64_t vectors = (panel_cols + kVectorColumns - 1) / kVectorColumns;
-    const int64_t b_row = vectors * kVectorColumns * kQgemmGroupBytes;
-    for (int64_t row0 = 0; row0 < rows; row0 += kMr) {
-      const int64_t tile_rows = std::min<int64_t>(kMr, rows - row0);
-      kTiles[tile_rows - 1][vectors - 1](
-          groups, a + row0 * a_stride, a_stride, b, b_row, first,
-          column_offsets != nullptr ? column_offsets + col0 : nullptr, c + row0 * ldc + col0, ldc,
-          panel_cols);
-    }
-    b += b_panel_stride;
-  }
+  Block(rows, cols, groups, a, a_stride, b, b_panel_stride, first, column_offsets, c, ldc);
 }
 
 }  // namespace ort
