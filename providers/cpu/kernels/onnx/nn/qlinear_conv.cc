@@ -187,29 +187,21 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
   }
 }
 
-// out[i] += (in[i * stride] - zero) * tap, wrapping. Its own function, with the stride a
-// constant where it is 1 or 2 and every operand a local: the sums are uint32, which may alias
-// the int32 zero point and taps of the caller, and stopped the compiler vectorizing.
+// acc[c] += (pixel[c] - zero) * taps[c] over the channels of one input pixel, wrapping as the
+// int32 accumulation does. Its own function with restrict pointers: acc and taps are both int32,
+// which the compiler must otherwise assume overlap.
 template <typename TX>
-void AddTap(const TX* in, int64_t stride, uint32_t zero, uint32_t tap, uint32_t* out,
-            int64_t count) {
-  const auto add = [&](auto step) {
-    for (int64_t i = 0; i < count; ++i) {
-      out[i] += (static_cast<uint32_t>(static_cast<int32_t>(in[i * step])) - zero) * tap;
-    }
-  };
-  if (stride == 1) {
-    add(std::integral_constant<int64_t, 1>());
-  } else if (stride == 2) {
-    add(std::integral_constant<int64_t, 2>());
-  } else {
-    add(stride);
+void AddPixel(const TX* __restrict pixel, const int32_t* __restrict taps, uint32_t zero,
+              int64_t channels, uint32_t* __restrict acc) {
+  for (int64_t c = 0; c < channels; ++c) {
+    acc[c] += (static_cast<uint32_t>(static_cast<int32_t>(pixel[c])) - zero) *
+              static_cast<uint32_t>(taps[c]);
   }
 }
 
-/// One channel and one filter per group, 2-D: each output row adds each tap's in-bounds run of
-/// its input row, a loop over contiguous (stride 1) pixels that vectorizes (Vectorized: 32-bit
-/// multiplies need SSE4.1 or wider).
+/// One channel and one filter per group, 2-D, channels-last as ORT's: X is transposed to NHWC,
+/// each output pixel sums its in-bounds taps as loops over all channels at once (vectorized
+/// across channels, whatever the image size), and the requantized rows go back to NCHW.
 template <typename TX, typename TW, typename Q>
 void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w,
                   std::span<const int32_t> w_zero, const Requantization& requant, Q* y,
@@ -218,84 +210,49 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   const int64_t in_h = g.input[0], in_w = g.input[1];
   const int64_t out_h = g.output[0], out_w = g.output[1];
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
-  const int64_t stride_x = g.strides[1];
-  const int64_t pixels = out_h * out_w;
-  // Per kernel column: where its input starts relative to the output column times the stride,
-  // and the output columns [first, first + count) whose input column lies in the row.
-  struct ColumnRun {
-    int64_t offset, first, count;
-  };
-  std::vector<ColumnRun> runs;
-  for (int64_t kx = 0; kx < k_w; ++kx) {
-    const int64_t offset = kx * g.dilations[1] - g.pads[1];
-    const int64_t first = offset >= 0 ? 0 : (-offset + stride_x - 1) / stride_x;
-    const int64_t last =
-        in_w - 1 - offset < 0 ? -1 : std::min(out_w - 1, (in_w - 1 - offset) / stride_x);
-    runs.push_back({offset, first, std::max<int64_t>(0, last - first + 1)});
+  const int64_t channels = p.channels, taps = k_h * k_w;
+  const int64_t in_pixels = in_h * in_w, pixels = out_h * out_w;
+  // Tap-major weights minus their zero points, and the bias to start every pixel from.
+  std::vector<int32_t> weights(static_cast<size_t>(taps * channels));
+  std::vector<int32_t> start(static_cast<size_t>(channels), 0);
+  for (int64_t c = 0; c < channels; ++c) {
+    const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[c];
+    for (int64_t t = 0; t < taps; ++t) weights[t * channels + c] = w[c * taps + t] - zero;
+    if (requant.bias != nullptr) start[c] = requant.bias[c];
   }
-  const bool unit_strides = g.strides[0] == 1 && stride_x == 1;
-  const int64_t padded_pixels = (in_h + g.pads[0] + g.pads[2]) * (in_w + g.pads[1] + g.pads[3]);
-  VectorizedParallelFor(
-      pool, p.batch * p.filters, static_cast<double>(pixels * k_h * k_w * 2),
-      [&](int64_t begin, int64_t end) {
-        std::vector<int32_t> taps(static_cast<size_t>(k_h * k_w));
-        std::vector<int32_t> sums(unit_strides ? 0 : static_cast<size_t>(pixels));
-        std::vector<TX> padded(unit_strides ? static_cast<size_t>(padded_pixels) : 0);
-        std::vector<int32_t> wide_sums(unit_strides ? static_cast<size_t>(padded_pixels) : 0);
-        for (int64_t plane = begin; plane < end; ++plane) {
-          const int64_t f = plane % p.filters;
-          const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[f];
-          for (int64_t t = 0; t < k_h * k_w; ++t) taps[t] = w[f * k_h * k_w + t] - zero;
-          const TX* image = x + plane * in_h * in_w;
-          const auto image_zero = static_cast<uint32_t>(x_zero);
-          if (unit_strides) {
-            // The image inside a border of X's zero point, which contributes nothing: every tap
-            // then reads the padded plane at one fixed offset from the output position, so each
-            // tap is one long loop over the whole plane (rows of padded width, their last
-            // columns computed and dropped) instead of a short one per row.
-            const int64_t padded_w = in_w + g.pads[1] + g.pads[3];
-            std::fill(padded.begin(), padded.end(), static_cast<TX>(x_zero));
-            for (int64_t iy = 0; iy < in_h; ++iy) {
-              std::copy_n(image + iy * in_w, in_w,
-                          padded.data() + (iy + g.pads[0]) * padded_w + g.pads[1]);
-            }
-            const int64_t count = (out_h - 1) * padded_w + out_w;
-            auto* grid = reinterpret_cast<uint32_t*>(wide_sums.data());
-            std::fill(grid, grid + count,
-                      static_cast<uint32_t>(requant.bias != nullptr ? requant.bias[f] : 0));
-            for (int64_t ky = 0; ky < k_h; ++ky) {
-              for (int64_t kx = 0; kx < k_w; ++kx) {
-                const int64_t offset = ky * g.dilations[0] * padded_w + kx * g.dilations[1];
-                AddTap(padded.data() + offset, 1, image_zero,
-                       static_cast<uint32_t>(taps[ky * k_w + kx]), grid, count);
+  thread_local AlignedScratch<TX> image_scratch;
+  thread_local AlignedScratch<Q> out_scratch;
+  TX* image = image_scratch.Get(static_cast<size_t>(in_pixels * channels));
+  Q* out_rows = out_scratch.Get(static_cast<size_t>(pixels * channels));
+  const auto zero = static_cast<uint32_t>(x_zero);
+  for (int64_t n = 0; n < p.batch; ++n) {
+    TransposeTiles(x + n * channels * in_pixels, channels, in_pixels, in_pixels, image, channels,
+                   pool);
+    VectorizedParallelFor(
+        pool, out_h, static_cast<double>(out_w * taps * channels * 2),
+        [&](int64_t begin, int64_t end) {
+          std::vector<int32_t> sums(static_cast<size_t>(channels));
+          auto* acc = reinterpret_cast<uint32_t*>(sums.data());
+          for (int64_t oy = begin; oy < end; ++oy) {
+            for (int64_t ox = 0; ox < out_w; ++ox) {
+              std::copy(start.begin(), start.end(), sums.begin());
+              for (int64_t ky = 0; ky < k_h; ++ky) {
+                const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
+                if (iy < 0 || iy >= in_h) continue;
+                for (int64_t kx = 0; kx < k_w; ++kx) {
+                  const int64_t ix = ox * g.strides[1] - g.pads[1] + kx * g.dilations[1];
+                  if (ix < 0 || ix >= in_w) continue;
+                  AddPixel(image + (iy * in_w + ix) * channels,
+                           weights.data() + (ky * k_w + kx) * channels, zero, channels, acc);
+                }
               }
-            }
-            for (int64_t oy = 0; oy < out_h; ++oy) {
-              RequantizeRow<Q>(wide_sums.data() + oy * padded_w, out_w, &requant.multipliers[f],
-                               false, requant.zero_point, y + plane * pixels + oy * out_w);
-            }
-            continue;
-          }
-          std::fill(sums.begin(), sums.end(), requant.bias != nullptr ? requant.bias[f] : 0);
-          for (int64_t oy = 0; oy < out_h; ++oy) {
-            // Unsigned sums wrap where a huge kernel would overflow int32, as ORT's do.
-            auto* row_sums = reinterpret_cast<uint32_t*>(sums.data() + oy * out_w);
-            for (int64_t ky = 0; ky < k_h; ++ky) {
-              const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
-              if (iy < 0 || iy >= in_h) continue;
-              const TX* in_row = image + iy * in_w;
-              for (int64_t kx = 0; kx < k_w; ++kx) {
-                const ColumnRun& run = runs[kx];
-                if (run.count == 0) continue;
-                AddTap(in_row + run.first * stride_x + run.offset, stride_x, image_zero,
-                       static_cast<uint32_t>(taps[ky * k_w + kx]), row_sums + run.first, run.count);
-              }
+              RequantizeRow<Q>(sums.data(), channels, requant.multipliers.data(), true,
+                               requant.zero_point, out_rows + (oy * out_w + ox) * channels);
             }
           }
-          RequantizeRow<Q>(sums.data(), pixels, &requant.multipliers[f], false, requant.zero_point,
-                           y + plane * pixels);
-        }
-      });
+        });
+    TransposeTiles(out_rows, pixels, channels, channels, y + n * channels * pixels, pixels, pool);
+  }
 }
 
 class QLinearConv final : public OpKernel {
