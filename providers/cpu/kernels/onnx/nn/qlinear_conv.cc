@@ -9,7 +9,6 @@
 // and scattered back to NCHW. A depthwise convolution (one channel and one filter per group)
 // sums its taps directly. Anything else goes through IntegerConv.
 #include <memory>
-#include <type_traits>
 #include <vector>
 
 #include "providers/cpu/kernels/common/qgemm.h"
