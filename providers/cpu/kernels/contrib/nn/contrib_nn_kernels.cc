@@ -8,6 +8,7 @@ void RegisterContribNnKernels(KernelRegistry& registry) {
   RegisterFusedConvKernels(registry);
   RegisterSkipLayerNormalizationKernels(registry);
   RegisterGroupNormKernels(registry);
+  RegisterNhwcMaxPoolKernels(registry);
 }
 
 }  // namespace ort

@@ -8,5 +8,6 @@ namespace ort {
 void RegisterFusedConvKernels(KernelRegistry& registry);
 void RegisterSkipLayerNormalizationKernels(KernelRegistry& registry);
 void RegisterGroupNormKernels(KernelRegistry& registry);
+void RegisterNhwcMaxPoolKernels(KernelRegistry& registry);
 
 }  // namespace ort

@@ -8,6 +8,11 @@
 // the per-filter zero points and scales fall on columns; each row of the product is requantized
 // and scattered back to NCHW. A depthwise convolution (one channel and one filter per group)
 // sums its taps directly. Anything else goes through IntegerConv.
+//
+// com.microsoft QLinearConv with channels_last = 1 (what the qlinear_nhwc_layout pass makes, as
+// ORT's NhwcTransformer does) reads X and writes Y channels-last, [N, spatial..., C]: the fast
+// paths then skip both transposes, so a chain of such convolutions never leaves NHWC.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -115,10 +120,16 @@ void TransposeTiles(const T* src, int64_t rows, int64_t cols, int64_t src_stride
   });
 }
 
+/// Which of X and Y are channels-last ([N, spatial..., C]) rather than [N, C, spatial...].
+struct Layouts {
+  bool input_nhwc = false;
+  bool output_nhwc = false;
+};
+
 template <typename TX, typename Q>
 void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
                      const PackedGroupFilters& filters, const Requantization& requant, Q* y,
-                     ThreadPool* pool) {
+                     Layouts layouts, ThreadPool* pool) {
   const WindowGeometry& g = p.geometry;
   const int64_t in_h = g.input[0], in_w = g.input[1];
   const int64_t out_h = g.output[0], out_w = g.output[1];
@@ -128,17 +139,24 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
   const int64_t group_filters = p.filters / p.group;
   const int64_t depth = k_h * k_w * group_channels;
   const bool direct = g.IsPointwise() && p.group == 1;
+  const int64_t filters_total = p.filters;
   thread_local AlignedScratch<TX> image_scratch, rows_scratch;
   thread_local AlignedScratch<int32_t> sums_scratch;
   thread_local AlignedScratch<Q> out_scratch;
-  TX* image = image_scratch.Get(static_cast<size_t>(in_pixels * channels));
+  TX* image_buffer =
+      layouts.input_nhwc ? nullptr : image_scratch.Get(static_cast<size_t>(in_pixels * channels));
   TX* rows = direct ? nullptr : rows_scratch.Get(static_cast<size_t>(pixels * depth));
   int32_t* sums = sums_scratch.Get(static_cast<size_t>(pixels * group_filters));
-  Q* out_rows = out_scratch.Get(static_cast<size_t>(pixels * group_filters));
+  Q* out_buffer =
+      layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * filters_total));
   const int32_t x_zero_values[] = {x_zero};
   for (int64_t n = 0; n < p.batch; ++n) {
-    TransposeTiles(x + n * channels * in_pixels, channels, in_pixels, in_pixels, image, channels,
-                   pool);
+    const TX* image = x + n * channels * in_pixels;
+    if (!layouts.input_nhwc) {
+      TransposeTiles(image, channels, in_pixels, in_pixels, image_buffer, channels, pool);
+      image = image_buffer;
+    }
+    Q* out_rows = layouts.output_nhwc ? y + n * pixels * filters_total : out_buffer;
     for (int64_t grp = 0; grp < p.group; ++grp) {
       const TX* a = image + grp * group_channels;
       int64_t lda = channels;
@@ -174,14 +192,17 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
             int32_t* row_sums = block + i * ldc;
             AddBias(requant, first_filter + col0, cols, row_sums);
             RequantizeRow<Q>(row_sums, cols, requant.multipliers.data() + first_filter + col0, true,
-                             requant.zero_point, out_rows + (row0 + i) * group_filters + col0);
+                             requant.zero_point,
+                             out_rows + (row0 + i) * filters_total + first_filter + col0);
           }
         });
       };
       QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), sums, group_filters,
                       pool, requantize);
-      TransposeTiles(out_rows, pixels, group_filters, group_filters,
-                     y + (n * p.filters + first_filter) * pixels, pixels, pool);
+    }
+    if (!layouts.output_nhwc) {
+      TransposeTiles(out_buffer, pixels, filters_total, filters_total,
+                     y + n * filters_total * pixels, pixels, pool);
     }
   }
 }
@@ -204,7 +225,7 @@ void AddPixel(const TX* __restrict pixel, const int32_t* __restrict taps, uint32
 template <typename TX, typename TW, typename Q>
 void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w,
                   std::span<const int32_t> w_zero, const Requantization& requant, Q* y,
-                  ThreadPool* pool) {
+                  Layouts layouts, ThreadPool* pool) {
   const WindowGeometry& g = p.geometry;
   const int64_t in_h = g.input[0], in_w = g.input[1];
   const int64_t out_h = g.output[0], out_w = g.output[1];
@@ -221,12 +242,18 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   }
   thread_local AlignedScratch<TX> image_scratch;
   thread_local AlignedScratch<Q> out_scratch;
-  TX* image = image_scratch.Get(static_cast<size_t>(in_pixels * channels));
-  Q* out_rows = out_scratch.Get(static_cast<size_t>(pixels * channels));
+  TX* image_buffer =
+      layouts.input_nhwc ? nullptr : image_scratch.Get(static_cast<size_t>(in_pixels * channels));
+  Q* out_buffer =
+      layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * channels));
   const auto zero = static_cast<uint32_t>(x_zero);
   for (int64_t n = 0; n < p.batch; ++n) {
-    TransposeTiles(x + n * channels * in_pixels, channels, in_pixels, in_pixels, image, channels,
-                   pool);
+    const TX* image = x + n * channels * in_pixels;
+    if (!layouts.input_nhwc) {
+      TransposeTiles(image, channels, in_pixels, in_pixels, image_buffer, channels, pool);
+      image = image_buffer;
+    }
+    Q* out_rows = layouts.output_nhwc ? y + n * channels * pixels : out_buffer;
     VectorizedParallelFor(
         pool, out_h, static_cast<double>(out_w * taps * channels * 2),
         [&](int64_t begin, int64_t end) {
@@ -250,7 +277,31 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
             }
           }
         });
-    TransposeTiles(out_rows, pixels, channels, channels, y + n * channels * pixels, pixels, pool);
+    if (!layouts.output_nhwc) {
+      TransposeTiles(out_buffer, pixels, channels, channels, y + n * channels * pixels, pixels,
+                     pool);
+    }
+  }
+}
+
+/// `shape` with its last axis moved to position 1 (`to_front`) or its axis 1 moved last.
+TensorShape MoveChannelAxis(const TensorShape& shape, bool to_front) {
+  std::vector<int64_t> dims = shape.dims();
+  if (to_front) {
+    std::rotate(dims.begin() + 1, dims.end() - 1, dims.end());
+  } else {
+    std::rotate(dims.begin() + 1, dims.begin() + 2, dims.end());
+  }
+  return TensorShape(std::move(dims));
+}
+
+/// Each image of `src`, [spatial, channels] (to_front) or [channels, spatial], transposed.
+template <typename T>
+void MoveChannels(const T* src, int64_t batch, int64_t channels, int64_t spatial, bool to_front,
+                  T* dst, ThreadPool* pool) {
+  const int64_t rows = to_front ? spatial : channels, cols = to_front ? channels : spatial;
+  for (int64_t n = 0; n < batch; ++n) {
+    TransposeTiles(src + n * rows * cols, rows, cols, cols, dst + n * rows * cols, rows, pool);
   }
 }
 
@@ -258,6 +309,9 @@ class QLinearConv final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
     ORT_RETURN_IF_ERROR(attributes_.Parse(info, false));
+    ORT_ASSIGN_OR_RETURN(const int64_t channels_last,
+                         info.GetAttributeOr<int64_t>("channels_last", 0));
+    channels_last_ = channels_last != 0;
     packed_filters_ = PackConstantFilters(info, attributes_.group);
     return Status::OK();
   }
@@ -271,7 +325,11 @@ class QLinearConv final : public OpKernel {
     const Tensor& x = *in[0];
     const Tensor& w = *in[3];
     const Tensor& y_zero = *in[7];
-    auto problem = PlanConv(attributes_, x.shape(), w.shape());
+    if (channels_last_ && x.shape().rank() < 3) {
+      return context.Error("channels-last X must have rank 3 or more, got {}", x.shape().rank());
+    }
+    const TensorShape x_shape = channels_last_ ? MoveChannelAxis(x.shape(), true) : x.shape();
+    auto problem = PlanConv(attributes_, x_shape, w.shape());
     if (!problem.ok()) return context.Error("{}", problem.status().message());
     const int64_t filters = problem->filters;
     if (in[1]->NumElements() != 1 || in[6]->NumElements() != 1 || y_zero.NumElements() != 1) {
@@ -292,7 +350,9 @@ class QLinearConv final : public OpKernel {
                          ReadZeroPoints(context, in[2], x.dtype(), 1, "x_zero_point"));
     ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> w_zp,
                          ReadZeroPoints(context, in[5], w.dtype(), filters, "w_zero_point"));
-    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), problem->OutputShape()));
+    const TensorShape y_shape =
+        channels_last_ ? MoveChannelAxis(problem->OutputShape(), false) : problem->OutputShape();
+    ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), y_shape));
     if (y->NumElements() == 0) return Status::OK();
     Requantization requant;
     requant.multipliers.resize(static_cast<size_t>(filters));
@@ -304,23 +364,38 @@ class QLinearConv final : public OpKernel {
     const ConvProblem& p = *problem;
     const bool two_d = p.geometry.rank() == 2;
     const bool depthwise = two_d && p.group == p.channels && p.group == p.filters;
+    const Layouts layouts{channels_last_, channels_last_};
+    ThreadPool* pool = context.thread_pool();
     return DispatchByType<QuantTypes>(y->dtype(), "QLinearConv", [&]<typename Q>() {
       return DispatchByType<QuantTypes>(x.dtype(), "X", [&]<typename TX>() {
-        Q* out = y->MutableData<Q>();
         if (two_d && !packed_filters_.empty()) {
-          RunChannelsLast<TX, Q>(p, x.Data<TX>(), x_zp[0], packed_filters_, requant, out,
-                                 context.thread_pool());
+          RunChannelsLast<TX, Q>(p, x.Data<TX>(), x_zp[0], packed_filters_, requant,
+                                 y->MutableData<Q>(), layouts, pool);
           return Status::OK();
         }
         if (depthwise) {
           return DispatchByType<QuantTypes>(w.dtype(), "W", [&]<typename TW>() {
-            RunDepthwise<TX, TW, Q>(p, x.Data<TX>(), x_zp[0], w.Data<TW>(), w_zp, requant, out,
-                                    context.thread_pool());
+            RunDepthwise<TX, TW, Q>(p, x.Data<TX>(), x_zp[0], w.Data<TW>(), w_zp, requant,
+                                    y->MutableData<Q>(), layouts, pool);
             return Status::OK();
           });
         }
+        // The general path works channels-first: channels-last operands are transposed.
+        const Tensor* x_first = &x;
+        Tensor x_transposed;
+        std::vector<Q> y_transposed;
+        Q* out = y->MutableData<Q>();
+        const int64_t in_spatial = p.geometry.InputSize();
+        if (channels_last_) {
+          ORT_ASSIGN_OR_RETURN(x_transposed, Tensor::Allocate(x.dtype(), x_shape));
+          MoveChannels(x.Data<TX>(), p.batch, p.channels, in_spatial, true,
+                       x_transposed.MutableData<TX>(), pool);
+          x_first = &x_transposed;
+          y_transposed.resize(static_cast<size_t>(y->NumElements()));
+          out = y_transposed.data();
+        }
         std::vector<int32_t> sums(static_cast<size_t>(y->NumElements()));
-        ORT_RETURN_IF_ERROR(IntegerConv(context, x, in[2], w, in[5], p, sums.data()));
+        ORT_RETURN_IF_ERROR(IntegerConv(context, *x_first, in[2], w, in[5], p, sums.data()));
         const int64_t out_size = p.geometry.OutputSize();
         for (int64_t row = 0; row < p.batch * filters; ++row) {
           const int64_t f = row % filters;
@@ -334,6 +409,9 @@ class QLinearConv final : public OpKernel {
           RequantizeRow<Q>(row_sums, out_size, &requant.multipliers[f], false, requant.zero_point,
                            out + row * out_size);
         }
+        if (channels_last_) {
+          MoveChannels(out, p.batch, filters, out_size, false, y->MutableData<Q>(), pool);
+        }
         return Status::OK();
       });
     });
@@ -341,6 +419,7 @@ class QLinearConv final : public OpKernel {
 
  private:
   WindowAttributes attributes_;
+  bool channels_last_ = false;
   PackedGroupFilters packed_filters_;
 };
 
@@ -349,6 +428,8 @@ class QLinearConv final : public OpKernel {
 void RegisterQLinearConvKernels(KernelRegistry& registry) {
   const auto types = QuantTypes::DataTypes();
   registry.Add<QLinearConv>(KernelDef("QLinearConv").Versions(10).Input(0, types).Input(3, types));
+  registry.Add<QLinearConv>(
+      KernelDef("QLinearConv", std::string(kMsDomain)).Versions(1).Input(0, types).Input(3, types));
 }
 
 }  // namespace ort

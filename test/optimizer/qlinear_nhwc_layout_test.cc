@@ -1,0 +1,166 @@
+// 8-bit data movement and layout: drop_qdq_data_movement runs a MaxPool between a
+// DequantizeLinear and a QuantizeLinear of the same parameters on the 8-bit tensor (and leaves
+// other groups alone), and qlinear_nhwc_layout runs the QLinearConvs, QLinearAdd and MaxPool of a
+// quantized block channels-last with a Transpose only at each end, giving the extended level's
+// outputs exactly (the same integer kernels, only the layout differs).
+#include "test/optimizer/optimizer_test_util.h"
+
+namespace ort::test {
+namespace {
+
+constexpr float kScale = 0.04f;
+constexpr uint8_t kZero = 110;
+
+template <typename T>
+std::vector<T> Cycle(int64_t count, int first, int step, int low, int high) {
+  std::vector<T> values;
+  for (int64_t i = 0; i < count; ++i) {
+    values.push_back(static_cast<T>(low + (first + step * i) % (high - low + 1)));
+  }
+  return values;
+}
+
+// Adds q(name) = QuantizeLinear(name) and dq(name) = DequantizeLinear(q(name)), with the shared
+// scale and zero point; returns dq's output.
+std::string QuantizeDequantize(Graph& graph, const std::string& value,
+                               const std::string& scale = "scale") {
+  graph.AddNode({"q_" + value, "QuantizeLinear", "", {value, scale, "zero"}, {value + "_q"}, {}});
+  graph.AddNode(
+      {"dq_" + value, "DequantizeLinear", "", {value + "_q", scale, "zero"}, {value + "_f"}, {}});
+  return value + "_f";
+}
+
+void AddQuantizationParameters(Graph& graph) {
+  graph.AddInitializer("scale", Tensor::Scalar<float>(kScale));
+  graph.AddInitializer("other_scale", Tensor::Scalar<float>(kScale * 1.5f));
+  graph.AddInitializer("zero", Tensor::Scalar<uint8_t>(kZero));
+}
+
+// y = DQ(Q(op(DQ(Q(in))))) for op a 2x2 MaxPool or a linear Resize, the second Q with `scale`.
+Model MovementModel(const std::string& op, const std::string& scale) {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({1, 2, 4, 4}));
+  AddQuantizationParameters(graph);
+  const std::string x = QuantizeDequantize(graph, "in");
+  if (op == "MaxPool") {
+    Node& pool = graph.AddNode({"pool", "MaxPool", "", {x}, {"p"}, {}});
+    pool.SetAttribute(Attribute::Ints("kernel_shape", {2, 2}));
+    pool.SetAttribute(Attribute::Ints("strides", {2, 2}));
+  } else {
+    graph.AddInitializer("roi", Tensor::FromVector<float>(TensorShape({0}), {}));
+    graph.AddInitializer("scales", Tensor::FromVector<float>(TensorShape({4}), {1, 1, 2, 2}));
+    Node& resize = graph.AddNode({"resize", "Resize", "", {x, "roi", "scales"}, {"p"}, {}});
+    resize.SetAttribute(Attribute::String("mode", "linear"));
+  }
+  graph.AddNode({"q_p", "QuantizeLinear", "", {"p", scale, "zero"}, {"p_q"}, {}});
+  graph.AddNode({"dq_p", "DequantizeLinear", "", {"p_q", scale, "zero"}, {"y"}, {}});
+  graph.set_inputs({"in"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+// A quantized residual block: c1 = Conv(x), c2 = Conv(c1), s = c1 + c2, y = MaxPool(s), all in
+// QDQ form over [1, 3, 8, 8] -> 4 channels, each Conv's weights per filter.
+Model BlockModel() {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({1, 3, 8, 8}));
+  AddQuantizationParameters(graph);
+  graph.AddInitializer(
+      "w_scale", Tensor::FromVector<float>(TensorShape({4}), {0.010f, 0.014f, 0.018f, 0.022f}));
+  graph.AddInitializer("w_zero", Tensor::FromVector<int8_t>(TensorShape({4}), {0, 0, 0, 0}));
+  std::string x = QuantizeDequantize(graph, "in");
+  const std::pair<int64_t, int> convs[] = {{3, 5}, {4, 11}};
+  std::vector<std::string> outputs;
+  for (size_t i = 0; i < 2; ++i) {
+    const auto [channels, seed] = convs[i];
+    const std::string w = "w" + std::to_string(i), c = "c" + std::to_string(i);
+    graph.AddInitializer(
+        w, Tensor::FromVector<int8_t>(TensorShape({4, channels, 3, 3}),
+                                      Cycle<int8_t>(4 * channels * 9, seed, 37, -127, 127)));
+    Node& dq_w = graph.AddNode(
+        {"dq_" + w, "DequantizeLinear", "", {w, "w_scale", "w_zero"}, {w + "_f"}, {}});
+    dq_w.SetAttribute(Attribute::Int("axis", 0));
+    Node& conv = graph.AddNode({"conv" + std::to_string(i), "Conv", "", {x, w + "_f"}, {c}, {}});
+    conv.SetAttribute(Attribute::Ints("pads", {1, 1, 1, 1}));
+    x = QuantizeDequantize(graph, c);
+    outputs.push_back(x);
+  }
+  graph.AddNode({"add", "Add", "", {outputs[0], outputs[1]}, {"s"}, {}});
+  const std::string sum = QuantizeDequantize(graph, "s");
+  Node& pool = graph.AddNode({"pool", "MaxPool", "", {sum}, {"p"}, {}});
+  pool.SetAttribute(Attribute::Ints("kernel_shape", {2, 2}));
+  pool.SetAttribute(Attribute::Ints("strides", {2, 2}));
+  graph.AddNode({"q_p", "QuantizeLinear", "", {"p", "scale", "zero"}, {"p_q"}, {}});
+  graph.AddNode({"dq_p", "DequantizeLinear", "", {"p_q", "scale", "zero"}, {"y"}, {}});
+  graph.set_inputs({"in"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+size_t CountDomainOps(const Graph& graph, std::string_view domain, std::string_view op_type) {
+  size_t count = 0;
+  for (const Node* node : graph.Nodes()) {
+    count += node->domain() == domain && node->op_type() == op_type;
+  }
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("A MaxPool between a DequantizeLinear and a QuantizeLinear alike runs on 8 bits",
+          "[optimizer][qdq]") {
+  Model model = MovementModel("MaxPool", "scale");
+  OptimizeExtended(model);
+  CHECK(OpTypes(model.graph()) == Ops{"QuantizeLinear", "MaxPool", "DequantizeLinear"});
+  const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 2, 4, 4}, 9))}};
+  const CpuRun plain =
+      RunOnCpu(MovementModel("MaxPool", "scale"), OptimizationLevel::kDisable, feeds);
+  const CpuRun dropped =
+      RunOnCpu(MovementModel("MaxPool", "scale"), OptimizationLevel::kExtended, feeds);
+  CHECK(dropped.output == plain.output);
+}
+
+TEST_CASE("Q/DQ pairs stay around a MaxPool that requantizes and a Resize that interpolates",
+          "[optimizer][qdq]") {
+  for (const auto& [op, scale] :
+       {std::pair<std::string, std::string>{"MaxPool", "other_scale"}, {"Resize", "scale"}}) {
+    INFO(op << " " << scale);
+    Model model = MovementModel(op, scale);
+    OptimizeExtended(model);
+    CHECK(CountOps(model.graph(), "DequantizeLinear") == 2);
+    CHECK(CountOps(model.graph(), "QuantizeLinear") == 2);
+  }
+}
+
+TEST_CASE("A quantized block runs channels-last between one Transpose in and one out",
+          "[optimizer][qdq]") {
+  Model model = BlockModel();
+  OptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountDomainOps(graph, kMsDomain, "QLinearConv") == 2);
+  CHECK(CountDomainOps(graph, "", "QLinearConv") == 0);
+  CHECK(CountDomainOps(graph, kMsDomain, "QLinearAdd") == 1);
+  CHECK(CountDomainOps(graph, kMsDomain, "NhwcMaxPool") == 1);
+  CHECK(CountOps(graph, "Transpose") == 2);
+  for (const Node* node : graph.Nodes()) {
+    if (node->op_type() != "QLinearConv") continue;
+    const Attribute* channels_last = node->FindAttribute("channels_last");
+    REQUIRE(channels_last != nullptr);
+    CHECK(channels_last->i == 1);
+  }
+  const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 3, 8, 8}, 21))}};
+  const CpuRun extended = RunOnCpu(BlockModel(), OptimizationLevel::kExtended, feeds);
+  const CpuRun all = RunOnCpu(BlockModel(), OptimizationLevel::kAll, feeds);
+  CHECK(all.output == extended.output);
+  const CpuRun plain = RunOnCpu(BlockModel(), OptimizationLevel::kDisable, feeds);
+  REQUIRE(plain.output.size() == all.output.size());
+  // The integer kernels round once where the float graph rounds twice: within a step or two.
+  for (size_t i = 0; i < plain.output.size(); ++i) {
+    INFO(i);
+    CHECK(std::abs(all.output[i] - plain.output[i]) <= 2 * kScale * 1.001f);
+  }
+}
+
+}  // namespace ort::test
