@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lib/common/logging.h"
+#include "lib/optimizer/constant_folding.h"
 #include "lib/optimizer/passes.h"
 #include "lib/optimizer/pattern_utils.h"
 #include "lib/shape/symbolic_shapes.h"
@@ -60,8 +61,13 @@ bool FeedsQdqGroup(const Graph& graph, const Node& node) {
 
 // Checks what can be known before running the node: its inputs, its kind, and its output types
 // where inference fixed them.
-bool IsFoldable(const Graph& graph, const Node& node) {
-  if (!node.Subgraphs().empty() || IsNondeterministic(node) || FeedsQdqGroup(graph, node)) {
+bool IsFoldable(const Graph& graph, const Node& node, bool dequantize_only) {
+  if (dequantize_only &&
+      (node.domain() != kOnnxDomain || node.op_type() != "DequantizeLinear")) {
+    return false;
+  }
+  if (!node.Subgraphs().empty() || IsNondeterministic(node) ||
+      (!dequantize_only && FeedsQdqGroup(graph, node))) {
     return false;
   }
   for (size_t i = 0; i < node.inputs().size(); ++i) {
@@ -148,8 +154,8 @@ Status RunKernel(const KernelEntry& entry, const KernelInfo& info, KernelContext
 // The node's outputs computed on the CPU (undefined where omitted), or nullopt when they cannot
 // or should not become initializers.
 std::optional<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node,
-                                            const IExecutionProvider& host) {
-  if (!IsFoldable(graph, node)) return std::nullopt;
+                                            const IExecutionProvider& host, bool dequantize_only) {
+  if (!IsFoldable(graph, node, dequantize_only)) return std::nullopt;
   const KernelEntry* entry = host.kernel_registry().Find(node);
   if (entry == nullptr) return std::nullopt;
 
@@ -192,7 +198,8 @@ std::optional<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node
 
 class ConstantFolding final : public GraphTransformer {
  public:
-  ConstantFolding() : GraphTransformer("constant_folding", OptimizationLevel::kBasic) {}
+  ConstantFolding(std::string name, OptimizationLevel level, bool dequantize_only)
+      : GraphTransformer(std::move(name), level), dequantize_only_(dequantize_only) {}
 
   Status Apply(Graph& graph, const OptimizerContext& context, bool& changed) const override {
     const IExecutionProvider* host = FindFallbackProvider(context.providers);
@@ -205,15 +212,16 @@ class ConstantFolding final : public GraphTransformer {
   }
 
  private:
-  static Status Fold(Graph& graph, SymbolicShapes& shapes, const IExecutionProvider& host,
-                     bool& changed) {
+  Status Fold(Graph& graph, SymbolicShapes& shapes, const IExecutionProvider& host,
+              bool& changed) const {
     ORT_ASSIGN_OR_RETURN(std::vector<NodeIndex> order, graph.TopologicalOrder());
     // A folded node's outputs are initializers by the time its consumers come up, so one sweep
     // folds whole constant chains.
     for (NodeIndex index : order) {
       Node& node = *graph.GetNode(index);
-      std::optional<std::vector<Tensor>> outputs = FoldKnownValues(shapes, node);
-      if (!outputs) outputs = Evaluate(graph, node, host);
+      std::optional<std::vector<Tensor>> outputs;
+      if (!dequantize_only_) outputs = FoldKnownValues(shapes, node);
+      if (!outputs) outputs = Evaluate(graph, node, host, dequantize_only_);
       if (!outputs) continue;
       const std::vector<std::string> names = node.outputs();
       graph.RemoveNode(index);
@@ -229,12 +237,19 @@ class ConstantFolding final : public GraphTransformer {
     }
     return Status::OK();
   }
+
+  bool dequantize_only_;
 };
 
 }  // namespace
 
+std::unique_ptr<GraphTransformer> MakeConstantFolding(std::string name, OptimizationLevel level,
+                                                      bool dequantize_only) {
+  return std::make_unique<ConstantFolding>(std::move(name), level, dequantize_only);
+}
+
 std::unique_ptr<GraphTransformer> CreateConstantFolding() {
-  return std::make_unique<ConstantFolding>();
+  return MakeConstantFolding("constant_folding", OptimizationLevel::kBasic, false);
 }
 
 }  // namespace ort
