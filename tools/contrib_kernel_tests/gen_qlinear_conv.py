@@ -131,6 +131,9 @@ cases = [
     ('depthwise 3x3 at unit strides, dilation 2, uneven padding',
      dict(xs=(2, 5, 9, 7), ws=(5, 1, 3, 3), xt=u8, wt=s8, yt=u8, pads=(1, 0, 3, 2),
           dil=(2, 2), group=5)),
+    ('depthwise 3x3 over 83 channels: a block of 64 and a partial one, int8 X and output',
+     dict(xs=(1, 83, 5, 6), ws=(83, 1, 3, 3), xt=s8, wt=s8, yt=s8, pads=(1, 1, 1, 1),
+          group=83)),
 ]
 
 channels_last_cases = [
@@ -145,6 +148,9 @@ channels_last_cases = [
     ('channels-last depthwise 3x3, stride 2, padding 1',
      dict(xs=(2, 4, 7, 6), ws=(4, 1, 3, 3), xt=u8, wt=s8, yt=u8, pads=(1, 1, 1, 1),
           strides=(2, 2), group=4)),
+    ('channels-last depthwise 5x5 over 70 channels, stride 2, a window wider than the image',
+     dict(xs=(1, 70, 4, 3), ws=(70, 1, 5, 5), xt=u8, wt=s8, yt=u8, pads=(2, 2, 2, 2),
+          strides=(2, 2), group=70)),
 ]
 
 body = ''.join(case(title, **kw) for title, kw in cases)

@@ -23,6 +23,7 @@
 #include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 #include "providers/cpu/kernels/onnx/nn/nn_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/qlinear_depthwise.h"
 
 namespace ort {
 namespace {
@@ -219,6 +220,75 @@ void AddPixel(const TX* __restrict pixel, const int32_t* __restrict taps, uint32
   }
 }
 
+/// Output rows [begin, end) of a depthwise convolution through DepthwiseRunAvx512: the pixels
+/// whose taps all lie inside the image as one run per row, each border pixel on its own with
+/// its in-bounds taps.
+template <typename TX, typename Q>
+void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX* image,
+                            const std::vector<int32_t>& weights, const std::vector<int32_t>& start,
+                            const Requantization& requant, int32_t x_zero, int64_t begin,
+                            int64_t end, Q* out_rows) {
+  const int64_t in_h = g.input[0], in_w = g.input[1], out_w = g.output[1];
+  const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
+  const int64_t stride = g.strides[1], pad = g.pads[1], dilation = g.dilations[1];
+  // The output columns whose windows lie inside the image's columns: [inner_begin, inner_end).
+  const int64_t inner_begin = std::min(out_w, (pad + stride - 1) / stride);
+  const int64_t last_start = in_w - 1 + pad - (k_w - 1) * dilation;
+  const int64_t inner_end =
+      last_start < 0 ? inner_begin : std::clamp(last_start / stride + 1, inner_begin, out_w);
+  std::vector<int64_t> offsets(static_cast<size_t>(k_h * k_w));
+  std::vector<const int32_t*> tap_weights(static_cast<size_t>(k_h * k_w));
+  DepthwiseRun run;
+  run.offsets = offsets.data();
+  run.weights = tap_weights.data();
+  run.channels = channels;
+  run.x_zero = x_zero;
+  run.start = start.data();
+  run.multipliers = requant.multipliers.data();
+  run.y_zero = requant.zero_point;
+  for (int64_t oy = begin; oy < end; ++oy) {
+    Q* row_out = out_rows + oy * out_w * channels;
+    // Pixels ox, in runs of one at the borders: taps in bounds, offsets from the image.
+    const auto border = [&](int64_t ox) {
+      int64_t taps = 0;
+      for (int64_t ky = 0; ky < k_h; ++ky) {
+        const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
+        if (iy < 0 || iy >= in_h) continue;
+        for (int64_t kx = 0; kx < k_w; ++kx) {
+          const int64_t ix = ox * stride - pad + kx * dilation;
+          if (ix < 0 || ix >= in_w) continue;
+          offsets[taps] = (iy * in_w + ix) * channels;
+          tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels;
+        }
+      }
+      run.origin = image;
+      run.pixels = 1;
+      run.taps = taps;
+      run.out = row_out + ox * channels;
+      DepthwiseRunAvx512(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+    };
+    for (int64_t ox = 0; ox < inner_begin; ++ox) border(ox);
+    if (inner_end > inner_begin) {
+      int64_t taps = 0;
+      for (int64_t ky = 0; ky < k_h; ++ky) {
+        const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
+        if (iy < 0 || iy >= in_h) continue;
+        for (int64_t kx = 0; kx < k_w; ++kx) {
+          offsets[taps] = (iy * in_w + kx * dilation) * channels;
+          tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels;
+        }
+      }
+      run.origin = image + (inner_begin * stride - pad) * channels;
+      run.step = stride * channels;
+      run.pixels = inner_end - inner_begin;
+      run.taps = taps;
+      run.out = row_out + inner_begin * channels;
+      DepthwiseRunAvx512(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+    }
+    for (int64_t ox = std::max(inner_begin, inner_end); ox < out_w; ++ox) border(ox);
+  }
+}
+
 /// One channel and one filter per group, 2-D, channels-last as ORT's: X is transposed to NHWC,
 /// each output pixel sums its in-bounds taps as loops over all channels at once (vectorized
 /// across channels, whatever the image size), and the requantized rows go back to NCHW.
@@ -247,6 +317,7 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   Q* out_buffer =
       layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * channels));
   const auto zero = static_cast<uint32_t>(x_zero);
+  const bool avx512 = HasDepthwiseAvx512();
   for (int64_t n = 0; n < p.batch; ++n) {
     const TX* image = x + n * channels * in_pixels;
     if (!layouts.input_nhwc) {
@@ -254,29 +325,35 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
       image = image_buffer;
     }
     Q* out_rows = layouts.output_nhwc ? y + n * channels * pixels : out_buffer;
-    VectorizedParallelFor(
-        pool, out_h, static_cast<double>(out_w * taps * channels * 2),
-        [&](int64_t begin, int64_t end) {
-          std::vector<int32_t> sums(static_cast<size_t>(channels));
-          auto* acc = reinterpret_cast<uint32_t*>(sums.data());
-          for (int64_t oy = begin; oy < end; ++oy) {
-            for (int64_t ox = 0; ox < out_w; ++ox) {
-              std::copy(start.begin(), start.end(), sums.begin());
-              for (int64_t ky = 0; ky < k_h; ++ky) {
-                const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
-                if (iy < 0 || iy >= in_h) continue;
-                for (int64_t kx = 0; kx < k_w; ++kx) {
-                  const int64_t ix = ox * g.strides[1] - g.pads[1] + kx * g.dilations[1];
-                  if (ix < 0 || ix >= in_w) continue;
-                  AddPixel(image + (iy * in_w + ix) * channels,
-                           weights.data() + (ky * k_w + kx) * channels, zero, channels, acc);
-                }
+    const double cost = static_cast<double>(out_w * taps * channels * 2);
+    if (avx512) {
+      ThreadPool::TryParallelFor(pool, out_h, cost, [&](int64_t begin, int64_t end) {
+        RunDepthwiseRowsAvx512<TX, Q>(g, channels, image, weights, start, requant, x_zero, begin,
+                                      end, out_rows);
+      });
+    } else {
+      VectorizedParallelFor(pool, out_h, cost, [&](int64_t begin, int64_t end) {
+        std::vector<int32_t> sums(static_cast<size_t>(channels));
+        auto* acc = reinterpret_cast<uint32_t*>(sums.data());
+        for (int64_t oy = begin; oy < end; ++oy) {
+          for (int64_t ox = 0; ox < out_w; ++ox) {
+            std::copy(start.begin(), start.end(), sums.begin());
+            for (int64_t ky = 0; ky < k_h; ++ky) {
+              const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
+              if (iy < 0 || iy >= in_h) continue;
+              for (int64_t kx = 0; kx < k_w; ++kx) {
+                const int64_t ix = ox * g.strides[1] - g.pads[1] + kx * g.dilations[1];
+                if (ix < 0 || ix >= in_w) continue;
+                AddPixel(image + (iy * in_w + ix) * channels,
+                         weights.data() + (ky * k_w + kx) * channels, zero, channels, acc);
               }
-              RequantizeRow<Q>(sums.data(), channels, requant.multipliers.data(), true,
-                               requant.zero_point, out_rows + (oy * out_w + ox) * channels);
             }
+            RequantizeRow<Q>(sums.data(), channels, requant.multipliers.data(), true,
+                             requant.zero_point, out_rows + (oy * out_w + ox) * channels);
           }
-        });
+        }
+      });
+    }
     if (!layouts.output_nhwc) {
       TransposeTiles(out_buffer, pixels, channels, channels, y + n * channels * pixels, pixels,
                      pool);

@@ -1,0 +1,35 @@
+// Output pixels of a depthwise 8-bit convolution in channels-last layout, written for AVX-512:
+// each block of up to 64 channels keeps its int32 sums in registers across the taps and is
+// requantized there, where the generic loop (qlinear_conv.cc) streams its sums through memory
+// once per tap.
+#pragma once
+
+#include <cstdint>
+
+namespace ort {
+
+/// `pixels` consecutive output pixels that read the same taps: pixel i reads, for each tap t,
+/// the channels at origin + i * step + offsets[t] (in elements of X) times weights[t].
+struct DepthwiseRun {
+  const void* origin = nullptr;
+  int64_t step = 0;
+  int64_t pixels = 0;
+  const int64_t* offsets = nullptr;
+  const int32_t* const* weights = nullptr;  // per tap: weights minus their zero points
+  int64_t taps = 0;
+  int64_t channels = 0;
+  int32_t x_zero = 0;
+  const int32_t* start = nullptr;  // per channel: the bias (zeros without one)
+  const float* multipliers = nullptr;
+  int32_t y_zero = 0;
+  void* out = nullptr;  // the first output pixel's channels; the next ones follow
+};
+
+/// True when DepthwiseRunAvx512 can run here (AVX-512 F, BW and VL, within MaxCpuIsa()).
+bool HasDepthwiseAvx512();
+
+/// Computes `run` for int8 (`x_signed`) or uint8 X and int8 (`y_signed`) or uint8 Y, exactly as
+/// RequantizeRow rounds (qgemm.h).
+void DepthwiseRunAvx512(const DepthwiseRun& run, bool x_signed, bool y_signed);
+
+}  // namespace ort

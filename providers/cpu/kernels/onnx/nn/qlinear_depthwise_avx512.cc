@@ -1,0 +1,121 @@
+// DepthwiseRunAvx512 (qlinear_depthwise.h): 16 channels per zmm register, four registers per
+// block, the last register of a pixel masked to its remaining channels.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+#include "lib/common/cpu_info.h"
+#include "providers/cpu/kernels/onnx/nn/qlinear_depthwise.h"
+
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl"))), \
+                             apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl")
+#endif
+
+namespace ort {
+namespace {
+
+// The masked forms throughout: GCC's unmasked intrinsics start from an undefined register,
+// which -Wmaybe-uninitialized reports.
+template <typename TX>
+__m512i Widen(__mmask16 mask, const TX* bytes) {
+  const __m128i loaded = _mm_maskz_loadu_epi8(mask, bytes);
+  if constexpr (std::is_signed_v<TX>) {
+    return _mm512_maskz_cvtepi8_epi32(mask, loaded);
+  } else {
+    return _mm512_maskz_cvtepu8_epi32(mask, loaded);
+  }
+}
+
+struct Constants {
+  __m512i x_zero, y_zero;
+  __m512 low, high;
+};
+
+template <typename TX, typename Q, int kRegisters>
+void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, const Constants& k,
+           Q* out) {
+  __mmask16 masks[kRegisters];
+  __m512i acc[kRegisters];
+  for (int i = 0; i < kRegisters; ++i) {
+    masks[i] = i + 1 == kRegisters ? last : static_cast<__mmask16>(0xffff);
+    acc[i] = _mm512_maskz_loadu_epi32(masks[i], r.start + c + 16 * i);
+  }
+  for (int64_t t = 0; t < r.taps; ++t) {
+    const TX* pixel = origin + r.offsets[t] + c;
+    const int32_t* weight = r.weights[t] + c;
+    for (int i = 0; i < kRegisters; ++i) {
+      const __m512i x = _mm512_sub_epi32(Widen<TX>(masks[i], pixel + 16 * i), k.x_zero);
+      const __m512i w = _mm512_maskz_loadu_epi32(masks[i], weight + 16 * i);
+      acc[i] = _mm512_add_epi32(acc[i], _mm512_mullo_epi32(x, w));
+    }
+  }
+  // RequantizeRow's steps: scale, clamp to Q's range about the zero point, round half to even.
+  for (int i = 0; i < kRegisters; ++i) {
+    const __m512 m = _mm512_maskz_loadu_ps(masks[i], r.multipliers + c + 16 * i);
+    __m512 value = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(masks[i], acc[i]), m);
+    value = _mm512_maskz_min_ps(masks[i], _mm512_maskz_max_ps(masks[i], value, k.low), k.high);
+    const __m512i q = _mm512_add_epi32(_mm512_maskz_cvtps_epi32(masks[i], value), k.y_zero);
+    _mm512_mask_cvtepi32_storeu_epi8(out + c + 16 * i, masks[i], q);
+  }
+}
+
+template <typename TX, typename Q>
+void Run(const DepthwiseRun& r) {
+  Constants k;
+  k.x_zero = _mm512_set1_epi32(r.x_zero);
+  k.y_zero = _mm512_set1_epi32(r.y_zero);
+  k.low = _mm512_set1_ps(static_cast<float>(std::numeric_limits<Q>::min() - r.y_zero));
+  k.high = _mm512_set1_ps(static_cast<float>(std::numeric_limits<Q>::max() - r.y_zero));
+  const int64_t full = r.channels / 64 * 64, rest = r.channels - full;
+  const int registers = static_cast<int>((rest + 15) / 16);
+  const auto last = static_cast<__mmask16>(rest % 16 == 0 ? 0xffff : (1u << (rest % 16)) - 1);
+  for (int64_t p = 0; p < r.pixels; ++p) {
+    const TX* origin = static_cast<const TX*>(r.origin) + p * r.step;
+    Q* out = static_cast<Q*>(r.out) + p * r.channels;
+    for (int64_t c = 0; c < full; c += 64) Block<TX, Q, 4>(r, origin, c, 0xffff, k, out);
+    switch (registers) {
+      case 1:
+        Block<TX, Q, 1>(r, origin, full, last, k, out);
+        break;
+      case 2:
+        Block<TX, Q, 2>(r, origin, full, last, k, out);
+        break;
+      case 3:
+        Block<TX, Q, 3>(r, origin, full, last, k, out);
+        break;
+      case 4:
+        Block<TX, Q, 4>(r, origin, full, last, k, out);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+void DepthwiseRunAvx512(const DepthwiseRun& run, bool x_signed, bool y_signed) {
+  if (x_signed) {
+    return y_signed ? Run<int8_t, int8_t>(run) : Run<int8_t, uint8_t>(run);
+  }
+  return y_signed ? Run<uint8_t, int8_t>(run) : Run<uint8_t, uint8_t>(run);
+}
+
+}  // namespace ort
+
+#include "providers/cpu/kernels/common/isa_target_end.inc"
+
+namespace ort {
+
+bool HasDepthwiseAvx512() {
+  const CpuFeatures& f = GetCpuFeatures();
+  return MaxCpuIsa() == CpuIsa::kAvx512 && f.avx512bw && f.avx512vl;
+}
+
+}  // namespace ort
