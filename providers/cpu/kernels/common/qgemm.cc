@@ -226,6 +226,12 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
   const int64_t n = b.n;
   if (m <= 0 || n <= 0) return;
   if (b.k == 0) {
+    std::vector<int32_t> zeros;
+    if (c == nullptr) {
+      zeros.assign(static_cast<size_t>(m * n), 0);
+      c = zeros.data();
+      ldc = n;
+    }
     for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0);
     if (done) done(0, m, 0, n, c, ldc);
     return;
@@ -261,8 +267,11 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
       2.0 * static_cast<double>(std::min(m, row_block) * std::min(n, col_block) * b.k);
   ThreadPool::TryParallelFor(pool, row_blocks * col_blocks, cost, [&](int64_t begin, int64_t end) {
     thread_local AlignedScratch<uint8_t> a_scratch;
+    thread_local AlignedScratch<int32_t> block_scratch;
     thread_local std::vector<int32_t> row_sums;
     uint8_t* a_packed = a_scratch.Get(static_cast<size_t>(row_block * a_stride));
+    int32_t* block_buffer =
+        c == nullptr ? block_scratch.Get(static_cast<size_t>(row_block * col_block)) : nullptr;
     row_sums.resize(static_cast<size_t>(row_block));
     int64_t packed_rows = -1;
     for (int64_t task = begin; task < end; ++task) {
@@ -276,19 +285,20 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
               b.zero_points != nullptr ? row_sums.data() : nullptr);
         packed_rows = row_index;
       }
-      int32_t* c_block = c + row0 * ldc + col0;
+      int32_t* c_block = c != nullptr ? c + row0 * ldc + col0 : block_buffer;
+      const int64_t ld = c != nullptr ? ldc : col_block;
       for (int64_t group0 = 0; group0 < layout.groups; group0 += kBlockGroups) {
         const int64_t block_groups = layout.BlockGroups(group0);
         const uint8_t* b_block =
             b.data + layout.BlockOffset(group0) + col0 * block_groups * kQgemmGroupBytes;
         kernel.block(rows, cols, block_groups, a_packed + group0 * kQgemmGroupBytes, a_stride,
                      b_block, kernel.nr * block_groups * kQgemmGroupBytes, group0 == 0,
-                     offsets != nullptr ? offsets + col0 : nullptr, c_block, ldc);
+                     offsets != nullptr ? offsets + col0 : nullptr, c_block, ld);
       }
       if (!fold_correction) {
-        Correct(b, rows, col0, cols, a_zero_points.data() + row0, row_sums.data(), c_block, ldc);
+        Correct(b, rows, col0, cols, a_zero_points.data() + row0, row_sums.data(), c_block, ld);
       }
-      if (done) done(row0, rows, col0, cols, c_block, ldc);
+      if (done) done(row0, rows, col0, cols, c_block, ld);
     }
   });
 }

@@ -65,7 +65,9 @@ using QgemmBlockDone = std::function<void(int64_t row0, int64_t rows, int64_t co
                                           int32_t* c_block, int64_t ldc)>;
 
 /// C = (A - a_zero) x B with B packed; A is m x k (k = b.k), row-major with leading dimension lda.
-/// `done`, when given, sees every block of C once it holds its final values.
+/// `done`, when given, sees every block of C once it holds its final values. With `c` null
+/// (and `done` given) no C is kept: each block lives in its thread's scratch while `done` runs,
+/// so a product that is only requantized never streams through memory at four bytes a value.
 template <typename TA>
 void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
                  const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,

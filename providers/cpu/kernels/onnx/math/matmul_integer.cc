@@ -120,7 +120,9 @@ class QLinearMatMul final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> y_zp,
                          ZeroPoints(context, &y_zero, y_zero.dtype(), "y_zero_point"));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), plan->output_shape));
-    std::vector<int32_t> products(static_cast<size_t>(y->NumElements()));
+    // The packed product keeps no int32 C: each block is requantized from its thread's scratch.
+    const bool blocks_only = packed_b_ != nullptr && plan->single_gemm;
+    std::vector<int32_t> products(blocks_only ? 0 : static_cast<size_t>(y->NumElements()));
     const int64_t m = plan->m, n = plan->n;
     // The multipliers a_scale[i] * b_scale[j] / y_scale of one row of A (all rows alike when
     // a_scale is one value).
@@ -149,7 +151,7 @@ class QLinearMatMul final : public OpKernel {
         });
       };
       return IntegerProducts(context, a, b, inputs[2], inputs[5], *plan, packed_b_.get(),
-                             products.data(), requantize);
+                             blocks_only ? nullptr : products.data(), requantize);
     });
   }
 

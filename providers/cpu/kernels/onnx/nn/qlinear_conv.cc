@@ -142,12 +142,10 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
   const bool direct = g.IsPointwise() && p.group == 1;
   const int64_t filters_total = p.filters;
   thread_local AlignedScratch<TX> image_scratch, rows_scratch;
-  thread_local AlignedScratch<int32_t> sums_scratch;
   thread_local AlignedScratch<Q> out_scratch;
   TX* image_buffer =
       layouts.input_nhwc ? nullptr : image_scratch.Get(static_cast<size_t>(in_pixels * channels));
   TX* rows = direct ? nullptr : rows_scratch.Get(static_cast<size_t>(pixels * depth));
-  int32_t* sums = sums_scratch.Get(static_cast<size_t>(pixels * group_filters));
   Q* out_buffer =
       layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * filters_total));
   const int32_t x_zero_values[] = {x_zero};
@@ -198,8 +196,8 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
           }
         });
       };
-      QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), sums, group_filters,
-                      pool, requantize);
+      QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), nullptr, 0, pool,
+                      requantize);
     }
     if (!layouts.output_nhwc) {
       TransposeTiles(out_buffer, pixels, filters_total, filters_total,
