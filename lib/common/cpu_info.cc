@@ -154,6 +154,11 @@ const CpuCaches& GetCpuCaches() {
   return caches;
 }
 
+bool HasAvx512BwVl() {
+  const CpuFeatures& f = GetCpuFeatures();
+  return MaxCpuIsa() == CpuIsa::kAvx512 && f.avx512bw && f.avx512vl;
+}
+
 int NchwcBlockSize() { return MaxCpuIsa() == CpuIsa::kAvx512 ? 16 : 8; }
 
 std::vector<std::string> CpuFeatureNames(const CpuFeatures& f) {

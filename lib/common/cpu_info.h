@@ -44,6 +44,10 @@ enum class CpuIsa { kPortable, kAvx2, kAvx512 };
 /// ignored) so users and tests can force a lower path.
 CpuIsa MaxCpuIsa();
 
+/// True when MaxCpuIsa() is AVX-512 and the CPU has its byte and word (BW) and 128/256-bit (VL)
+/// extensions too, which the 8-bit kernels' masked byte loads and stores need.
+bool HasAvx512BwVl();
+
 /// Channels per block of the NCHWc layout (com.microsoft.nchwc ops): the float vector width, 16
 /// when MaxCpuIsa() is AVX-512, else 8. The optimizer and the kernels both ask here so they agree.
 int NchwcBlockSize();

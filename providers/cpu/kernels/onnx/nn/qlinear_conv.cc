@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "providers/cpu/kernels/common/qgemm.h"
+#include "providers/cpu/kernels/common/requantize.h"
 #include "providers/cpu/kernels/common/thread_scratch.h"
 #include "providers/cpu/kernels/common/transpose_bytes.h"
 #include "providers/cpu/kernels/common/vectorize.h"
@@ -88,15 +89,6 @@ struct Requantization {
   const int32_t* bias = nullptr;
   int32_t zero_point = 0;
 };
-
-/// Adds the bias of `count` channels from `first_channel` (wrapping, as the accumulation does).
-void AddBias(const Requantization& r, int64_t first_channel, int64_t count, int32_t* sums) {
-  if (r.bias == nullptr) return;
-  for (int64_t j = 0; j < count; ++j) {
-    sums[j] = static_cast<int32_t>(static_cast<uint32_t>(sums[j]) +
-                                   static_cast<uint32_t>(r.bias[first_channel + j]));
-  }
-}
 
 /// Bytes of 8-bit tensors through TransposeBytes, whichever signedness they have, shared among
 /// the pool's threads by ranges of 64 source rows or, with fewer rows, 64 source columns.
@@ -186,15 +178,17 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
       // Each block of sums is requantized by the thread that made it, while it is in cache.
       const auto requantize = [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols,
                                   int32_t* block, int64_t ldc) {
-        Vectorized([&] {
-          for (int64_t i = 0; i < rows; ++i) {
-            int32_t* row_sums = block + i * ldc;
-            AddBias(requant, first_filter + col0, cols, row_sums);
-            RequantizeRow<Q>(row_sums, cols, requant.multipliers.data() + first_filter + col0, true,
-                             requant.zero_point,
-                             out_rows + (row0 + i) * filters_total + first_filter + col0);
-          }
-        });
+        RequantizeBlockArgs args;
+        args.sums = block;
+        args.ldc = ldc;
+        args.rows = rows;
+        args.cols = cols;
+        args.bias = requant.bias != nullptr ? requant.bias + first_filter + col0 : nullptr;
+        args.multipliers = requant.multipliers.data() + first_filter + col0;
+        args.y_zero = requant.zero_point;
+        args.out = out_rows + row0 * filters_total + first_filter + col0;
+        args.ldo = filters_total;
+        RequantizeColumns<Q>(args);
       };
       QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), nullptr, 0, pool,
                       requantize);
@@ -315,7 +309,7 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   Q* out_buffer =
       layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * channels));
   const auto zero = static_cast<uint32_t>(x_zero);
-  const bool avx512 = HasDepthwiseAvx512();
+  const bool avx512 = HasAvx512BwVl();
   for (int64_t n = 0; n < p.batch; ++n) {
     const TX* image = x + n * channels * in_pixels;
     if (!layouts.input_nhwc) {

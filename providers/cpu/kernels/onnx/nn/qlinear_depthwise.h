@@ -25,11 +25,8 @@ struct DepthwiseRun {
   void* out = nullptr;  // the first output pixel's channels; the next ones follow
 };
 
-/// True when DepthwiseRunAvx512 can run here (AVX-512 F, BW and VL, within MaxCpuIsa()).
-bool HasDepthwiseAvx512();
-
 /// Computes `run` for int8 (`x_signed`) or uint8 X and int8 (`y_signed`) or uint8 Y, exactly as
-/// RequantizeRow rounds (qgemm.h).
+/// RequantizeRow rounds (qgemm.h). Only where HasAvx512BwVl().
 void DepthwiseRunAvx512(const DepthwiseRun& run, bool x_signed, bool y_signed);
 
 }  // namespace ort

@@ -6,7 +6,6 @@
 #include <limits>
 #include <type_traits>
 
-#include "lib/common/cpu_info.h"
 #include "providers/cpu/kernels/onnx/nn/qlinear_depthwise.h"
 
 #if defined(__clang__)
@@ -110,12 +109,3 @@ void DepthwiseRunAvx512(const DepthwiseRun& run, bool x_signed, bool y_signed) {
 }  // namespace ort
 
 #include "providers/cpu/kernels/common/isa_target_end.inc"
-
-namespace ort {
-
-bool HasDepthwiseAvx512() {
-  const CpuFeatures& f = GetCpuFeatures();
-  return MaxCpuIsa() == CpuIsa::kAvx512 && f.avx512bw && f.avx512vl;
-}
-
-}  // namespace ort
