@@ -13,6 +13,7 @@
 // ORT's NhwcTransformer does) reads X and writes Y channels-last, [N, spatial..., C]: the fast
 // paths then skip both transposes, so a chain of such convolutions never leaves NHWC.
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -113,6 +114,24 @@ void TransposeTiles(const T* src, int64_t rows, int64_t cols, int64_t src_stride
   });
 }
 
+/// Copies `count` bytes: the few of a narrow image's pixel (3 channels, or a window row of them)
+/// with a pair of overlapping fixed-size moves instead of a call to memmove.
+template <typename T>
+void CopyBytes(const T* __restrict src, int64_t count, T* __restrict dst) {
+  static_assert(sizeof(T) == 1);
+  if (count >= 8 && count <= 16) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + count - 8, src + count - 8, 8);
+  } else if (count >= 4 && count < 8) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + count - 4, src + count - 4, 4);
+  } else if (count < 4) {
+    for (int64_t i = 0; i < count; ++i) dst[i] = src[i];
+  } else {
+    std::memcpy(dst, src, static_cast<size_t>(count));
+  }
+}
+
 /// Which of X and Y are channels-last ([N, spatial..., C]) rather than [N, C, spatial...].
 struct Layouts {
   bool input_nhwc = false;
@@ -132,6 +151,8 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
   const int64_t group_filters = p.filters / p.group;
   const int64_t depth = k_h * k_w * group_channels;
   const bool direct = g.IsPointwise() && p.group == 1;
+  // A window row's taps are one run of bytes in NHWC: neighbouring pixels, all channels.
+  const bool contiguous_taps = p.group == 1 && g.dilations[1] == 1;
   const int64_t filters_total = p.filters;
   thread_local AlignedScratch<TX> image_scratch, rows_scratch;
   thread_local AlignedScratch<Q> out_scratch;
@@ -157,14 +178,27 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
               for (int64_t oy = begin; oy < end; ++oy) {
                 for (int64_t ox = 0; ox < out_w; ++ox) {
                   TX* row = rows + (oy * out_w + ox) * depth;
+                  const int64_t ix0 = ox * g.strides[1] - g.pads[1];
+                  const bool row_inside = ix0 >= 0 && ix0 + (k_w - 1) * g.dilations[1] < in_w;
                   for (int64_t ky = 0; ky < k_h; ++ky) {
                     const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
+                    if (iy < 0 || iy >= in_h) {
+                      std::fill(row, row + k_w * group_channels, static_cast<TX>(x_zero));
+                      row += k_w * group_channels;
+                      continue;
+                    }
+                    const TX* source_row = a + iy * in_w * channels;
+                    if (row_inside && contiguous_taps) {
+                      CopyBytes(source_row + ix0 * channels, k_w * channels, row);
+                      row += k_w * channels;
+                      continue;
+                    }
                     for (int64_t kx = 0; kx < k_w; ++kx, row += group_channels) {
-                      const int64_t ix = ox * g.strides[1] - g.pads[1] + kx * g.dilations[1];
-                      if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) {
+                      const int64_t ix = ix0 + kx * g.dilations[1];
+                      if (ix < 0 || ix >= in_w) {
                         std::fill(row, row + group_channels, static_cast<TX>(x_zero));
                       } else {
-                        std::copy_n(a + (iy * in_w + ix) * channels, group_channels, row);
+                        CopyBytes(source_row + ix * channels, group_channels, row);
                       }
                     }
                   }
