@@ -336,6 +336,11 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
     for (int64_t t = 0; t < taps; ++t) weights[t * channels + c] = w[c * taps + t] - zero;
     if (requant.bias != nullptr) start[c] = requant.bias[c];
   }
+  const bool avx512 = HasAvx512BwVl();
+  if (avx512) {
+    // The kernel multiplies with VPMADDWD, which reads the low 16 bits of each lane.
+    for (int32_t& weight : weights) weight = static_cast<uint16_t>(weight);
+  }
   thread_local AlignedScratch<TX> image_scratch;
   thread_local AlignedScratch<Q> out_scratch;
   TX* image_buffer =
@@ -343,7 +348,6 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   Q* out_buffer =
       layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * channels));
   const auto zero = static_cast<uint32_t>(x_zero);
-  const bool avx512 = HasAvx512BwVl();
   for (int64_t n = 0; n < p.batch; ++n) {
     const TX* image = x + n * channels * in_pixels;
     if (!layouts.input_nhwc) {

@@ -15,7 +15,9 @@ struct DepthwiseRun {
   int64_t step = 0;
   int64_t pixels = 0;
   const int64_t* offsets = nullptr;
-  const int32_t* const* weights = nullptr;  // per tap: weights minus their zero points
+  // Per tap: the weights minus their zero points (within +-255) as int16 in the low half of
+  // each int32, the high half zero.
+  const int32_t* const* weights = nullptr;
   int64_t taps = 0;
   int64_t channels = 0;
   int32_t x_zero = 0;
