@@ -263,6 +263,12 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
     }
   }
   const int32_t* offsets = column_offsets.empty() ? nullptr : column_offsets.data();
+  // Unsigned bytes whose depth fills whole groups are their own packed form: the kernel reads A
+  // in place (a channels-last image, for a pointwise convolution) instead of a copy. Not for
+  // AMX, whose tiles read whole 16-row blocks past the last row.
+  const bool a_in_place = std::is_same_v<TA, uint8_t> && !kernel.wide &&
+                          kernel.extension != QgemmExtension::kAmxInt8 &&
+                          layout.groups * layout.steps == b.k && b.zero_points == nullptr;
   const double cost =
       2.0 * static_cast<double>(std::min(m, row_block) * std::min(n, col_block) * b.k);
   ThreadPool::TryParallelFor(pool, row_blocks * col_blocks, cost, [&](int64_t begin, int64_t end) {
@@ -280,7 +286,12 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
       const int64_t rows = std::min(row_block, m - row0);
       const int64_t col0 = (task % col_blocks) * col_block;
       const int64_t cols = std::min(col_block, n - col0);
-      if (packed_rows != row_index) {
+      const uint8_t* a_block = a_packed;
+      int64_t a_block_stride = a_stride;
+      if (a_in_place) {
+        a_block = reinterpret_cast<const uint8_t*>(a + row0 * lda);
+        a_block_stride = lda;
+      } else if (packed_rows != row_index) {
         PackA(kernel, layout, b.k, a + row0 * lda, lda, rows, a_packed, a_stride,
               b.zero_points != nullptr ? row_sums.data() : nullptr);
         packed_rows = row_index;
@@ -291,7 +302,7 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
         const int64_t block_groups = layout.BlockGroups(group0);
         const uint8_t* b_block =
             b.data + layout.BlockOffset(group0) + col0 * block_groups * kQgemmGroupBytes;
-        kernel.block(rows, cols, block_groups, a_packed + group0 * kQgemmGroupBytes, a_stride,
+        kernel.block(rows, cols, block_groups, a_block + group0 * kQgemmGroupBytes, a_block_stride,
                      b_block, kernel.nr * block_groups * kQgemmGroupBytes, group0 == 0,
                      offsets != nullptr ? offsets + col0 : nullptr, c_block, ld);
       }

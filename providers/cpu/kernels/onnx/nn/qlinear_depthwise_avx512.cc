@@ -67,7 +67,10 @@ void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, c
 }
 
 template <typename TX, typename Q>
-void Run(const DepthwiseRun& r) {
+void Run(const DepthwiseRun& run) {
+  // A local copy: the byte stores may alias anything, so fields read through `run` would be
+  // reloaded after each of them.
+  const DepthwiseRun r = run;
   Constants k;
   k.x_zero = _mm512_set1_epi32(r.x_zero);
   k.y_zero = _mm512_set1_epi32(r.y_zero);
