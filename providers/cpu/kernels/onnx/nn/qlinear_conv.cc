@@ -315,12 +315,52 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
   }
 }
 
+/// A depthwise convolution's weights [C, 1, taps...] tap-major, minus their zero points, as the
+/// kernel that runs here reads them: for the AVX-512 one, which multiplies with VPMADDWD, as
+/// int16 in the low half of each lane.
+template <typename TW>
+std::vector<int32_t> DepthwiseWeights(const TW* w, std::span<const int32_t> w_zero,
+                                      int64_t channels, int64_t taps) {
+  std::vector<int32_t> weights(static_cast<size_t>(taps * channels));
+  const bool halves = HasAvx512BwVl();
+  for (int64_t c = 0; c < channels; ++c) {
+    const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[c];
+    for (int64_t t = 0; t < taps; ++t) {
+      const int32_t weight = w[c * taps + t] - zero;
+      weights[t * channels + c] = halves ? static_cast<uint16_t>(weight) : weight;
+    }
+  }
+  return weights;
+}
+
+/// DepthwiseWeights of W (input 3) when it and its zero point (input 5) are constants of a 2-D
+/// depthwise convolution of `group` channels; empty otherwise (computed per call).
+std::vector<int32_t> ConstantDepthwiseWeights(const KernelInfo& info, int64_t group) {
+  const Tensor* w = info.ConstantInput(3);
+  const Tensor* zero = info.ConstantInput(5);
+  if (w == nullptr || zero == nullptr || w->shape().rank() != 4 || w->shape()[0] != group ||
+      w->shape()[1] != 1 || zero->dtype() != w->dtype() ||
+      (zero->NumElements() != 1 && zero->NumElements() != group)) {
+    return {};
+  }
+  const int64_t taps = w->shape()[2] * w->shape()[3];
+  std::vector<int32_t> zeros(static_cast<size_t>(zero->NumElements()));
+  if (w->dtype() == DataType::kInt8) {
+    for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = zero->Data<int8_t>()[i];
+    return DepthwiseWeights(w->Data<int8_t>(), zeros, group, taps);
+  }
+  if (w->dtype() != DataType::kUint8) return {};
+  for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = zero->Data<uint8_t>()[i];
+  return DepthwiseWeights(w->Data<uint8_t>(), zeros, group, taps);
+}
+
 /// One channel and one filter per group, 2-D, channels-last as ORT's: X is transposed to NHWC,
 /// each output pixel sums its in-bounds taps as loops over all channels at once (vectorized
 /// across channels, whatever the image size), and the requantized rows go back to NCHW.
-template <typename TX, typename TW, typename Q>
-void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w,
-                  std::span<const int32_t> w_zero, const Requantization& requant, Q* y,
+/// `weights` come from DepthwiseWeights.
+template <typename TX, typename Q>
+void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
+                  const std::vector<int32_t>& weights, const Requantization& requant, Q* y,
                   Layouts layouts, ThreadPool* pool) {
   const WindowGeometry& g = p.geometry;
   const int64_t in_h = g.input[0], in_w = g.input[1];
@@ -328,19 +368,10 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero, const TW* w
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
   const int64_t channels = p.channels, taps = k_h * k_w;
   const int64_t in_pixels = in_h * in_w, pixels = out_h * out_w;
-  // Tap-major weights minus their zero points, and the bias to start every pixel from.
-  std::vector<int32_t> weights(static_cast<size_t>(taps * channels));
+  // The bias to start every pixel from.
   std::vector<int32_t> start(static_cast<size_t>(channels), 0);
-  for (int64_t c = 0; c < channels; ++c) {
-    const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[c];
-    for (int64_t t = 0; t < taps; ++t) weights[t * channels + c] = w[c * taps + t] - zero;
-    if (requant.bias != nullptr) start[c] = requant.bias[c];
-  }
+  if (requant.bias != nullptr) std::copy_n(requant.bias, channels, start.begin());
   const bool avx512 = HasAvx512BwVl();
-  if (avx512) {
-    // The kernel multiplies with VPMADDWD, which reads the low 16 bits of each lane.
-    for (int32_t& weight : weights) weight = static_cast<uint16_t>(weight);
-  }
   thread_local AlignedScratch<TX> image_scratch;
   thread_local AlignedScratch<Q> out_scratch;
   TX* image_buffer =
@@ -420,6 +451,7 @@ class QLinearConv final : public OpKernel {
                          info.GetAttributeOr<int64_t>("channels_last", 0));
     channels_last_ = channels_last != 0;
     packed_filters_ = PackConstantFilters(info, attributes_.group);
+    depthwise_weights_ = ConstantDepthwiseWeights(info, attributes_.group);
     return Status::OK();
   }
 
@@ -481,9 +513,16 @@ class QLinearConv final : public OpKernel {
           return Status::OK();
         }
         if (depthwise) {
+          if (!depthwise_weights_.empty()) {
+            RunDepthwise<TX, Q>(p, x.Data<TX>(), x_zp[0], depthwise_weights_, requant,
+                                y->MutableData<Q>(), layouts, pool);
+            return Status::OK();
+          }
           return DispatchByType<QuantTypes>(w.dtype(), "W", [&]<typename TW>() {
-            RunDepthwise<TX, TW, Q>(p, x.Data<TX>(), x_zp[0], w.Data<TW>(), w_zp, requant,
-                                    y->MutableData<Q>(), layouts, pool);
+            const std::vector<int32_t> weights =
+                DepthwiseWeights(w.Data<TW>(), w_zp, p.channels, p.geometry.KernelSize());
+            RunDepthwise<TX, Q>(p, x.Data<TX>(), x_zp[0], weights, requant, y->MutableData<Q>(),
+                                layouts, pool);
             return Status::OK();
           });
         }
@@ -528,6 +567,7 @@ class QLinearConv final : public OpKernel {
   WindowAttributes attributes_;
   bool channels_last_ = false;
   PackedGroupFilters packed_filters_;
+  std::vector<int32_t> depthwise_weights_;
 };
 
 }  // namespace
