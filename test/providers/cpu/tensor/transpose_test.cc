@@ -73,6 +73,30 @@ TEST_CASE("Transpose tiles large matrices across threads", "[tensor][Transpose]"
       .Run();
 }
 
+TEST_CASE("Transpose moves a few channels last row by row", "[tensor][Transpose]") {
+  // x[n][c][h][w] = 12 n + 4 c + 2 h + w; y[n][h][w][c] = x[n][c][h][w].
+  std::vector<uint8_t> x(24);
+  std::iota(x.begin(), x.end(), uint8_t{0});
+  OpTester("Transpose", 13)
+      .AttrInts("perm", {0, 2, 3, 1})
+      .Input<uint8_t>("x", {2, 3, 2, 2}, x)
+      .Output<uint8_t>("y", {2, 2, 2, 3}, {0,  4,  8,  1,  5,  9,  2,  6,  10, 3,  7,  11,
+                                           12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23})
+      .Run();
+  // Four channels of 3000 pixels at two threads: several row ranges per image.
+  const std::vector<float> planes = Iota(4 * 3000);
+  std::vector<float> pixels(planes.size());
+  for (size_t p = 0; p < 3000; ++p) {
+    for (size_t c = 0; c < 4; ++c) pixels[p * 4 + c] = planes[c * 3000 + p];
+  }
+  OpTester("Transpose", 13)
+      .AttrInts("perm", {0, 2, 1})
+      .Threads(2)
+      .Input<float>("x", {1, 4, 3000}, planes)
+      .Output<float>("y", {1, 3000, 4}, pixels)
+      .Run();
+}
+
 TEST_CASE("Transpose of unit axes, empty tensors and half types", "[tensor][Transpose]") {
   OpTester("Transpose", 13)
       .AttrInts("perm", {1, 0, 2})

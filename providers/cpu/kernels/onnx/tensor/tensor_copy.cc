@@ -72,8 +72,36 @@ Layout Simplify(std::span<const int64_t> dims, std::span<const int64_t> src,
   return layout;
 }
 
+constexpr int64_t kNarrowColumns = 4;
+
+// dst[row * row_stride + c] = src[row + c * column_stride] for rows [row_begin, row_end) and
+// c < columns (at most kNarrowColumns), the column count fixed per loop so it unrolls.
+template <int64_t kColumns, typename T>
+void CopyNarrowRowsOf(const T* src, int64_t column_stride, int64_t row_begin, int64_t row_end,
+                      T* dst, int64_t row_stride) {
+  for (int64_t row = row_begin; row < row_end; ++row) {
+    for (int64_t c = 0; c < kColumns; ++c) dst[row * row_stride + c] = src[row + c * column_stride];
+  }
+}
+
+template <typename T>
+void CopyNarrowRows(const T* src, int64_t column_stride, int64_t columns, int64_t row_begin,
+                    int64_t row_end, T* dst, int64_t row_stride) {
+  switch (columns) {
+    case 1:
+      return CopyNarrowRowsOf<1>(src, column_stride, row_begin, row_end, dst, row_stride);
+    case 2:
+      return CopyNarrowRowsOf<2>(src, column_stride, row_begin, row_end, dst, row_stride);
+    case 3:
+      return CopyNarrowRowsOf<3>(src, column_stride, row_begin, row_end, dst, row_stride);
+    default:
+      return CopyNarrowRowsOf<kNarrowColumns>(src, column_stride, row_begin, row_end, dst,
+                                              row_stride);
+  }
+}
+
 // The innermost destination axis reads the source with a stride while another axis `axis` reads
-// it contiguously: copy square tiles so both sides stay in cache.
+// it contiguously: copy square tiles so both sides stay in cache (or, for a few columns, rows).
 template <typename T>
 void TiledTranspose(const Layout& layout, size_t axis, const T* src, T* dst, ThreadPool* pool) {
   constexpr int64_t kTile = 16;
@@ -93,6 +121,24 @@ void TiledTranspose(const Layout& layout, size_t axis, const T* src, T* dst, Thr
   }
   int64_t rest_count = 1;
   for (int64_t d : rest_dims) rest_count *= d;
+  if (columns <= kNarrowColumns) {
+    // A few destination columns (an image's 3 channels moved last): each output row is one
+    // short run, and the source rows are as many sequential streams; no tiles needed.
+    constexpr int64_t kRange = 1024;
+    const int64_t ranges = (rows + kRange - 1) / kRange;
+    ThreadPool::TryParallelFor(
+        pool, rest_count * ranges, static_cast<double>(kRange * columns) * 2.0,
+        [&](int64_t begin, int64_t end) {
+          for (int64_t unit = begin; unit < end; ++unit) {
+            const Odometer rest(rest_dims, rest_src, rest_dst, unit / ranges);
+            const int64_t row_begin = (unit % ranges) * kRange;
+            const int64_t row_end = std::min(rows, row_begin + kRange);
+            CopyNarrowRows(src + rest.a, column_stride, columns, row_begin, row_end, dst + rest.b,
+                           row_stride);
+          }
+        });
+    return;
+  }
   const int64_t row_tiles = (rows + kTile - 1) / kTile;
   ThreadPool::TryParallelFor(
       pool, rest_count * row_tiles, static_cast<double>(kTile * columns) * 2.0,
