@@ -62,8 +62,7 @@ bool FeedsQdqGroup(const Graph& graph, const Node& node) {
 // Checks what can be known before running the node: its inputs, its kind, and its output types
 // where inference fixed them.
 bool IsFoldable(const Graph& graph, const Node& node, bool dequantize_only) {
-  if (dequantize_only &&
-      (node.domain() != kOnnxDomain || node.op_type() != "DequantizeLinear")) {
+  if (dequantize_only && (node.domain() != kOnnxDomain || node.op_type() != "DequantizeLinear")) {
     return false;
   }
   if (!node.Subgraphs().empty() || IsNondeterministic(node) ||

@@ -59,7 +59,8 @@ std::optional<DropGroup> MatchGroup(const Graph& graph, const Node& q) {
   const auto y = QuantizeParams(graph, q);
   if (!y) return std::nullopt;
   const Node* op = graph.Producer(q.inputs()[0]);
-  if (op == nullptr || !MovesData(*op, graph.OpsetVersion("")) || !op->HasInput(0) || op->outputs()[0] != q.inputs()[0]) {
+  if (op == nullptr || !MovesData(*op, graph.OpsetVersion("")) || !op->HasInput(0) ||
+      op->outputs()[0] != q.inputs()[0]) {
     return std::nullopt;
   }
   const std::string& moved = op->outputs()[0];

@@ -110,9 +110,6 @@ bool PerTensorOrChannel(const QuantizationParams& params, size_t rank, int64_t a
   return stated == axis && params.count == channels;
 }
 
-namespace {
-
-// The zero point input for `params`: its own, or a new zero initializer of its type.
 std::string ZeroPointInput(Graph& graph, const QuantizationParams& params) {
   if (!params.zero_point.empty()) return params.zero_point;
   const std::string name = graph.UniqueValueName(params.node->name() + "_zero_point");
@@ -123,8 +120,6 @@ std::string ZeroPointInput(Graph& graph, const QuantizationParams& params) {
   }
   return name;
 }
-
-}  // namespace
 
 std::vector<std::string> QLinearInputs(Graph& graph, const QuantizationParams& a,
                                        const QuantizationParams& b, const QuantizationParams& y) {

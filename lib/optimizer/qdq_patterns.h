@@ -44,6 +44,9 @@ const Node* QuantizedProducer(const Graph& graph, const Node& q, const Quantizat
 bool PerTensorOrChannel(const QuantizationParams& params, size_t rank, int64_t axis,
                         int64_t channels);
 
+/// The zero point input for `params`: its own, or a new zero initializer of its type.
+std::string ZeroPointInput(Graph& graph, const QuantizationParams& params);
+
 /// The inputs QLinearConv, QLinearMatMul, QLinearAdd and QLinearMul share, for operands `a`
 /// and `b` dequantized by those params and an output quantized by `y`: a, a_scale, a_zero_point,
 /// b, b_scale, b_zero_point, y_scale, y_zero_point, each zero point a new zero initializer of

@@ -1,6 +1,7 @@
 // Pass qlinear_nhwc_layout: 8-bit QLinearConvs with constant 2-D filters, and the QLinearAdd,
-// QLinearMul and MaxPool between them, run channels-last (com.microsoft QLinearConv with
-// channels_last = 1, NhwcMaxPool), as onnxruntime's NhwcTransformer does for quantized models.
+// QLinearMul, MaxPool, QLinearConcat and QLinearGlobalAveragePool between them, run
+// channels-last (com.microsoft QLinearConv and QLinearGlobalAveragePool with channels_last = 1,
+// NhwcMaxPool, QLinearConcat along the moved axis), as onnxruntime's NhwcTransformer does.
 //
 // The integer convolution works on NHWC rows anyway; without this pass every QLinearConv
 // transposes its input in and its output back, for a sixth of a quantized ResNet's time. Values
@@ -39,6 +40,10 @@ class Rewriter {
         TransformBinary(*node);
       } else if (IsOnnxOp(node, "MaxPool")) {
         TransformMaxPool(*node);
+      } else if (node->domain() == kMsDomain && node->op_type() == "QLinearConcat") {
+        TransformConcat(*node);
+      } else if (node->domain() == kMsDomain && node->op_type() == "QLinearGlobalAveragePool") {
+        TransformGlobalAveragePool(*node);
       }
     }
     if (converted_.empty()) return Status::OK();
@@ -157,6 +162,54 @@ class Rewriter {
              {twin->second},
              {},
              AttributesWithout(pool, "storage_order")},
+            *type);
+  }
+
+  // Every tensor read by twins (a rank-4 region), the axis renumbered channels-last.
+  void TransformConcat(const Node& concat) {
+    const Attribute* axis = concat.FindAttribute("axis");
+    if (axis == nullptr || concat.inputs().size() < 5 || (concat.inputs().size() - 2) % 3 != 0 ||
+        concat.outputs().size() != 1 || axis->i < -4 || axis->i > 3) {
+      return;
+    }
+    std::vector<std::string> inputs = concat.inputs();
+    for (size_t i = 2; i < inputs.size(); i += 3) {
+      const auto twin = twins_.find(inputs[i]);
+      if (twin == twins_.end()) return;
+      inputs[i] = twin->second;
+    }
+    const std::optional<DataType> type = ElementTypeOf(graph_, concat.inputs()[1]);
+    if (!IsEightBitType(type)) return;
+    constexpr int64_t kChannelsLastAxis[] = {0, 3, 1, 2};
+    std::vector<Attribute> attributes;
+    attributes.push_back(Attribute::Int("axis", kChannelsLastAxis[(axis->i + 4) % 4]));
+    Replace(
+        concat,
+        {concat.name(), "QLinearConcat", std::string(kMsDomain), inputs, {}, std::move(attributes)},
+        *type);
+  }
+
+  void TransformGlobalAveragePool(const Node& pool) {
+    const Attribute* channels_last = pool.FindAttribute("channels_last");
+    if ((channels_last != nullptr && channels_last->i != 0) || pool.inputs().size() < 4 ||
+        pool.outputs().size() != 1) {
+      return;
+    }
+    const auto twin = twins_.find(pool.inputs()[0]);
+    if (twin == twins_.end()) return;
+    const std::optional<DataType> type = ElementTypeOf(graph_, twin->second);
+    if (!IsEightBitType(type)) return;
+    std::vector<std::string> inputs = pool.inputs();
+    inputs[0] = twin->second;
+    std::vector<Attribute> attributes = AttributesWithout(pool, "channels_last");
+    attributes.push_back(Attribute::Int("channels_last", 1));
+    Replace(pool,
+            {pool.name(),
+             "QLinearGlobalAveragePool",
+             std::string(kMsDomain),
+             inputs,
+             {},
+             std::move(attributes)},
             *type);
   }
 

@@ -99,6 +99,41 @@ Model BlockModel() {
   return model;
 }
 
+// Two quantized convolutions of one input concatenated, each quantized with its own scale, then
+// globally averaged: y = DQ(Q(GAP(DQ(Q(Concat(DQ(Q(c0)), DQ(Q(c1)))))))), [1, 3, 6, 6] in.
+Model ConcatPoolModel() {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({1, 3, 6, 6}));
+  AddQuantizationParameters(graph);
+  graph.AddInitializer(
+      "w_scale", Tensor::FromVector<float>(TensorShape({4}), {0.010f, 0.014f, 0.018f, 0.022f}));
+  graph.AddInitializer("w_zero", Tensor::FromVector<int8_t>(TensorShape({4}), {0, 0, 0, 0}));
+  const std::string x = QuantizeDequantize(graph, "in");
+  std::vector<std::string> branches;
+  for (int i = 0; i < 2; ++i) {
+    const std::string w = "w" + std::to_string(i), c = "c" + std::to_string(i);
+    graph.AddInitializer(w,
+                         Tensor::FromVector<int8_t>(TensorShape({4, 3, 3, 3}),
+                                                    Cycle<int8_t>(108, 5 + 6 * i, 37, -127, 127)));
+    Node& dq_w = graph.AddNode(
+        {"dq_" + w, "DequantizeLinear", "", {w, "w_scale", "w_zero"}, {w + "_f"}, {}});
+    dq_w.SetAttribute(Attribute::Int("axis", 0));
+    Node& conv = graph.AddNode({"conv" + std::to_string(i), "Conv", "", {x, w + "_f"}, {c}, {}});
+    conv.SetAttribute(Attribute::Ints("pads", {1, 1, 1, 1}));
+    branches.push_back(QuantizeDequantize(graph, c, i == 0 ? "scale" : "other_scale"));
+  }
+  Node& concat = graph.AddNode({"concat", "Concat", "", branches, {"cat"}, {}});
+  concat.SetAttribute(Attribute::Int("axis", 1));
+  const std::string joined = QuantizeDequantize(graph, "cat");
+  graph.AddNode({"gap", "GlobalAveragePool", "", {joined}, {"g"}, {}});
+  graph.AddNode({"q_g", "QuantizeLinear", "", {"g", "scale", "zero"}, {"g_q"}, {}});
+  graph.AddNode({"dq_g", "DequantizeLinear", "", {"g_q", "scale", "zero"}, {"y"}, {}});
+  graph.set_inputs({"in"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 size_t CountDomainOps(const Graph& graph, std::string_view domain, std::string_view op_type) {
   size_t count = 0;
   for (const Node* node : graph.Nodes()) {
@@ -160,6 +195,35 @@ TEST_CASE("A quantized block runs channels-last between one Transpose in and one
   for (size_t i = 0; i < plain.output.size(); ++i) {
     INFO(i);
     CHECK(std::abs(all.output[i] - plain.output[i]) <= 2 * kScale * 1.001f);
+  }
+}
+
+TEST_CASE("QDQ Concat and GlobalAveragePool fuse, and follow the convolutions channels-last",
+          "[optimizer][qdq]") {
+  Model extended = ConcatPoolModel();
+  OptimizeExtended(extended);
+  CHECK(CountDomainOps(extended.graph(), kMsDomain, "QLinearConcat") == 1);
+  CHECK(CountDomainOps(extended.graph(), kMsDomain, "QLinearGlobalAveragePool") == 1);
+  CHECK(CountOps(extended.graph(), "Concat") == 0);
+  CHECK(CountOps(extended.graph(), "GlobalAveragePool") == 0);
+  Model all = ConcatPoolModel();
+  OptimizeAll(all);
+  CHECK(CountOps(all.graph(), "Transpose") == 2);
+  for (const Node* node : all.graph().Nodes()) {
+    if (node->op_type() == "QLinearConcat") CHECK(node->FindAttribute("axis")->i == 3);
+    if (node->op_type() == "QLinearGlobalAveragePool") {
+      CHECK(node->FindAttribute("channels_last")->i == 1);
+    }
+  }
+  const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 3, 6, 6}, 23))}};
+  const CpuRun plain = RunOnCpu(ConcatPoolModel(), OptimizationLevel::kDisable, feeds);
+  const CpuRun fused = RunOnCpu(ConcatPoolModel(), OptimizationLevel::kExtended, feeds);
+  const CpuRun nhwc = RunOnCpu(ConcatPoolModel(), OptimizationLevel::kAll, feeds);
+  CHECK(nhwc.output == fused.output);
+  REQUIRE(plain.output.size() == fused.output.size());
+  for (size_t i = 0; i < plain.output.size(); ++i) {
+    INFO(i);
+    CHECK(std::abs(fused.output[i] - plain.output[i]) <= 2 * kScale * 1.001f);
   }
 }
 

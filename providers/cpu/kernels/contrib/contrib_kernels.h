@@ -11,6 +11,7 @@ void RegisterContribBertKernels(KernelRegistry& registry);
 void RegisterContribMathKernels(KernelRegistry& registry);
 void RegisterContribNnKernels(KernelRegistry& registry);
 void RegisterContribNchwcKernels(KernelRegistry& registry);
+void RegisterContribQuantizationKernels(KernelRegistry& registry);
 
 /// Every contrib kernel.
 inline void RegisterContribKernels(KernelRegistry& registry) {
@@ -19,6 +20,7 @@ inline void RegisterContribKernels(KernelRegistry& registry) {
   RegisterContribMathKernels(registry);
   RegisterContribNnKernels(registry);
   RegisterContribNchwcKernels(registry);
+  RegisterContribQuantizationKernels(registry);
 }
 
 }  // namespace ort

@@ -1,0 +1,12 @@
+#include "providers/cpu/kernels/contrib/quantization/contrib_quantization_kernels.h"
+
+#include "providers/cpu/kernels/contrib/contrib_kernels.h"
+
+namespace ort {
+
+void RegisterContribQuantizationKernels(KernelRegistry& registry) {
+  RegisterQLinearConcatKernels(registry);
+  RegisterQLinearGlobalAveragePoolKernels(registry);
+}
+
+}  // namespace ort

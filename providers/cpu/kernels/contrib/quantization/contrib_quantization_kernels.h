@@ -1,0 +1,12 @@
+// Per-op registration functions of the contrib quantization category: the com.microsoft 8-bit
+// ops of quantized models that are neither arithmetic nor convolutions.
+#pragma once
+
+#include "lib/framework/kernel_registry.h"
+
+namespace ort {
+
+void RegisterQLinearConcatKernels(KernelRegistry& registry);
+void RegisterQLinearGlobalAveragePoolKernels(KernelRegistry& registry);
+
+}  // namespace ort
