@@ -1,7 +1,8 @@
 // Rule drop_qdq_data_movement: DequantizeLinear -> data-movement op -> QuantizeLinear with the
 // same per-tensor scale and zero point becomes the op on the 8-bit tensor (onnxruntime's
 // DropQDQNodesRules): the op only moves, picks or takes the maximum of values, so quantizing its
-// float result gives back exactly the 8-bit values it read.
+// float result gives back exactly the 8-bit values it read. Between different parameters a
+// MaxPool still pools the 8-bit tensor, its DequantizeLinear moved after it.
 #include <cstring>
 
 #include "lib/optimizer/passes.h"
@@ -53,6 +54,7 @@ bool SameParameters(const Graph& graph, const QuantizationParams& a, const Quant
 struct DropGroup {
   Node* dq;
   Node* op;
+  bool same_parameters;  // else a MaxPool whose DequantizeLinear moves after it
 };
 
 std::optional<DropGroup> MatchGroup(const Graph& graph, const Node& q) {
@@ -66,12 +68,16 @@ std::optional<DropGroup> MatchGroup(const Graph& graph, const Node& q) {
   const std::string& moved = op->outputs()[0];
   if (graph.IsGraphOutput(moved) || graph.Consumers(moved).size() != 1) return std::nullopt;
   const auto x = DequantizeOf(graph, op->inputs()[0]);
-  if (!x || !SameParameters(graph, *x, *y)) return std::nullopt;
+  if (!x || x->count != 1) return std::nullopt;
+  const bool same = SameParameters(graph, *x, *y);
+  // The maximum commutes with dequantizing (a non-decreasing map), so a MaxPool between
+  // different parameters pools the 8-bit values, and only its output is requantized.
+  if (!same && op->op_type() != "MaxPool") return std::nullopt;
   // Other inputs (shapes, indices, starts) must not be the dequantized value itself.
   for (size_t i = 1; i < op->inputs().size(); ++i) {
     if (op->inputs()[i] == op->inputs()[0]) return std::nullopt;
   }
-  return DropGroup{const_cast<Node*>(x->node), const_cast<Node*>(op)};
+  return DropGroup{const_cast<Node*>(x->node), const_cast<Node*>(op), same};
 }
 
 class DropQdqDataMovement final : public RewriteRule {
@@ -84,6 +90,31 @@ class DropQdqDataMovement final : public RewriteRule {
 
   Status Rewrite(Graph& graph, Node& node, bool& node_removed) const override {
     const DropGroup group = *MatchGroup(graph, node);
+    if (!group.same_parameters) {
+      // DQ(x) -> MaxPool -> Q  becomes  MaxPool(x) -> DQ -> Q: same values, pooled in 8 bits.
+      const std::string dequantized = group.dq->outputs()[0];
+      const std::string float_result = group.op->outputs()[0];
+      const std::string pooled = graph.UniqueValueName(float_result + "_quantized");
+      std::vector<std::string> dq_inputs = group.dq->inputs();
+      dq_inputs[0] = pooled;
+      std::vector<Attribute> attributes;
+      for (const auto& [name, attribute] : group.dq->attributes()) {
+        attributes.push_back(attribute.Clone());
+      }
+      graph.SetNodeInput(*group.op, 0, group.dq->inputs()[0]);
+      graph.SetNodeOutput(*group.op, 0, pooled);
+      graph.RemoveValueInfo(float_result);
+      graph.AddNode({graph.UniqueNodeName(group.dq->name()),
+                     "DequantizeLinear",
+                     "",
+                     std::move(dq_inputs),
+                     {float_result},
+                     std::move(attributes)});
+      if (graph.Consumers(dequantized).empty() && !graph.IsGraphOutput(dequantized)) {
+        graph.RemoveNode(group.dq->index());
+      }
+      return Status::OK();
+    }
     const std::string quantized = node.outputs()[0];
     const std::string dequantized = group.dq->outputs()[0];
     const std::string float_result = group.op->outputs()[0];

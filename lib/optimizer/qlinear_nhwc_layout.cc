@@ -7,7 +7,9 @@
 // transposes its input in and its output back, for a sixth of a quantized ResNet's time. Values
 // of the channels-last region get twins named "<value>_nhwc"; a Transpose makes a twin where the
 // region reads a plain value and restores a plain value that something outside still reads.
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "lib/optimizer/fusion_patterns.h"
 #include "lib/optimizer/passes.h"
@@ -44,6 +46,16 @@ class Rewriter {
         TransformConcat(*node);
       } else if (node->domain() == kMsDomain && node->op_type() == "QLinearGlobalAveragePool") {
         TransformGlobalAveragePool(*node);
+      } else if (IsOnnxOp(node, "Concat") || IsOnnxOp(node, "Split")) {
+        TransformAlongAxis(*node);
+      } else if (IsOnnxOp(node, "Slice")) {
+        TransformSlice(*node);
+      } else if (IsOnnxOp(node, "Resize")) {
+        TransformResize(*node);
+      } else if (IsOnnxOp(node, "Shape")) {
+        TransformShape(*node);
+      } else {
+        TransformElementwise(*node);
       }
     }
     if (converted_.empty()) return Status::OK();
@@ -92,14 +104,38 @@ class Rewriter {
     return twin;
   }
 
-  // Replaces `node` by `spec` (whose output 0 is the twin of node's output 0).
+  // Replaces `node` by `spec`, whose outputs are the twins of node's, all of `output_type`.
   void Replace(const Node& node, NodeSpec spec, DataType output_type) {
-    const std::string output = node.outputs()[0];
-    spec.outputs = {NewTwin(output, output_type)};
+    const std::vector<std::string> outputs = node.outputs();
+    spec.outputs.clear();
+    for (const std::string& output : outputs) {
+      spec.outputs.push_back(output.empty() ? output : NewTwin(output, output_type));
+    }
     graph_.RemoveNode(node.index());
     graph_.AddNode(std::move(spec));
     graph_.mutable_opsets().try_emplace(std::string(kMsDomain), 1);
-    converted_.push_back(output);
+    for (const std::string& output : outputs) {
+      if (!output.empty()) converted_.push_back(output);
+    }
+  }
+
+  // `axis` of a rank-4 tensor (negative counts from the end) in the channels-last twin, or
+  // nullopt when out of range.
+  static std::optional<int64_t> ChannelsLastAxis(int64_t axis) {
+    constexpr int64_t kMoved[] = {0, 3, 1, 2};
+    if (axis < -4 || axis > 3) return std::nullopt;
+    return kMoved[(axis + 4) % 4];
+  }
+
+  // The twins of every input of `op` in `inputs` (all must have one), or false.
+  bool TwinInputs(const Node& op, std::vector<std::string>& inputs) {
+    inputs = op.inputs();
+    for (std::string& input : inputs) {
+      const auto twin = twins_.find(input);
+      if (twin == twins_.end()) return false;
+      input = twin->second;
+    }
+    return !inputs.empty();
   }
 
   static std::vector<Attribute> AttributesWithout(const Node& node, std::string_view dropped) {
@@ -211,6 +247,173 @@ class Rewriter {
              {},
              std::move(attributes)},
             *type);
+  }
+
+  // Elementwise ops between channels-last nodes follow them, so that a float activation a
+  // quantizer left between two convolutions (YOLO's SiLU: DequantizeLinear, QuickGelu,
+  // QuantizeLinear) costs no Transposes: each input either has a twin or is a one-value constant
+  // (a scale, zero point or bound), and at least one has a twin.
+  void TransformElementwise(const Node& op) {
+    static const std::unordered_set<std::string> kOnnxOps = {
+        "Relu",          "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "HardSwish",
+        "Clip",          "Elu",     "Selu", "Softplus",  "Erf",         "Abs",
+        "Neg",           "Add",     "Sub",  "Mul",       "Div",         "DequantizeLinear",
+        "QuantizeLinear"};
+    static const std::unordered_set<std::string> kMsOps = {"QuickGelu", "Gelu"};
+    const bool known = op.domain().empty()
+                           ? kOnnxOps.count(op.op_type()) > 0
+                           : op.domain() == kMsDomain && kMsOps.count(op.op_type()) > 0;
+    if (!known || op.outputs().size() != 1 || !op.HasOutput(0) || op.inputs().empty()) return;
+    std::vector<std::string> inputs = op.inputs();
+    std::optional<DataType> type;
+    for (std::string& input : inputs) {
+      if (input.empty()) continue;
+      if (const auto twin = twins_.find(input); twin != twins_.end()) {
+        if (!type) type = ElementTypeOf(graph_, twin->second);
+        input = twin->second;
+        continue;
+      }
+      const Tensor* constant = graph_.GetConstantInitializer(input, true);
+      if (constant == nullptr || constant->NumElements() != 1) return;
+    }
+    if (!type) return;
+    if (op.op_type() == "DequantizeLinear") {
+      type = ElementTypeOf(graph_, op.inputs()[1]);
+    } else if (op.op_type() == "QuantizeLinear") {
+      type = op.HasInput(2) ? ElementTypeOf(graph_, op.inputs()[2]) : DataType::kUint8;
+    }
+    if (!type) return;
+    Replace(op, {op.name(), op.op_type(), op.domain(), inputs, {}, AttributesWithout(op, "")},
+            *type);
+  }
+
+  // Concat of twins, or Split of one, along the moved axis (YOLO's C2f blocks).
+  void TransformAlongAxis(const Node& op) {
+    const bool concat = op.op_type() == "Concat";
+    std::vector<std::string> inputs;
+    if (concat) {
+      if (!TwinInputs(op, inputs)) return;
+    } else {
+      const auto twin = twins_.find(op.HasInput(0) ? op.inputs()[0] : std::string());
+      if (twin == twins_.end()) return;
+      inputs = op.inputs();
+      inputs[0] = twin->second;
+    }
+    const Attribute* axis_attribute = op.FindAttribute("axis");
+    if (concat && axis_attribute == nullptr) return;
+    const auto axis = ChannelsLastAxis(axis_attribute != nullptr ? axis_attribute->i : 0);
+    const std::optional<DataType> type = ElementTypeOf(graph_, inputs[0]);
+    if (!axis || !type) return;
+    std::vector<Attribute> attributes = AttributesWithout(op, "axis");
+    attributes.push_back(Attribute::Int("axis", *axis));
+    Replace(op, {op.name(), op.op_type(), "", inputs, {}, std::move(attributes)}, *type);
+  }
+
+  // Slice of a twin with constant axes (or none: the leading ones), the axes renumbered.
+  void TransformSlice(const Node& op) {
+    const auto twin = twins_.find(op.HasInput(0) ? op.inputs()[0] : std::string());
+    if (twin == twins_.end() || op.outputs().size() != 1 || !op.HasInput(1)) return;
+    const Tensor* starts = ConstantInput(graph_, op, 1);
+    if (starts == nullptr || starts->shape().rank() != 1) return;
+    std::vector<int64_t> axes;
+    if (op.HasInput(3)) {
+      const auto constant = ConstantInts(graph_, op, 3);
+      if (!constant) return;
+      axes = *constant;
+    } else {
+      for (int64_t i = 0; i < starts->NumElements(); ++i) axes.push_back(i);
+    }
+    std::vector<int64_t> moved;
+    for (int64_t axis : axes) {
+      const auto channels_last = ChannelsLastAxis(axis);
+      if (!channels_last) return;
+      moved.push_back(*channels_last);
+    }
+    const std::optional<DataType> type = ElementTypeOf(graph_, twin->second);
+    if (!type) return;
+    const std::string axes_name = graph_.UniqueValueName(op.name() + "_nhwc_axes");
+    if (starts->dtype() == DataType::kInt32) {
+      std::vector<int32_t> narrow(moved.begin(), moved.end());
+      graph_.AddInitializer(axes_name,
+                            Tensor::FromVector<int32_t>(TensorShape({int64_t(narrow.size())}),
+                                                        std::span<const int32_t>(narrow)));
+    } else {
+      graph_.AddInitializer(axes_name,
+                            Tensor::FromVector<int64_t>(TensorShape({int64_t(moved.size())}),
+                                                        std::span<const int64_t>(moved)));
+    }
+    std::vector<std::string> inputs = op.inputs();
+    inputs[0] = twin->second;
+    inputs.resize(std::max<size_t>(inputs.size(), 4));
+    inputs[3] = axes_name;
+    Replace(op, {op.name(), "Slice", "", inputs, {}, AttributesWithout(op, "")}, *type);
+  }
+
+  // Resize of a twin whose roi, scales and sizes (those given) are constants: permuted alike.
+  void TransformResize(const Node& op) {
+    const auto twin = twins_.find(op.HasInput(0) ? op.inputs()[0] : std::string());
+    if (twin == twins_.end() || op.outputs().size() != 1 || op.FindAttribute("axes") != nullptr ||
+        graph_.OpsetVersion("") < 11) {
+      return;
+    }
+    std::vector<std::string> inputs = op.inputs();
+    inputs[0] = twin->second;
+    for (size_t i = 1; i < inputs.size(); ++i) {
+      if (inputs[i].empty()) continue;
+      const Tensor* constant = ConstantInput(graph_, op, i);
+      if (constant == nullptr) return;
+      if (constant->NumElements() == 0) continue;
+      const int64_t halves = i == 1 ? 2 : 1;  // roi holds the starts, then the ends
+      if (constant->NumElements() != 4 * halves) return;
+      Tensor permuted;
+      if (constant->dtype() == DataType::kFloat) {
+        permuted = Permuted<float>(*constant, halves);
+      } else if (constant->dtype() == DataType::kInt64) {
+        permuted = Permuted<int64_t>(*constant, halves);
+      } else {
+        return;
+      }
+      inputs[i] = graph_.UniqueValueName(inputs[i] + "_nhwc");
+      graph_.AddInitializer(inputs[i], std::move(permuted));
+    }
+    const std::optional<DataType> type = ElementTypeOf(graph_, twin->second);
+    if (!type) return;
+    Replace(op, {op.name(), "Resize", "", inputs, {}, AttributesWithout(op, "")}, *type);
+  }
+
+  template <typename T>
+  static Tensor Permuted(const Tensor& values, int64_t halves) {
+    const T* data = values.Data<T>();
+    std::vector<T> permuted;
+    for (int64_t h = 0; h < halves; ++h) {
+      for (int64_t axis : kToChannelsLast) permuted.push_back(data[h * 4 + axis]);
+    }
+    return Tensor::FromVector<T>(values.shape(), std::span<const T>(permuted));
+  }
+
+  // Shape of a plain value that has a twin: the twin's shape gathered back to channels-first
+  // order, instead of a Transpose made only to be measured.
+  void TransformShape(const Node& op) {
+    const auto twin = twins_.find(op.HasInput(0) ? op.inputs()[0] : std::string());
+    if (twin == twins_.end() || op.outputs().size() != 1 || !op.attributes().empty()) return;
+    const std::string output = op.outputs()[0];
+    const std::string name = op.name();
+    const std::string twin_shape = graph_.UniqueValueName(output + "_nhwc");
+    const std::string order = graph_.UniqueValueName(output + "_nchw_order");
+    graph_.AddInitializer(order, Tensor::FromVector<int64_t>(
+                                     TensorShape({4}), std::span<const int64_t>(kToChannelsFirst)));
+    graph_.SetValueType(twin_shape,
+                        ValueType::Tensor(DataType::kInt64, SymbolicShape{Dimension::Known(4)}));
+    graph_.RemoveNode(op.index());
+    graph_.AddNode({name, "Shape", "", {twin->second}, {twin_shape}, {}});
+    std::vector<Attribute> attributes;
+    attributes.push_back(Attribute::Int("axis", 0));
+    graph_.AddNode({graph_.UniqueNodeName(name + "_nchw"),
+                    "Gather",
+                    "",
+                    {twin_shape, order},
+                    {output},
+                    std::move(attributes)});
   }
 
   Graph& graph_;
