@@ -134,6 +134,59 @@ Model ConcatPoolModel() {
   return model;
 }
 
+// Adds a QDQ Conv of `x` (dequantized, `channels` channels) to `filters` filters of `kernel`
+// x `kernel` taps (padding kernel / 2), quantized and dequantized after; returns that value.
+std::string AddQdqConv(Graph& graph, const std::string& x, const std::string& name,
+                       int64_t channels, int64_t filters, int64_t kernel, int seed) {
+  const std::string w = name + "_w", w_scale = name + "_w_scale", w_zero = name + "_w_zero";
+  graph.AddInitializer(
+      w, Tensor::FromVector<int8_t>(
+             TensorShape({filters, channels, kernel, kernel}),
+             Cycle<int8_t>(filters * channels * kernel * kernel, seed, 37, -127, 127)));
+  graph.AddInitializer(w_scale, Tensor::Scalar<float>(0.012f));
+  graph.AddInitializer(w_zero, Tensor::Scalar<int8_t>(0));
+  graph.AddNode({"dq_" + w, "DequantizeLinear", "", {w, w_scale, w_zero}, {w + "_f"}, {}});
+  Node& conv = graph.AddNode({name, "Conv", "", {x, w + "_f"}, {name + "_out"}, {}});
+  const int64_t pad = kernel / 2;
+  conv.SetAttribute(Attribute::Ints("pads", {pad, pad, pad, pad}));
+  return QuantizeDequantize(graph, name + "_out");
+}
+
+// A detector-like head between two quantized convolutions: Sigmoid in float, Split, Slice,
+// Concat and a nearest Resize along the channels and pixels, and the Shape of a value inside:
+// y = conv2(DQ(Q(Resize(Concat(Split(s)[0], Slice(Split(s)[1]))))), s = DQ(Q(Sigmoid(conv1))).
+Model HeadModel() {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({1, 3, 8, 8}));
+  AddQuantizationParameters(graph);
+  const std::string c1 = AddQdqConv(graph, QuantizeDequantize(graph, "in"), "conv1", 3, 4, 3, 5);
+  graph.AddNode({"sigmoid", "Sigmoid", "", {c1}, {"s"}, {}});
+  const std::string s = QuantizeDequantize(graph, "s");
+  Node& split = graph.AddNode(
+      {"split", "Split", "", {s, Ints(graph, "split_sizes", {2, 2})}, {"a", "b"}, {}});
+  split.SetAttribute(Attribute::Int("axis", 1));
+  graph.AddNode(
+      {"slice",
+       "Slice",
+       "",
+       {"b", Ints(graph, "starts", {1}), Ints(graph, "ends", {2}), Ints(graph, "axes", {1})},
+       {"b1"},
+       {}});
+  Node& concat = graph.AddNode({"concat", "Concat", "", {"a", "b1"}, {"ab"}, {}});
+  concat.SetAttribute(Attribute::Int("axis", -3));
+  graph.AddNode({"shape", "Shape", "", {"ab"}, {"ab_shape"}, {}});
+  graph.AddInitializer("roi", Tensor::FromVector<float>(TensorShape({0}), {}));
+  graph.AddInitializer("scales", Tensor::FromVector<float>(TensorShape({4}), {1, 1, 2, 2}));
+  Node& resize = graph.AddNode({"resize", "Resize", "", {"ab", "roi", "scales"}, {"r"}, {}});
+  resize.SetAttribute(Attribute::String("mode", "nearest"));
+  const std::string y = AddQdqConv(graph, QuantizeDequantize(graph, "r"), "conv2", 3, 4, 1, 11);
+  graph.AddNode({"identity", "Identity", "", {y}, {"y"}, {}});
+  graph.set_inputs({"in"});
+  graph.set_outputs({"y", "ab_shape"});
+  return model;
+}
+
 size_t CountDomainOps(const Graph& graph, std::string_view domain, std::string_view op_type) {
   size_t count = 0;
   for (const Node* node : graph.Nodes()) {
@@ -225,6 +278,49 @@ TEST_CASE("QDQ Concat and GlobalAveragePool fuse, and follow the convolutions ch
     INFO(i);
     CHECK(std::abs(fused.output[i] - plain.output[i]) <= 2 * kScale * 1.001f);
   }
+}
+
+TEST_CASE("A detector head between quantized convolutions stays channels-last",
+          "[optimizer][qdq]") {
+  Model model = HeadModel();
+  OptimizeAll(model);
+  const Graph& graph = model.graph();
+  CHECK(CountDomainOps(graph, kMsDomain, "QLinearConv") == 2);
+  // One Transpose into the first convolution, one out of the last; Shape reads the twin.
+  CHECK(CountOps(graph, "Transpose") == 2);
+  for (const Node* node : graph.Nodes()) {
+    INFO(node->Describe());
+    if (node->op_type() == "Split" || node->op_type() == "Concat") {
+      CHECK(node->FindAttribute("axis")->i == 3);
+    }
+  }
+  const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 3, 8, 8}, 29))}};
+  const CpuRun extended = RunOnCpu(HeadModel(), OptimizationLevel::kExtended, feeds);
+  const CpuRun all = RunOnCpu(HeadModel(), OptimizationLevel::kAll, feeds);
+  CHECK(all.output == extended.output);
+  SessionOptions options;
+  options.optimization_level = OptimizationLevel::kAll;
+  const auto session = MakeCpuSession(std::make_unique<Model>(HeadModel()), options);
+  std::vector<Value> outputs;
+  REQUIRE(session->Run({}, feeds, {}, &outputs).ok());
+  REQUIRE(outputs.size() == 2);
+  const Tensor& shape = outputs[1].tensor();
+  CHECK(std::vector<int64_t>(shape.Data<int64_t>(), shape.Data<int64_t>() + 4) ==
+        std::vector<int64_t>{1, 3, 8, 8});
+}
+
+TEST_CASE("A MaxPool between different Q/DQ parameters pools the 8-bit tensor",
+          "[optimizer][qdq]") {
+  Model model = MovementModel("MaxPool", "other_scale");
+  OptimizeExtended(model);
+  CHECK(OpTypes(model.graph()) ==
+        Ops{"QuantizeLinear", "MaxPool", "DequantizeLinear", "QuantizeLinear", "DequantizeLinear"});
+  const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 2, 4, 4}, 9))}};
+  const CpuRun plain =
+      RunOnCpu(MovementModel("MaxPool", "other_scale"), OptimizationLevel::kDisable, feeds);
+  const CpuRun moved =
+      RunOnCpu(MovementModel("MaxPool", "other_scale"), OptimizationLevel::kExtended, feeds);
+  CHECK(moved.output == plain.output);
 }
 
 }  // namespace ort::test
