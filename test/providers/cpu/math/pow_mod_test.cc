@@ -26,6 +26,17 @@ TEST_CASE("Pow broadcasts and mixes base and exponent types", "[math][Pow]") {
       .Input<int64_t>("y", {3}, {3, 2, -1})
       .Output<float>("z", {3}, {8.0f, 9.0f, 0.25f})
       .Run();
+  // One-value exponents 2 and 3 (float or integer) take the product paths: numpy.power values.
+  OpTester("Pow", 15)
+      .Input<float>("x", {2, 2}, {1.5f, -2.0f, 0.1f, -0.0f})
+      .Input<float>("y", {}, {3.0f})
+      .Output<float>("z", {2, 2}, {3.375f, -8.0f, 0.001f, -0.0f})
+      .Run();
+  OpTester("Pow", 15)
+      .Input<float>("x", {3}, {1.5f, -2.0f, 3.0f})
+      .Input<int64_t>("y", {1}, {3})
+      .Output<float>("z", {3}, {3.375f, -8.0f, 27.0f})
+      .Run();
   // Integer powers are exact; negative exponents truncate 1 / x^n toward zero.
   OpTester("Pow", 15)
       .Input<int64_t>("x", {6}, {3, -2, 1, -1, 5, 0})

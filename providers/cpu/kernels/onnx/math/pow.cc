@@ -67,11 +67,13 @@ class Pow final : public OpKernel {
   static Status ComputeTyped(KernelContext& context, const Tensor& x, const Tensor& y) {
     using C = ComputeType<T>;
     using CE = ComputeType<E>;
-    if constexpr (std::is_floating_point_v<C> && std::is_same_v<T, E>) {
-      // Squaring is the common case (variance in decomposed normalizations): skip pow there.
-      if (y.NumElements() == 1 && y.shape().rank() <= x.shape().rank() &&
-          static_cast<C>(y.Data<E>()[0]) == C(2)) {
-        return ComputeUnary<T, T>(context, [](C v) { return v * v; });
+    if constexpr (std::is_floating_point_v<C>) {
+      // Squares (variance in decomposed normalizations) and cubes (the tanh GELU of GPT-2 and
+      // other exports) are products, as onnxruntime computes them: pow costs ten times more.
+      if (y.NumElements() == 1 && y.shape().rank() <= x.shape().rank()) {
+        const auto exponent = static_cast<double>(static_cast<CE>(y.Data<E>()[0]));
+        if (exponent == 2.0) return ComputeUnary<T, T>(context, [](C v) { return v * v; });
+        if (exponent == 3.0) return ComputeUnary<T, T>(context, [](C v) { return v * v * v; });
       }
     }
     return BroadcastBinaryTensors<T, E, T>(
