@@ -198,11 +198,12 @@ PackedQgemmB::PackedQgemmB(const QgemmKernel& kernel, int64_t k, int64_t n, cons
 }
 
 std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t b_index,
-                                                 size_t zero_index) {
+                                                 size_t zero_index, bool transposed) {
   const Tensor* b = info.ConstantInput(b_index);
   if (b == nullptr || b->shape().rank() != 2 || b->NumElements() == 0) return nullptr;
   if (b->dtype() != DataType::kInt8 && b->dtype() != DataType::kUint8) return nullptr;
-  const int64_t k = b->shape()[0], n = b->shape()[1];
+  const int64_t k = b->shape()[transposed ? 1 : 0], n = b->shape()[transposed ? 0 : 1];
+  const int64_t ldb = transposed ? k : n;
   std::vector<int32_t> zeros{0};
   if (info.node().HasInput(zero_index)) {
     const Tensor* zero = info.ConstantInput(zero_index);
@@ -214,9 +215,11 @@ std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t 
     }
   }
   if (b->dtype() == DataType::kInt8) {
-    return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<int8_t>(), n, zeros);
+    return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<int8_t>(), ldb,
+                                          zeros, transposed);
   }
-  return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<uint8_t>(), n, zeros);
+  return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<uint8_t>(), ldb, zeros,
+                                        transposed);
 }
 
 template <typename TA>

@@ -55,8 +55,9 @@ class PackedQgemmB {
 /// Input `b_index` of the kernel being created packed for BestQgemmKernelFor(its depth), when it is
 /// a constant, non-empty, 2-D 8-bit matrix and its zero point (input `zero_index`) is absent or a
 /// constant of its type holding 1 or n values; null otherwise (the kernel then packs per call).
+/// A `transposed` matrix is stored [n, k] (Gemm's transB).
 std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t b_index,
-                                                 size_t zero_index);
+                                                 size_t zero_index, bool transposed = false);
 
 /// What a caller does with each finished block of C while it is still in cache (requantizing it,
 /// say): called once per block, on the thread that computed it, with the block's first row and

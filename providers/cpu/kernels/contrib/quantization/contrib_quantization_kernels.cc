@@ -7,6 +7,7 @@ namespace ort {
 void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterQLinearConcatKernels(registry);
   RegisterQLinearGlobalAveragePoolKernels(registry);
+  RegisterQGemmKernels(registry);
 }
 
 }  // namespace ort

@@ -8,5 +8,6 @@ namespace ort {
 
 void RegisterQLinearConcatKernels(KernelRegistry& registry);
 void RegisterQLinearGlobalAveragePoolKernels(KernelRegistry& registry);
+void RegisterQGemmKernels(KernelRegistry& registry);
 
 }  // namespace ort
