@@ -155,7 +155,69 @@ void CheckWithinOneStep(const std::vector<float>& fused, const std::vector<float
   CHECK(off * 10 <= static_cast<int64_t>(fused.size()));
 }
 
+// y = Gemm(DQ(Q(in)), DQ(W), DQ(b)) with W [4, 8] per output row (transB) and b int32 in units
+// of in_scale * w_scale; quantized again (DQ(Q(y))) when `quantized`.
+Model GemmModel(bool quantized) {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({3, 8}));
+  graph.AddInitializer("in_scale", Tensor::Scalar<float>(kInScale));
+  graph.AddInitializer("in_zero", Tensor::Scalar<uint8_t>(125));
+  graph.AddInitializer(
+      "w", Tensor::FromVector<int8_t>(TensorShape({4, 8}), Cycle<int8_t>(32, 7, 41, -127, 127)));
+  graph.AddInitializer("w_scale", Tensor::FromVector<float>(TensorShape({4}), WeightScales(4)));
+  std::vector<float> bias_scales;
+  for (float s : WeightScales(4)) bias_scales.push_back(kInScale * s);
+  graph.AddInitializer("b", Tensor::FromVector<int32_t>(TensorShape({4}), {300, -700, 0, 41}));
+  graph.AddInitializer("b_scale", Tensor::FromVector<float>(TensorShape({4}), bias_scales));
+  graph.AddInitializer("out_scale", Tensor::Scalar<float>(kOutScale));
+  graph.AddInitializer("out_zero", Tensor::Scalar<uint8_t>(128));
+  graph.AddNode({"q_in", "QuantizeLinear", "", {"in", "in_scale", "in_zero"}, {"aq"}, {}});
+  graph.AddNode({"dq_in", "DequantizeLinear", "", {"aq", "in_scale", "in_zero"}, {"a"}, {}});
+  Node& dq_w = graph.AddNode({"dq_w", "DequantizeLinear", "", {"w", "w_scale"}, {"wf"}, {}});
+  dq_w.SetAttribute(Attribute::Int("axis", 0));
+  Node& dq_b = graph.AddNode({"dq_b", "DequantizeLinear", "", {"b", "b_scale"}, {"bf"}, {}});
+  dq_b.SetAttribute(Attribute::Int("axis", 0));
+  Node& gemm = graph.AddNode({"gemm", "Gemm", "", {"a", "wf", "bf"}, {quantized ? "g" : "y"}, {}});
+  gemm.SetAttribute(Attribute::Int("transB", 1));
+  if (quantized) {
+    graph.AddNode({"q_out", "QuantizeLinear", "", {"g", "out_scale", "out_zero"}, {"gq"}, {}});
+    graph.AddNode({"dq_out", "DequantizeLinear", "", {"gq", "out_scale", "out_zero"}, {"y"}, {}});
+  }
+  graph.set_inputs({"in"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 }  // namespace
+
+TEST_CASE("A QDQ Gemm becomes com.microsoft QGemm, with float or 8-bit output",
+          "[optimizer][qdq]") {
+  for (const bool quantized : {false, true}) {
+    INFO("quantized output " << quantized);
+    Model model = GemmModel(quantized);
+    OptimizeExtended(model);
+    CHECK(OpTypes(model.graph()) == (quantized ? Ops{"QuantizeLinear", "QGemm", "DequantizeLinear"}
+                                               : Ops{"QuantizeLinear", "QGemm"}));
+    const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({3, 8}, 8))}};
+    const CpuRun plain = RunOnCpu(GemmModel(quantized), OptimizationLevel::kDisable, feeds);
+    const CpuRun fused = RunOnCpu(GemmModel(quantized), OptimizationLevel::kExtended, feeds);
+    if (quantized) {
+      CheckWithinOneStep(fused.output, plain.output);
+    } else {
+      CheckClose(fused.output, plain.output, 1e-5, 1e-5);
+    }
+  }
+}
+
+TEST_CASE("A QDQ Gemm whose bias is not in the product's units stays float", "[optimizer][qdq]") {
+  Model model = GemmModel(false);
+  Graph& graph = model.graph();
+  graph.AddInitializer("b_scale", Tensor::FromVector<float>(TensorShape({4}), {1, 1, 1, 1}));
+  OptimizeExtended(model);
+  CHECK(CountOps(model.graph(), "QGemm") == 0);
+  CHECK(CountOps(model.graph(), "Gemm") == 1);
+}
 
 TEST_CASE("A QDQ Conv becomes QLinearConv at the extended level", "[optimizer][qdq]") {
   for (const bool bias : {true, false}) {
