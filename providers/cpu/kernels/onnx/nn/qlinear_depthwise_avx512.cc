@@ -36,34 +36,46 @@ struct Constants {
   __m512 low, high;
 };
 
+// Up to four registers of sums, each its own variable: GCC kept an array of them in memory too,
+// storing every register back once per tap.
 template <typename TX, typename Q, int kRegisters>
 void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, const Constants& k,
            Q* out) {
-  __mmask16 masks[kRegisters];
-  __m512i acc[kRegisters];
-  for (int i = 0; i < kRegisters; ++i) {
-    masks[i] = i + 1 == kRegisters ? last : static_cast<__mmask16>(0xffff);
-    acc[i] = _mm512_maskz_loadu_epi32(masks[i], r.start + c + 16 * i);
-  }
+  const auto mask = [&](int i) {
+    return i + 1 == kRegisters ? last : static_cast<__mmask16>(0xffff);
+  };
+  const auto start = [&](int i) { return _mm512_maskz_loadu_epi32(mask(i), r.start + c + 16 * i); };
+  __m512i acc0 = start(0);
+  __m512i acc1 = kRegisters > 1 ? start(1) : _mm512_setzero_si512();
+  __m512i acc2 = kRegisters > 2 ? start(2) : _mm512_setzero_si512();
+  __m512i acc3 = kRegisters > 3 ? start(3) : _mm512_setzero_si512();
   for (int64_t t = 0; t < r.taps; ++t) {
     const TX* pixel = origin + r.offsets[t] + c;
     const int32_t* weight = r.weights[t] + c;
-    for (int i = 0; i < kRegisters; ++i) {
-      const __m512i x = _mm512_sub_epi32(Widen<TX>(masks[i], pixel + 16 * i), k.x_zero);
-      const __m512i w = _mm512_maskz_loadu_epi32(masks[i], weight + 16 * i);
-      // x - x_zero fits 16 bits, so the low halves' product is the whole one: VPMADDWD adds
-      // the high halves' product, zero by the weights' layout, at half VPMULLD's cost.
-      acc[i] = _mm512_add_epi32(acc[i], _mm512_madd_epi16(x, w));
-    }
+    // x - x_zero fits 16 bits, so the low halves' product is the whole one: VPMADDWD adds the
+    // high halves' product, zero by the weights' layout, at half VPMULLD's cost.
+    const auto step = [&](__m512i acc, int i) {
+      const __m512i x = _mm512_sub_epi32(Widen<TX>(mask(i), pixel + 16 * i), k.x_zero);
+      const __m512i w = _mm512_maskz_loadu_epi32(mask(i), weight + 16 * i);
+      return _mm512_add_epi32(acc, _mm512_madd_epi16(x, w));
+    };
+    acc0 = step(acc0, 0);
+    if constexpr (kRegisters > 1) acc1 = step(acc1, 1);
+    if constexpr (kRegisters > 2) acc2 = step(acc2, 2);
+    if constexpr (kRegisters > 3) acc3 = step(acc3, 3);
   }
   // RequantizeRow's steps: scale, clamp to Q's range about the zero point, round half to even.
-  for (int i = 0; i < kRegisters; ++i) {
-    const __m512 m = _mm512_maskz_loadu_ps(masks[i], r.multipliers + c + 16 * i);
-    __m512 value = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(masks[i], acc[i]), m);
-    value = _mm512_maskz_min_ps(masks[i], _mm512_maskz_max_ps(masks[i], value, k.low), k.high);
-    const __m512i q = _mm512_add_epi32(_mm512_maskz_cvtps_epi32(masks[i], value), k.y_zero);
-    _mm512_mask_cvtepi32_storeu_epi8(out + c + 16 * i, masks[i], q);
-  }
+  const auto store = [&](__m512i acc, int i) {
+    const __m512 m = _mm512_maskz_loadu_ps(mask(i), r.multipliers + c + 16 * i);
+    __m512 value = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(mask(i), acc), m);
+    value = _mm512_maskz_min_ps(mask(i), _mm512_maskz_max_ps(mask(i), value, k.low), k.high);
+    const __m512i q = _mm512_add_epi32(_mm512_maskz_cvtps_epi32(mask(i), value), k.y_zero);
+    _mm512_mask_cvtepi32_storeu_epi8(out + c + 16 * i, mask(i), q);
+  };
+  store(acc0, 0);
+  if constexpr (kRegisters > 1) store(acc1, 1);
+  if constexpr (kRegisters > 2) store(acc2, 2);
+  if constexpr (kRegisters > 3) store(acc3, 3);
 }
 
 template <typename TX, typename Q>
