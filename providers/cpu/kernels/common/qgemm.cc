@@ -159,8 +159,9 @@ bool QgemmKernelRunnable(const QgemmKernel& kernel) {
   return false;
 }
 
-const QgemmKernel& BestQgemmKernelFor(int64_t k) {
+const QgemmKernel& BestQgemmKernelFor(int64_t k, int64_t n) {
   constexpr int64_t kAmxMinDepth = 64;
+  constexpr int64_t kAmxMinColumns = 64;
   // Per table entry, whether this CPU runs it within MaxCpuIsa(), decided once.
   static const std::vector<bool> allowed = [] {
     std::vector<bool> flags;
@@ -172,7 +173,9 @@ const QgemmKernel& BestQgemmKernelFor(int64_t k) {
   for (size_t i = 0; i < std::size(kQgemmKernels); ++i) {
     const QgemmKernel& kernel = kQgemmKernels[i];
     if (!allowed[i]) continue;
-    if (kernel.extension == QgemmExtension::kAmxInt8 && k < kAmxMinDepth) continue;
+    if (kernel.extension == QgemmExtension::kAmxInt8 && (k < kAmxMinDepth || n < kAmxMinColumns)) {
+      continue;
+    }
     return kernel;
   }
   return kQgemmKernels[std::size(kQgemmKernels) - 1];
@@ -215,11 +218,11 @@ std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t 
     }
   }
   if (b->dtype() == DataType::kInt8) {
-    return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<int8_t>(), ldb,
+    return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k, n), k, n, b->Data<int8_t>(), ldb,
                                           zeros, transposed);
   }
-  return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b->Data<uint8_t>(), ldb, zeros,
-                                        transposed);
+  return std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k, n), k, n, b->Data<uint8_t>(), ldb,
+                                        zeros, transposed);
 }
 
 template <typename TA>
@@ -338,7 +341,7 @@ template <typename TA, typename TB>
 void QGemm(int64_t m, int64_t n, int64_t k, const TA* a, int64_t lda,
            std::span<const int32_t> a_zero, const TB* b, int64_t ldb,
            std::span<const int32_t> b_zero, int32_t* c, int64_t ldc, ThreadPool* pool) {
-  QGemmWithKernel(BestQgemmKernelFor(k), m, n, k, a, lda, a_zero, b, ldb, b_zero, c, ldc, pool);
+  QGemmWithKernel(BestQgemmKernelFor(k, n), m, n, k, a, lda, a_zero, b, ldb, b_zero, c, ldc, pool);
 }
 
 #define ORT_QGEMM_INSTANTIATE(TA, TB)                                                             \

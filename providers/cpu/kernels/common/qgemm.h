@@ -52,7 +52,7 @@ class PackedQgemmB {
   QgemmPackedBView view_;
 };
 
-/// Input `b_index` of the kernel being created packed for BestQgemmKernelFor(its depth), when it is
+/// Input `b_index` of the kernel being created packed for BestQgemmKernelFor(its shape), when it is
 /// a constant, non-empty, 2-D 8-bit matrix and its zero point (input `zero_index`) is absent or a
 /// constant of its type holding 1 or n values; null otherwise (the kernel then packs per call).
 /// A `transposed` matrix is stored [n, k] (Gemm's transB).
@@ -74,7 +74,7 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
                  const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
                  const QgemmBlockDone& done = nullptr);
 
-/// The product as above, packing B on the calling thread for BestQgemmKernelFor(k).
+/// The product as above, packing B on the calling thread for BestQgemmKernelFor(k, n).
 template <typename TA, typename TB>
 void QGemm(int64_t m, int64_t n, int64_t k, const TA* a, int64_t lda,
            std::span<const int32_t> a_zero, const TB* b, int64_t ldb,

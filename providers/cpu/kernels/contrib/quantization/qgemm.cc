@@ -119,7 +119,7 @@ class QuantizedGemm final : public OpKernel {
       const PackedQgemmB* packed = packed_b_.get();
       if (packed == nullptr) {
         ORT_RETURN_IF_ERROR(DispatchByType<QuantTypes>(b.dtype(), "B", [&]<typename TB>() {
-          per_call = std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k), k, n, b.Data<TB>(),
+          per_call = std::make_unique<PackedQgemmB>(BestQgemmKernelFor(k, n), k, n, b.Data<TB>(),
                                                     trans_b_ ? k : n, b_zero, trans_b_);
           return Status::OK();
         }));

@@ -56,8 +56,9 @@ PackedGroupFilters PackFilters(const Tensor& w, std::span<const int32_t> w_zero,
     }
     const auto zeros =
         w_zero.size() == 1 ? w_zero : w_zero.subspan(g * group_filters, group_filters);
-    packed.push_back(std::make_unique<PackedQgemmB>(BestQgemmKernelFor(depth), depth, group_filters,
-                                                    rows.data(), depth, zeros, true));
+    packed.push_back(std::make_unique<PackedQgemmB>(BestQgemmKernelFor(depth, group_filters), depth,
+                                                    group_filters, rows.data(), depth, zeros,
+                                                    true));
   }
   return packed;
 }
