@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "providers/cpu/kernels/common/isa_dispatch.h"
+#include "providers/cpu/kernels/common/requantize.h"
 #include "providers/cpu/kernels/common/thread_scratch.h"
 
 namespace ort {
@@ -225,12 +226,38 @@ std::unique_ptr<PackedQgemmB> PackConstantQgemmB(const KernelInfo& info, size_t 
                                         zeros, transposed);
 }
 
+namespace {
+
+// QGemmPacked, and with `requantized` QGemmPackedRequantized (then `c` is null and `done` empty).
 template <typename TA>
-void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
-                 const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
-                 const QgemmBlockDone& done) {
+void RunPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
+               const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
+               QgemmBlockDone done, const QgemmRequantizedOutput* requantized) {
   const int64_t n = b.n;
   if (m <= 0 || n <= 0) return;
+  const int32_t* bias = requantized != nullptr ? requantized->bias : nullptr;
+  if (requantized != nullptr) {
+    // Blocks the kernel does not requantize itself are requantized here, the bias added unless
+    // the column offsets hold it.
+    done = [requantized, &bias](int64_t row0, int64_t rows, int64_t col0, int64_t cols,
+                                int32_t* block, int64_t ld) {
+      RequantizeBlockArgs args;
+      args.sums = block;
+      args.ldc = ld;
+      args.rows = rows;
+      args.cols = cols;
+      args.bias = bias != nullptr ? bias + col0 : nullptr;
+      args.multipliers = requantized->multipliers + col0;
+      args.y_zero = requantized->zero_point;
+      args.out = static_cast<uint8_t*>(requantized->out) + row0 * requantized->ldo + col0;
+      args.ldo = requantized->ldo;
+      if (requantized->is_signed) {
+        RequantizeColumns<int8_t>(args);
+      } else {
+        RequantizeColumns<uint8_t>(args);
+      }
+    };
+  }
   if (b.k == 0) {
     std::vector<int32_t> zeros;
     if (c == nullptr) {
@@ -260,15 +287,32 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
                                       [&](int32_t z) { return z == a_zero_points[0]; });
   const bool fold_correction = b.zero_points == nullptr && one_a_zero;
   std::vector<int32_t> column_offsets;
-  if (fold_correction && a_zero_points[0] != 0) {
+  if (fold_correction && (a_zero_points[0] != 0 || bias != nullptr)) {
+    // A requantized product's bias joins the offsets: it is one more term per column.
     column_offsets.resize(static_cast<size_t>(n));
     const auto a_zero_value = static_cast<uint32_t>(a_zero_points[0]);
     for (int64_t j = 0; j < n; ++j) {
+      const auto shift = static_cast<uint32_t>(bias != nullptr ? bias[j] : 0);
       column_offsets[j] =
-          static_cast<int32_t>(0u - a_zero_value * static_cast<uint32_t>(b.column_sums[j]));
+          static_cast<int32_t>(shift - a_zero_value * static_cast<uint32_t>(b.column_sums[j]));
     }
+    bias = nullptr;
   }
   const int32_t* offsets = column_offsets.empty() ? nullptr : column_offsets.data();
+  // The kernel requantizes the last depth block from its registers where it can: the int32
+  // product then never reaches memory.
+  const bool kernel_requantizes = requantized != nullptr && kernel.requantizes && fold_correction;
+  QgemmRequantization requantization;
+  if (kernel_requantizes) {
+    const int32_t low = requantized->is_signed ? std::numeric_limits<int8_t>::min() : 0;
+    const int32_t high = requantized->is_signed ? std::numeric_limits<int8_t>::max() : 255;
+    requantization.multipliers = requantized->multipliers;
+    requantization.low = static_cast<float>(low - requantized->zero_point);
+    requantization.high = static_cast<float>(high - requantized->zero_point);
+    requantization.zero_point = requantized->zero_point;
+    requantization.out = static_cast<uint8_t*>(requantized->out);
+    requantization.ldo = requantized->ldo;
+  }
   // Unsigned bytes whose depth fills whole groups are their own packed form: the kernel reads A
   // in place (a channels-last image, for a pointwise convolution) instead of a copy. Not for
   // AMX, whose tiles read whole 16-row blocks past the last row.
@@ -304,20 +348,42 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
       }
       int32_t* c_block = c != nullptr ? c + row0 * ldc + col0 : block_buffer;
       const int64_t ld = c != nullptr ? ldc : col_block;
+      QgemmRequantization block_requantization = requantization;
+      block_requantization.multipliers += kernel_requantizes ? col0 : 0;
+      block_requantization.out += kernel_requantizes ? row0 * requantization.ldo + col0 : 0;
       for (int64_t group0 = 0; group0 < layout.groups; group0 += kBlockGroups) {
         const int64_t block_groups = layout.BlockGroups(group0);
         const uint8_t* b_block =
             b.data + layout.BlockOffset(group0) + col0 * block_groups * kQgemmGroupBytes;
+        const bool last = group0 + kBlockGroups >= layout.groups;
         kernel.block(rows, cols, block_groups, a_block + group0 * kQgemmGroupBytes, a_block_stride,
                      b_block, kernel.nr * block_groups * kQgemmGroupBytes, group0 == 0,
-                     offsets != nullptr ? offsets + col0 : nullptr, c_block, ld);
+                     offsets != nullptr ? offsets + col0 : nullptr, c_block, ld,
+                     kernel_requantizes && last ? &block_requantization : nullptr);
       }
+      if (kernel_requantizes) continue;
       if (!fold_correction) {
         Correct(b, rows, col0, cols, a_zero_points.data() + row0, row_sums.data(), c_block, ld);
       }
       if (done) done(row0, rows, col0, cols, c_block, ld);
     }
   });
+}
+
+}  // namespace
+
+template <typename TA>
+void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
+                 const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
+                 const QgemmBlockDone& done) {
+  RunPacked(m, a, lda, a_zero, b, c, ldc, pool, done, nullptr);
+}
+
+template <typename TA>
+void QGemmPackedRequantized(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
+                            const QgemmPackedBView& b, const QgemmRequantizedOutput& output,
+                            ThreadPool* pool) {
+  RunPacked(m, a, lda, a_zero, b, nullptr, 0, pool, nullptr, &output);
 }
 
 template <typename TA, typename TB>
@@ -363,6 +429,12 @@ template void QGemmPacked<uint8_t>(int64_t, const uint8_t*, int64_t, std::span<c
 template void QGemmPacked<int8_t>(int64_t, const int8_t*, int64_t, std::span<const int32_t>,
                                   const QgemmPackedBView&, int32_t*, int64_t, ThreadPool*,
                                   const QgemmBlockDone&);
+template void QGemmPackedRequantized<uint8_t>(int64_t, const uint8_t*, int64_t,
+                                              std::span<const int32_t>, const QgemmPackedBView&,
+                                              const QgemmRequantizedOutput&, ThreadPool*);
+template void QGemmPackedRequantized<int8_t>(int64_t, const int8_t*, int64_t,
+                                             std::span<const int32_t>, const QgemmPackedBView&,
+                                             const QgemmRequantizedOutput&, ThreadPool*);
 template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const uint8_t*, int64_t,
                                     std::span<const int32_t>, bool);
 template PackedQgemmB::PackedQgemmB(const QgemmKernel&, int64_t, int64_t, const int8_t*, int64_t,

@@ -74,6 +74,25 @@ void QGemmPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a
                  const QgemmPackedBView& b, int32_t* c, int64_t ldc, ThreadPool* pool,
                  const QgemmBlockDone& done = nullptr);
 
+/// Where QGemmPackedRequantized puts the product: C[i, j] + bias[j] (when not null) times
+/// multipliers[j], rounded half to even, plus zero_point, saturated to int8 (`is_signed`) or
+/// uint8 at out[i * ldo + j], as RequantizeRow computes it.
+struct QgemmRequantizedOutput {
+  const int32_t* bias = nullptr;
+  const float* multipliers = nullptr;
+  int32_t zero_point = 0;
+  bool is_signed = false;
+  void* out = nullptr;
+  int64_t ldo = 0;
+};
+
+/// QGemmPacked straight to 8 bits: kernels that requantize (qgemm_kernels.inc) do it from their
+/// registers, the others' blocks are requantized while in cache; no int32 C is kept.
+template <typename TA>
+void QGemmPackedRequantized(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_zero,
+                            const QgemmPackedBView& b, const QgemmRequantizedOutput& output,
+                            ThreadPool* pool);
+
 /// The product as above, packing B on the calling thread for BestQgemmKernelFor(k, n).
 template <typename TA, typename TB>
 void QGemm(int64_t m, int64_t n, int64_t k, const TA* a, int64_t lda,

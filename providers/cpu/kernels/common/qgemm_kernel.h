@@ -19,17 +19,32 @@ enum class QgemmExtension { kNone, kVnni, kAmxInt8 };
 /// Either way a group of depth steps takes 4 bytes of every packed row of A and column of B.
 constexpr int64_t kQgemmGroupBytes = 4;
 
+/// The last step of a product that is only requantized, which a kernel that `requantizes` takes
+/// over from the int32 store of its final depth block: each sum s of column j becomes the 8-bit
+/// round_half_even(min(max(s * multipliers[j], low), high)) + zero_point at out[i * ldo + j], as
+/// RequantizeRow computes it.
+struct QgemmRequantization {
+  const float* multipliers = nullptr;  // per column of the block
+  float low = 0.0f;                    // the output type's range minus zero_point
+  float high = 0.0f;
+  int32_t zero_point = 0;
+  uint8_t* out = nullptr;  // int8 or uint8 bytes: the stored low byte is the same
+  int64_t ldo = 0;
+};
+
 /// C[rows, cols] (row stride ldc) gets the raw dot products of a packed A block and a packed B
 /// block over `groups` depth groups: with `first` they replace C, plus column_offsets[j] in
-/// every row unless it is null; otherwise they are added to C.
+/// every row unless it is null; otherwise they are added to C. With `requantization` (only
+/// given to kernels that requantize) the result goes there instead of to C.
 /// `a` holds `rows` rows, `a_stride` bytes apart, each `groups` x 4 bytes. `b` holds
 /// ceil(cols / nr) panels, `b_panel_stride` bytes apart, each `groups` rows of nr columns x 4
 /// bytes, except the last, whose rows are `cols` rounded up to the kernel's vector width.
 using QgemmBlockFn = void(int64_t rows, int64_t cols, int64_t groups, const uint8_t* a,
                           int64_t a_stride, const uint8_t* b, int64_t b_panel_stride, bool first,
-                          const int32_t* column_offsets, int32_t* c, int64_t ldc);
+                          const int32_t* column_offsets, int32_t* c, int64_t ldc,
+                          const QgemmRequantization* requantization);
 
-#define ORT_QGEMM_KERNEL(name, isa, extension, mr, nr, wide) QgemmBlockFn name;
+#define ORT_QGEMM_KERNEL(name, isa, extension, mr, nr, wide, requantizes) QgemmBlockFn name;
 #include "providers/cpu/kernels/common/qgemm_kernels.inc"
 #undef ORT_QGEMM_KERNEL
 
@@ -47,6 +62,8 @@ struct QgemmKernel {
   int64_t nr;
   /// Whether operands are packed as int16 pairs rather than bytes.
   bool wide;
+  /// Whether `block` takes a QgemmRequantization.
+  bool requantizes;
   QgemmBlockFn* block;
 
   /// Columns per vector register: the last panel of B is padded to a multiple of this.
@@ -57,8 +74,8 @@ struct QgemmKernel {
 
 /// Every QGemm microkernel, in the order of qgemm_kernels.inc.
 inline constexpr QgemmKernel kQgemmKernels[] = {
-#define ORT_QGEMM_KERNEL(name, isa, extension, mr, nr, wide) \
-  {#name, CpuIsa::isa, QgemmExtension::extension, mr, nr, wide, name},
+#define ORT_QGEMM_KERNEL(name, isa, extension, mr, nr, wide, requantizes) \
+  {#name, CpuIsa::isa, QgemmExtension::extension, mr, nr, wide, requantizes, name},
 #include "providers/cpu/kernels/common/qgemm_kernels.inc"
 #undef ORT_QGEMM_KERNEL
 };

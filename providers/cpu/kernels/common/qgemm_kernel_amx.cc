@@ -74,7 +74,9 @@ void StoreBlock(const int32_t* sums, int64_t rows, int64_t cols, bool first,
 // QGemm's packed A holds whole blocks. Columns past `cols` are never read from `b`.
 void qgemm_u8s8_32x64_amx(int64_t rows, int64_t cols, int64_t groups, const uint8_t* a,
                           int64_t a_stride, const uint8_t* b, int64_t b_panel_stride, bool first,
-                          const int32_t* column_offsets, int32_t* c, int64_t ldc) {
+                          const int32_t* column_offsets, int32_t* c, int64_t ldc,
+                          const QgemmRequantization* /*requantization: never given, as the kernel
+                                                       does not requantize*/) {
   static const TileConfig config = MakeConfig();
   _tile_loadconfig(&config);
   alignas(64) int32_t sums[kBlockRows * kBlockColumns];

@@ -33,9 +33,11 @@ inline __m256i ColumnMask(int64_t count) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(count)), lanes);
 }
 
+// The kernel does not requantize (qgemm_kernels.inc): its QgemmRequantization is always null.
 template <int R, int V>
 void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, int64_t b_row,
-          bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc, int64_t cols) {
+          bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc, int64_t cols,
+          const QgemmRequantization* /*requantization*/) {
   __m256i acc[R][V];
   for (int r = 0; r < R; ++r) {
     for (int v = 0; v < V; ++v) acc[r][v] = _mm256_setzero_si256();
@@ -72,8 +74,10 @@ void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, 
 
 void qgemm_s16_6x16_avx2(int64_t rows, int64_t cols, int64_t groups, const uint8_t* a,
                          int64_t a_stride, const uint8_t* b, int64_t b_panel_stride, bool first,
-                         const int32_t* column_offsets, int32_t* c, int64_t ldc) {
-  Block(rows, cols, groups, a, a_stride, b, b_panel_stride, first, column_offsets, c, ldc);
+                         const int32_t* column_offsets, int32_t* c, int64_t ldc,
+                         const QgemmRequantization* requantization) {
+  Block(rows, cols, groups, a, a_stride, b, b_panel_stride, first, column_offsets, c, ldc,
+        requantization);
 }
 
 }  // namespace ort

@@ -37,7 +37,8 @@ inline __m512i DotBytes(__m512i acc, __m512i a, __m512i b) {
 
 template <int R, int V>
 void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, int64_t b_row,
-          bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc, int64_t cols) {
+          bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc, int64_t cols,
+          const QgemmRequantization* requantization) {
   __m512i acc[R][V];
   for (int r = 0; r < R; ++r) {
     for (int v = 0; v < V; ++v) acc[r][v] = _mm512_setzero_si512();
@@ -57,10 +58,28 @@ void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, 
         first && column_offsets != nullptr
             ? _mm512_maskz_loadu_epi32(mask, column_offsets + kVectorColumns * v)
             : _mm512_setzero_si512();
+    if (requantization == nullptr) {
+      for (int r = 0; r < R; ++r) {
+        int32_t* out = c + r * ldc + kVectorColumns * v;
+        const __m512i prior = first ? offsets : _mm512_maskz_loadu_epi32(mask, out);
+        _mm512_mask_storeu_epi32(out, mask, _mm512_add_epi32(acc[r][v], prior));
+      }
+      continue;
+    }
+    // RequantizeRow's steps from the registers: scale, clamp about the zero point, round half
+    // to even; the masked forms, whose unmasked twins start from undefined registers.
+    const QgemmRequantization& q = *requantization;
+    const __m512 multipliers = _mm512_maskz_loadu_ps(mask, q.multipliers + kVectorColumns * v);
+    const __m512 low = _mm512_set1_ps(q.low), high = _mm512_set1_ps(q.high);
+    const __m512i zero_point = _mm512_set1_epi32(q.zero_point);
     for (int r = 0; r < R; ++r) {
-      int32_t* out = c + r * ldc + kVectorColumns * v;
-      const __m512i prior = first ? offsets : _mm512_maskz_loadu_epi32(mask, out);
-      _mm512_mask_storeu_epi32(out, mask, _mm512_add_epi32(acc[r][v], prior));
+      const __m512i prior =
+          first ? offsets : _mm512_maskz_loadu_epi32(mask, c + r * ldc + kVectorColumns * v);
+      const __m512i sums = _mm512_add_epi32(acc[r][v], prior);
+      __m512 value = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(mask, sums), multipliers);
+      value = _mm512_maskz_min_ps(mask, _mm512_maskz_max_ps(mask, value, low), high);
+      const __m512i quantized = _mm512_add_epi32(_mm512_maskz_cvtps_epi32(mask, value), zero_point);
+      _mm512_mask_cvtepi32_storeu_epi8(q.out + r * q.ldo + kVectorColumns * v, mask, quantized);
     }
   }
 }
@@ -71,9 +90,10 @@ void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, 
 
 void qgemm_u8s8_6x64_avx512vnni(int64_t rows, int64_t cols, int64_t groups, const uint8_t* a,
                                 int64_t a_stride, const uint8_t* b, int64_t b_panel_stride,
-                                bool first, const int32_t* column_offsets, int32_t* c,
-                                int64_t ldc) {
-  Block(rows, cols, groups, a, a_stride, b, b_panel_stride, first, column_offsets, c, ldc);
+                                bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc,
+                                const QgemmRequantization* requantization) {
+  Block(rows, cols, groups, a, a_stride, b, b_panel_stride, first, column_offsets, c, ldc,
+        requantization);
 }
 
 }  // namespace ort

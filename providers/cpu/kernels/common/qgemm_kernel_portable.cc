@@ -43,7 +43,9 @@ void Tile(int64_t rows, int64_t groups, const uint8_t* a, int64_t a_stride, cons
 
 void qgemm_u8s8_4x16_portable(int64_t rows, int64_t cols, int64_t groups, const uint8_t* a,
                               int64_t a_stride, const uint8_t* b, int64_t b_panel_stride,
-                              bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc) {
+                              bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc,
+                              const QgemmRequantization* /*requantization: never given, as the
+                                                           kernel does not requantize*/) {
   for (int64_t col0 = 0; col0 < cols; col0 += kNr) {
     const int64_t panel_cols = std::min<int64_t>(kNr, cols - col0);
     for (int64_t row0 = 0; row0 < rows; row0 += kMr) {

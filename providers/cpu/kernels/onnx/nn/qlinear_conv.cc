@@ -15,10 +15,10 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "providers/cpu/kernels/common/qgemm.h"
-#include "providers/cpu/kernels/common/requantize.h"
 #include "providers/cpu/kernels/common/thread_scratch.h"
 #include "providers/cpu/kernels/common/transpose_bytes.h"
 #include "providers/cpu/kernels/common/vectorize.h"
@@ -210,23 +210,14 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
         lda = depth;
       }
       const int64_t first_filter = grp * group_filters;
-      // Each block of sums is requantized by the thread that made it, while it is in cache.
-      const auto requantize = [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols,
-                                  int32_t* block, int64_t ldc) {
-        RequantizeBlockArgs args;
-        args.sums = block;
-        args.ldc = ldc;
-        args.rows = rows;
-        args.cols = cols;
-        args.bias = requant.bias != nullptr ? requant.bias + first_filter + col0 : nullptr;
-        args.multipliers = requant.multipliers.data() + first_filter + col0;
-        args.y_zero = requant.zero_point;
-        args.out = out_rows + row0 * filters_total + first_filter + col0;
-        args.ldo = filters_total;
-        RequantizeColumns<Q>(args);
-      };
-      QGemmPacked<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), nullptr, 0, pool,
-                      requantize);
+      QgemmRequantizedOutput output;
+      output.bias = requant.bias != nullptr ? requant.bias + first_filter : nullptr;
+      output.multipliers = requant.multipliers.data() + first_filter;
+      output.zero_point = requant.zero_point;
+      output.is_signed = std::is_signed_v<Q>;
+      output.out = out_rows + first_filter;
+      output.ldo = filters_total;
+      QGemmPackedRequantized<TX>(pixels, a, lda, x_zero_values, filters[grp]->view(), output, pool);
     }
     if (!layouts.output_nhwc) {
       TransposeTiles(out_buffer, pixels, filters_total, filters_total,
