@@ -1,6 +1,7 @@
 // Every 8-bit GEMM microkernel this CPU runs against the product computed in int64 from its
 // definition, sum_p (A - a_zero)(B - b_zero), for every operand signedness: the kernels see only
-// unsigned A by signed B, so the shifts and zero-point terms of the driver are under test too.
+// unsigned A by signed B, so the shifts and zero-point terms of the driver are under test too;
+// and the product requantized (by the kernel itself where it can) against RequantizeRow.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -65,6 +66,48 @@ const Shape kShapes[] = {{1, 1, 1},     {3, 5, 7},      {7, 17, 9},     {6, 64, 
 // stores), one random value, or one per column.
 enum class BZero { kZero, kOne, kPerColumn };
 
+// QGemmPackedRequantized against RequantizeRow of the exact product plus a bias, per column
+// multipliers spread so that outputs cover the range and saturate at both ends; the padding
+// between output rows stays untouched.
+template <typename TA, typename Q>
+void CheckRequantized(const Shape& s, const std::vector<TA>& a, int64_t lda,
+                      const std::vector<int32_t>& a_zero, const QgemmPackedBView& b,
+                      const std::vector<int32_t>& want, std::mt19937& rng, ThreadPool* pool) {
+  std::uniform_int_distribution<int32_t> biases(-50000, 50000);
+  std::uniform_real_distribution<float> scales(1e-5f, 2e-3f);
+  std::vector<int32_t> bias(static_cast<size_t>(s.n));
+  std::vector<float> multipliers(static_cast<size_t>(s.n));
+  for (int64_t j = 0; j < s.n; ++j) {
+    bias[j] = biases(rng);
+    multipliers[j] = scales(rng);
+  }
+  const int32_t zero_point = std::is_signed_v<Q> ? -7 : 131;
+  const int64_t ldo = s.n + 3;
+  std::vector<Q> got(static_cast<size_t>(s.m * ldo), Q{42});
+  QgemmRequantizedOutput output;
+  output.bias = bias.data();
+  output.multipliers = multipliers.data();
+  output.zero_point = zero_point;
+  output.is_signed = std::is_signed_v<Q>;
+  output.out = got.data();
+  output.ldo = ldo;
+  QGemmPackedRequantized<TA>(s.m, a.data(), lda, a_zero, b, output, pool);
+  int64_t wrong = 0;
+  std::vector<int32_t> row(static_cast<size_t>(s.n));
+  std::vector<Q> expected(static_cast<size_t>(s.n));
+  for (int64_t i = 0; i < s.m; ++i) {
+    for (int64_t j = 0; j < s.n; ++j) {
+      row[j] = static_cast<int32_t>(static_cast<uint32_t>(want[i * s.n + j]) +
+                                    static_cast<uint32_t>(bias[j]));
+    }
+    RequantizeRow<Q>(row.data(), s.n, multipliers.data(), true, zero_point, expected.data());
+    for (int64_t j = 0; j < s.n; ++j) wrong += got[i * ldo + j] != expected[j];
+    for (int64_t j = s.n; j < ldo; ++j) wrong += got[i * ldo + j] != Q{42};
+  }
+  INFO("requantized to " << (std::is_signed_v<Q> ? "int8" : "uint8"));
+  CHECK(wrong == 0);
+}
+
 template <typename TA, typename TB>
 void CheckKernels(bool per_row_a_zero, BZero b_zero_kind, ThreadPool* pool) {
   std::mt19937 rng(7);
@@ -95,6 +138,8 @@ void CheckKernels(bool per_row_a_zero, BZero b_zero_kind, ThreadPool* pool) {
       std::vector<int32_t> c_packed(static_cast<size_t>(s.m * s.n));
       QGemmPacked<TA>(s.m, a.data(), lda, a_zero, packed.view(), c_packed.data(), s.n, pool);
       CHECK(c_packed == want);
+      CheckRequantized<TA, int8_t>(s, a, lda, a_zero, packed.view(), want, rng, pool);
+      CheckRequantized<TA, uint8_t>(s, a, lda, a_zero, packed.view(), want, rng, pool);
 
       // B given as its transpose (n rows of k), as weight matrices of filters are.
       std::vector<TB> b_transposed(static_cast<size_t>(s.n * (s.k + 1)));
