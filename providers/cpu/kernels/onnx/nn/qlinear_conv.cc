@@ -264,6 +264,8 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
   run.start = start.data();
   run.multipliers = requant.multipliers.data();
   run.y_zero = requant.zero_point;
+  std::vector<int32_t> folded_start(static_cast<size_t>(channels));
+  int64_t folded_first = -1, folded_last = -1;  // the window rows folded_start is for
   for (int64_t oy = begin; oy < end; ++oy) {
     Q* row_out = out_rows + oy * out_w * channels;
     // Pixels ox, in runs of one at the borders: taps in bounds, offsets from the image.
@@ -287,13 +289,30 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
     };
     for (int64_t ox = 0; ox < inner_begin; ++ox) border(ox);
     if (inner_end > inner_begin) {
-      int64_t taps = 0;
+      int64_t taps = 0, first_ky = -1, last_ky = -1;
       for (int64_t ky = 0; ky < k_h; ++ky) {
         const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
         if (iy < 0 || iy >= in_h) continue;
+        if (first_ky < 0) first_ky = ky;
+        last_ky = ky;
         for (int64_t kx = 0; kx < k_w; ++kx) {
           offsets[taps] = (iy * in_w + kx * dilation) * channels;
           tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels;
+        }
+      }
+      // Every pixel of the run reads the same taps: x_zero times their weights is one term per
+      // channel, taken from the start instead of from every input (rows of the same taps share
+      // it).
+      if (first_ky != folded_first || last_ky != folded_last) {
+        folded_first = first_ky;
+        folded_last = last_ky;
+        for (int64_t c = 0; c < channels; ++c) {
+          uint32_t term = 0;
+          for (int64_t t = 0; t < taps; ++t) {
+            term += static_cast<uint32_t>(static_cast<int16_t>(tap_weights[t][c]));
+          }
+          folded_start[c] = static_cast<int32_t>(static_cast<uint32_t>(start[c]) -
+                                                 static_cast<uint32_t>(x_zero) * term);
         }
       }
       run.origin = image + (inner_begin * stride - pad) * channels;
@@ -301,7 +320,11 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
       run.pixels = inner_end - inner_begin;
       run.taps = taps;
       run.out = row_out + inner_begin * channels;
+      run.start = folded_start.data();
+      run.zero_in_start = true;
       DepthwiseRunAvx512(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+      run.start = start.data();
+      run.zero_in_start = false;
     }
     for (int64_t ox = std::max(inner_begin, inner_end); ox < out_w; ++ox) border(ox);
   }

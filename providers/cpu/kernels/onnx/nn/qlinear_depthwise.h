@@ -22,6 +22,9 @@ struct DepthwiseRun {
   int64_t channels = 0;
   int32_t x_zero = 0;
   const int32_t* start = nullptr;  // per channel: the bias (zeros without one)
+  // Whether `start` holds -x_zero times each channel's sum of weights too, so that the kernel
+  // multiplies the inputs as they are: for pixels that read every tap of the run alike.
+  bool zero_in_start = false;
   const float* multipliers = nullptr;
   int32_t y_zero = 0;
   void* out = nullptr;  // the first output pixel's channels; the next ones follow

@@ -38,7 +38,7 @@ struct Constants {
 
 // Up to four registers of sums, each its own variable: GCC kept an array of them in memory too,
 // storing every register back once per tap.
-template <typename TX, typename Q, int kRegisters>
+template <typename TX, typename Q, int kRegisters, bool kSubtractZero>
 void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, const Constants& k,
            Q* out) {
   const auto mask = [&](int i) {
@@ -55,7 +55,8 @@ void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, c
     // x - x_zero fits 16 bits, so the low halves' product is the whole one: VPMADDWD adds the
     // high halves' product, zero by the weights' layout, at half VPMULLD's cost.
     const auto step = [&](__m512i acc, int i) {
-      const __m512i x = _mm512_sub_epi32(Widen<TX>(mask(i), pixel + 16 * i), k.x_zero);
+      __m512i x = Widen<TX>(mask(i), pixel + 16 * i);
+      if constexpr (kSubtractZero) x = _mm512_sub_epi32(x, k.x_zero);
       const __m512i w = _mm512_maskz_loadu_epi32(mask(i), weight + 16 * i);
       return _mm512_add_epi32(acc, _mm512_madd_epi16(x, w));
     };
@@ -78,7 +79,7 @@ void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, c
   if constexpr (kRegisters > 3) store(acc3, 3);
 }
 
-template <typename TX, typename Q>
+template <typename TX, typename Q, bool kSubtractZero>
 void Run(const DepthwiseRun& run) {
   // A local copy: the byte stores may alias anything, so fields read through `run` would be
   // reloaded after each of them.
@@ -94,19 +95,20 @@ void Run(const DepthwiseRun& run) {
   for (int64_t p = 0; p < r.pixels; ++p) {
     const TX* origin = static_cast<const TX*>(r.origin) + p * r.step;
     Q* out = static_cast<Q*>(r.out) + p * r.channels;
-    for (int64_t c = 0; c < full; c += 64) Block<TX, Q, 4>(r, origin, c, 0xffff, k, out);
+    for (int64_t c = 0; c < full; c += 64)
+      Block<TX, Q, 4, kSubtractZero>(r, origin, c, 0xffff, k, out);
     switch (registers) {
       case 1:
-        Block<TX, Q, 1>(r, origin, full, last, k, out);
+        Block<TX, Q, 1, kSubtractZero>(r, origin, full, last, k, out);
         break;
       case 2:
-        Block<TX, Q, 2>(r, origin, full, last, k, out);
+        Block<TX, Q, 2, kSubtractZero>(r, origin, full, last, k, out);
         break;
       case 3:
-        Block<TX, Q, 3>(r, origin, full, last, k, out);
+        Block<TX, Q, 3, kSubtractZero>(r, origin, full, last, k, out);
         break;
       case 4:
-        Block<TX, Q, 4>(r, origin, full, last, k, out);
+        Block<TX, Q, 4, kSubtractZero>(r, origin, full, last, k, out);
         break;
       default:
         break;
@@ -114,13 +116,18 @@ void Run(const DepthwiseRun& run) {
   }
 }
 
+template <typename TX, typename Q>
+void RunTyped(const DepthwiseRun& run) {
+  return run.zero_in_start ? Run<TX, Q, false>(run) : Run<TX, Q, true>(run);
+}
+
 }  // namespace
 
 void DepthwiseRunAvx512(const DepthwiseRun& run, bool x_signed, bool y_signed) {
   if (x_signed) {
-    return y_signed ? Run<int8_t, int8_t>(run) : Run<int8_t, uint8_t>(run);
+    return y_signed ? RunTyped<int8_t, int8_t>(run) : RunTyped<int8_t, uint8_t>(run);
   }
-  return y_signed ? Run<uint8_t, int8_t>(run) : Run<uint8_t, uint8_t>(run);
+  return y_signed ? RunTyped<uint8_t, int8_t>(run) : RunTyped<uint8_t, uint8_t>(run);
 }
 
 }  // namespace ort
