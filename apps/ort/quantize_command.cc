@@ -1,5 +1,7 @@
 #include "apps/ort/quantize_command.h"
 
+#include <fmt/ranges.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +11,7 @@
 #include "apps/ort/feeds.h"
 #include "lib/onnx/model_proto.h"
 #include "lib/quantization/calibration_data.h"
+#include "lib/quantization/graph_edits.h"
 #include "lib/quantization/quantization_report.h"
 #include "lib/quantization/quantizer.h"
 #include "providers/provider_factory.h"
@@ -82,10 +85,17 @@ SessionFactory MakeSessionFactory(const SessionArgs& args) {
   };
 }
 
+// Random inputs fill dimensions the model leaves open with 1 (--free-dim fixes them first).
 Result<std::vector<CalibrationSet>> RandomSets(const InferenceSession& session, uint64_t seed) {
+  FeedArgs feed_args;
+  for (const ValueInfo& input : session.InputInfos()) {
+    if (!input.type.IsTensor() || !input.type.shape) continue;
+    std::vector<int64_t> dims;
+    for (const Dimension& dim : *input.type.shape) dims.push_back(dim.IsKnown() ? dim.value : 1);
+    feed_args.shapes.push_back(fmt::format("{}={}", input.name, fmt::join(dims, "x")));
+  }
   std::vector<CalibrationSet> sets;
   for (int i = 0; i < kRandomSets; ++i) {
-    FeedArgs feed_args;
     feed_args.seed = seed + static_cast<uint64_t>(i);
     ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(session, feed_args));
     CalibrationSet set;
@@ -106,6 +116,8 @@ Status Execute(const QuantizeArgs& args) {
   ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, LoadSession(session_args));
   ORT_RETURN_IF_ERROR(session->OptimizeForSaving());
   const Model& float_model = session->model();
+  // Checked before calibration inputs are read or made, so that a typo fails at once.
+  ORT_RETURN_IF_ERROR(CheckExcludedNodes(float_model.graph(), options));
 
   std::vector<CalibrationSet> sets;
   const bool random_inputs = args.calibrate.empty();
@@ -114,8 +126,8 @@ Status Execute(const QuantizeArgs& args) {
       std::cerr << "WARNING: ort quantize: no --calibrate directory given; calibrating on "
                 << kRandomSets
                 << " sets of seeded random inputs. The activation ranges will not fit real data "
-                   "and the quantized model will lose accuracy: pass --calibrate DIR with "
-                   "representative inputs.\n";
+                   "and the quantized model will lose accuracy (open dimensions are set to 1): "
+                   "pass --calibrate DIR with representative inputs.\n";
     }
     ORT_ASSIGN_OR_RETURN(sets, RandomSets(*session, args.seed));
   } else {
