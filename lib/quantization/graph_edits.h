@@ -36,7 +36,7 @@ bool Selected(const Node& node, const QuantizeOptions& options);
 /// Per op type of `graph`, the nodes in `quantized` and the rest, sorted by op type.
 std::vector<OpTypeCount> CountQuantized(const Graph& graph, const std::set<NodeIndex>& quantized);
 
-/// Errors unless `model`'s ai.onnx opset is at least `minimum`, naming `feature`.
+/// Errors unless `graph` imports ai.onnx at opset `minimum` or newer, naming `feature`.
 Status CheckOpset(const Graph& graph, int64_t minimum, std::string_view feature);
 
 }  // namespace ort

@@ -9,10 +9,6 @@
 namespace ort::test {
 namespace {
 
-const Node* ProducerOf(const Graph& graph, const std::string& value) {
-  return graph.Producer(value);
-}
-
 std::unique_ptr<Model> Quantized(const QuantizeOptions& options,
                                  const std::vector<CalibrationSet>& sets,
                                  std::vector<OpTypeCount>* counts = nullptr) {
@@ -52,11 +48,11 @@ TEST_CASE("Static quantization writes ONNX Runtime's QDQ format", "[quantization
   CHECK(CountOps(graph, "QuantizeLinear") == 3);
   CHECK(CountOps(graph, "DequantizeLinear") == 5);
   for (const std::string name : {"x", "relu_out", "pool_out"}) {
-    const Node* dequantize = ProducerOf(graph, name + "_dequantized");
+    const Node* dequantize = graph.Producer(name + "_dequantized");
     REQUIRE(dequantize != nullptr);
     CHECK(dequantize->inputs() ==
           std::vector<std::string>{name + "_quantized", name + "_scale", name + "_zero_point"});
-    CHECK(ProducerOf(graph, name + "_quantized")->op_type() == "QuantizeLinear");
+    CHECK(graph.Producer(name + "_quantized")->op_type() == "QuantizeLinear");
     CHECK(graph.GetInitializer(name + "_zero_point")->dtype() == DataType::kUint8);
   }
   CHECK(graph.GetInitializer("pool_out_scale")->Data<float>()[0] ==
@@ -78,7 +74,7 @@ TEST_CASE("Static quantization writes ONNX Runtime's QDQ format", "[quantization
   CHECK(graph.GetInitializer("W_quantized")->dtype() == DataType::kInt8);
   CHECK(graph.GetInitializer("W_zero_point")->Data<int8_t>()[0] == 0);
   CHECK(graph.GetInitializer("W_scale")->shape().rank() == 0);
-  const Node* bias = ProducerOf(graph, "B_dequantized");
+  const Node* bias = graph.Producer("B_dequantized");
   CHECK(bias->inputs() == std::vector<std::string>{"B_quantized", "B_scale"});
   CHECK(graph.GetInitializer("B_quantized")->dtype() == DataType::kInt32);
   CHECK(graph.GetInitializer("B_scale")->Data<float>()[0] ==
@@ -109,11 +105,11 @@ TEST_CASE("Per-channel weights get one scale per output channel", "[quantization
   const Graph& graph = model->graph();
   CHECK(graph.GetInitializer("W_scale")->shape() == TensorShape({3}));
   CHECK(graph.GetInitializer("W_zero_point")->shape() == TensorShape({3}));
-  const Node* weight = ProducerOf(graph, "W_dequantized");
+  const Node* weight = graph.Producer("W_dequantized");
   REQUIRE(weight->FindAttribute("axis") != nullptr);
   CHECK(weight->FindAttribute("axis")->i == 0);
   CHECK(graph.GetInitializer("B_scale")->shape() == TensorShape({3}));
-  CHECK(ProducerOf(graph, "B_dequantized")->FindAttribute("axis")->i == 0);
+  CHECK(graph.Producer("B_dequantized")->FindAttribute("axis")->i == 0);
   const float x_scale = graph.GetInitializer("x_scale")->Data<float>()[0];
   for (int c = 0; c < 3; ++c) {
     CHECK(graph.GetInitializer("B_scale")->Data<float>()[c] ==
@@ -201,7 +197,7 @@ TEST_CASE("A MatMul with a constant weight and an Add with a constant are quanti
   INFO(result.status().ToString());
   REQUIRE(result.ok());
   const Graph& graph = model->graph();
-  CHECK(ProducerOf(graph, "W_dequantized")->FindAttribute("axis")->i == 1);
+  CHECK(graph.Producer("W_dequantized")->FindAttribute("axis")->i == 1);
   CHECK(graph.GetInitializer("W_scale")->shape() == TensorShape({3}));
   CHECK(graph.GetInitializer("bias_quantized")->dtype() == DataType::kUint8);
   CHECK(graph.Producer("y")->inputs() ==
