@@ -1,5 +1,5 @@
-// Entry point of the `ort` tool. Invoked as `ort-run`, `ort-perf` or `ort-optimize` (links), it
-// behaves as `ort run`, `ort perf` or `ort optimize`.
+// Entry point of the `ort` tool. Invoked as `ort-run`, `ort-perf`, `ort-optimize` or
+// `ort-quantize` (links), it behaves as `ort run`, `ort perf`, `ort optimize` or `ort quantize`.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -10,6 +10,7 @@
 
 #include "apps/ort/optimize_command.h"
 #include "apps/ort/perf_command.h"
+#include "apps/ort/quantize_command.h"
 #include "apps/ort/run_command.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   auto run = ort::cli::AddRunCommand(app);
   auto perf = ort::cli::AddPerfCommand(app);
   auto optimize = ort::cli::AddOptimizeCommand(app);
+  auto quantize = ort::cli::AddQuantizeCommand(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("run")) return run();
     if (app.got_subcommand("perf")) return perf();
     if (app.got_subcommand("optimize")) return optimize();
+    if (app.got_subcommand("quantize")) return quantize();
   } catch (const std::bad_alloc&) {
     // The library turns failed tensor allocations into errors; this catches the rest (a
     // container growing past memory) so that it still ends as one line and exit 2, not an abort.

@@ -162,6 +162,27 @@ bad "100000 intra-op threads" "--force" "$ort" run "$add" -x 100000
 bad "perf with 1000 concurrent runs" "--force" "$ort" perf "$add" -c 1000 -r 1
 bad "unknown option" "--no-such-option" "$ort" run "$add" --no-such-option
 
+# ort quantize: calibration inputs and options that do not fit the model.
+mkdir -p "$work/cal" "$work/cal_names" "$work/cal_dtype" "$work/cal_partial" "$work/cal_empty"
+for dir in cal cal_names cal_dtype cal_partial; do cp "$bad/float_2x3.npy" "$work/$dir/a.npy"; done
+cp "$bad/float_2x3.npy" "$work/cal/b.npy"
+cp "$bad/float_2x3.npy" "$work/cal_names/zz.npy"
+cp "$bad/int64_2x3.npy" "$work/cal_dtype/b.npy"
+quantize=("$ort" quantize "$add" -o "$work/q.onnx")
+bad "quantize: missing model" "no_such.onnx" "$ort" quantize "$bad/no_such.onnx" -o "$work/q.onnx"
+bad "quantize: missing calibration dir" "no_such_dir" "${quantize[@]}" --calibrate "$work/no_such_dir"
+bad "quantize: calibration dir without inputs" "holds no NAME.npy" "${quantize[@]}" --calibrate "$work/cal_empty"
+bad "quantize: mismatched input names" "mismatched input names" "${quantize[@]}" --calibrate "$work/cal_names"
+bad "quantize: calibration file of the wrong dtype" "int64" "${quantize[@]}" --calibrate "$work/cal_dtype"
+bad "quantize: calibration set missing an input" "input 'b'" "${quantize[@]}" --calibrate "$work/cal_partial"
+bad "quantize: op type that cannot be quantized" "'Softmax' cannot be quantized" \
+  "${quantize[@]}" --calibrate "$work/cal" --op-types Add,Softmax
+bad "quantize: unknown method" "'kl'" "${quantize[@]}" --calibrate "$work/cal" --method kl
+bad "quantize: unknown mode" "'fast'" "${quantize[@]}" --mode fast
+bad "quantize: unknown weight type" "'int4'" "${quantize[@]}" --calibrate "$work/cal" --weight-type int4
+bad "quantize: excluded node the model lacks" "'no_node'" "${quantize[@]}" --exclude-nodes no_node
+bad "quantize: --percentile without its method" "--percentile" "${quantize[@]}" --percentile 99
+
 # Writes that fail must not report success.
 bad "optimize to a full disk" "/dev/full" "$ort" optimize "$add" -o /dev/full
 bad "optimize to a full disk, external data" "/dev/full" \
@@ -173,6 +194,8 @@ bad "run --output-dir a full disk" "/dev/full" "$ort" run "$add" --seed 1 --outp
 bad "npy outputs under a file" "plain_file" "$ort" run "$add" --seed 1 --output-format npy --output-dir "$work/plain_file"
 bad "profile trace to a full disk" "/dev/full" "$ort" run "$add" --seed 1 --profile /dev/full
 bad "perf report to a full disk" "/dev/full" "$ort" perf "$add" -r 1 --report /dev/full
+bad "quantize to a full disk" "/dev/full" "$ort" quantize "$add" -o /dev/full --calibrate "$work/cal"
+bad "quantize report to a full disk" "/dev/full" "${quantize[@]}" --calibrate "$work/cal" --report /dev/full
 leftovers=$(find "$work" -name '*.tmp*' | wc -l)
 if [ "$leftovers" -ne 0 ]; then
   echo "FAIL failed writes left temporary files:"; find "$work" -name '*.tmp*'

@@ -470,6 +470,94 @@ one_line "npy output named out of --output-dir" "$ort" run "$work/escape.onnx" -
   --output-dir "$work/esc/out" --output-format npy
 test -e "$work/esc/escape.npy" && { echo "FAIL an output escaped --output-dir"; failures=$((failures + 1)); }
 
+# ort quantize: static QDQ calibrated on NAME.npy sets or test_data_set_*/input_0.pb sets, every
+# option, the printed and JSON reports, the saved model (onnx's checker, the engine's fusions) and
+# the one-line errors.
+quant=$work/quant
+mkdir -p "$quant/cal" "$quant/sets/test_data_set_0" "$quant/sets/test_data_set_1" "$quant/misnamed"
+cp "$image" "$quant/cal/image.npy"
+cp "$image" "$quant/misnamed/input.npy"
+/usr/bin/python3 -c "import sys, numpy as np
+from onnx import numpy_helper
+x = np.load(sys.argv[1])
+for i, folder in enumerate(sys.argv[2:]):
+    tensor = numpy_helper.from_array((x * (1 - 0.3 * i)).astype(np.float32), 'image')
+    open(folder + '/input_0.pb', 'wb').write(tensor.SerializeToString())" \
+  "$image" "$quant/sets/test_data_set_0" "$quant/sets/test_data_set_1"
+"$ort" quantize "$tiny" -o "$quant/q.onnx" --calibrate "$quant/cal" --report "$quant/q.json" \
+  > "$quant/q.txt" 2>&1
+matches "quantize prints its tables" "$quant/q.txt" \
+  "^model: .*tiny_resnet\.onnx -> .*q\.onnx \(static quantization, minmax calibration, int8 weights\)$" \
+  "^compared with the float model on 1 input set$" \
+  "^output +cosine +max abs error +top-1 agreement$" \
+  "^probabilities +(1\.000000|0\.99[0-9]+) +[0-9.e-]+ +100\.00% \(1/1\)$" \
+  "^Conv +4 +0$" "^Relu +4 +0$" "^Softmax +0 +1$" "^total +13 +1$"
+expect "quantize --report" 0 "static minmax int8 1 4 True" /usr/bin/python3 -c "import json, sys
+r = json.load(open(sys.argv[1]))
+conv = [op for op in r['op_types'] if op['op_type'] == 'Conv'][0]
+out = r['outputs'][0]
+print(r['mode'], r['method'], r['weight_type'], r['calibration_sets'], conv['quantized'],
+      out['cosine'] > 0.99 and out['top1_agreement'] == 1.0)" "$quant/q.json"
+expect "quantize writes QDQ that onnx checks" 0 "Q 10 DQ 20 int8 5 int32 5 float ops 14" \
+  /usr/bin/python3 -c "import onnx, sys, collections
+m = onnx.load(sys.argv[1])
+onnx.checker.check_model(m, full_check=True)
+ops = collections.Counter(n.op_type for n in m.graph.node)
+types = collections.Counter(i.data_type for i in m.graph.initializer if i.name.endswith('_quantized'))
+print('Q', ops['QuantizeLinear'], 'DQ', ops['DequantizeLinear'], 'int8', types[3], 'int32',
+      types[6], 'float ops', sum(ops.values()) - ops['QuantizeLinear'] - ops['DequantizeLinear'])" \
+  "$quant/q.onnx"
+expect "the engine fuses the quantized model" 0 "com.microsoft:QLinearConv" \
+  "$ort" run "$quant/q.onnx" --input "image=$image" --verbose
+expect "the quantized model stays close to ORT's float outputs" 0 "OK" "$ort" run "$quant/q.onnx" \
+  --input "image=$image" --expected-dir "$data/demo/expected" --output-format npy --atol 0.01
+expect "quantize: percentile, per channel, symmetric activations, test_data_set folders" 0 \
+  "percentile calibration, int8 weights per channel, symmetric int8 activations" \
+  "$ort" quantize "$tiny" -o "$quant/p.onnx" --calibrate "$quant/sets" --method percentile \
+  --percentile 99.9 --per-channel --symmetric-activations -x 1 --log-level error
+expect "quantize: two --calibrate folders" 0 "on 3 input sets" "$ort" quantize "$tiny" \
+  -o "$quant/two.onnx" --calibrate "$quant/sets" --calibrate "$quant/cal"
+expect "quantize: per-channel weights are stored per output channel" 0 "axis 0 scales 32 zero 3" \
+  /usr/bin/python3 -c "import onnx, sys
+m = onnx.load(sys.argv[1])
+dq = [n for n in m.graph.node if n.op_type == 'DequantizeLinear' and n.input[0].endswith('weight_quantized')][0]
+scale = [i for i in m.graph.initializer if i.name == dq.input[1]][0]
+zero = [i for i in m.graph.initializer if i.name == dq.input[2]][0]
+print('axis', dq.attribute[0].i, 'scales', scale.dims[0], 'zero', zero.data_type)" "$quant/p.onnx"
+"$ort" quantize "$tiny" -o "$quant/e.onnx" --calibrate "$quant/cal" --method entropy \
+  --weight-type uint8 --op-types Conv,Relu --exclude-nodes /down/down.0/Conv > "$quant/e.txt" 2>&1
+matches "quantize: entropy, uint8 weights, op types and excluded nodes" "$quant/e.txt" \
+  "entropy calibration, uint8 weights\)$" "^Conv +3 +1$" "^Relu +2 +2$" "^Add +0 +1$" \
+  "^Gemm +0 +1$"
+expect "quantize without --calibrate warns and uses random inputs" 0 \
+  "WARNING: ort quantize: no --calibrate directory given" "$ort" quantize "$tiny" \
+  -o "$quant/r.onnx" --seed 3 --free-dim batch=2
+expect "quantize --mode dynamic" 0 "(dynamic quantization, int8 weights per channel)" \
+  "$alias_dir/ort-quantize" "$tiny" -o "$quant/d.onnx" --mode dynamic --per-channel \
+  --calibrate "$quant/cal" --op-types Gemm,MatMul
+expect "dynamic mode writes integer MatMuls" 0 "DynamicQuantizeLinear 1 MatMulInteger 1 Gemm 0" \
+  /usr/bin/python3 -c "import onnx, sys, collections
+m = onnx.load(sys.argv[1])
+onnx.checker.check_model(m, full_check=True)
+ops = collections.Counter(n.op_type for n in m.graph.node)
+print('DynamicQuantizeLinear', ops['DynamicQuantizeLinear'], 'MatMulInteger',
+      ops['MatMulInteger'], 'Gemm', ops['Gemm'])" "$quant/d.onnx"
+expect "a dynamically quantized model matches ORT" 0 "OK" "$ort" run "$quant/d.onnx" \
+  --input "image=$image" --expected-dir "$data/demo/expected" --output-format npy --atol 0.01
+one_line "quantize: missing model" "$ort" quantize "$work/missing.onnx" -o "$quant/x.onnx"
+one_line "quantize: missing calibration dir" "$ort" quantize "$tiny" -o "$quant/x.onnx" \
+  --calibrate "$quant/none"
+expect "quantize: mismatched input names" 2 "matches no model input (mismatched input names" \
+  "$ort" quantize "$tiny" -o "$quant/x.onnx" --calibrate "$quant/misnamed"
+one_line "quantize: op type that cannot be quantized" "$ort" quantize "$tiny" -o "$quant/x.onnx" \
+  --calibrate "$quant/cal" --op-types Conv,Softmax
+one_line "quantize: dynamic mode and a static op type" "$ort" quantize "$tiny" -o "$quant/x.onnx" \
+  --mode dynamic --op-types Conv
+one_line "quantize: dynamic mode and a calibration method" "$ort" quantize "$tiny" \
+  -o "$quant/x.onnx" --mode dynamic --method entropy
+one_line "quantize: no -o" "$ort" quantize "$tiny" --calibrate "$quant/cal"
+test -e "$quant/x.onnx" && { echo "FAIL a failed quantize wrote its output"; failures=$((failures + 1)); }
+
 # The CUDA provider: --precision needs it; optimizing for it and reporting placement need no GPU.
 one_line "precision without the CUDA provider" "$ort" run "$tiny" --seed 1 --precision fp16
 if "$ort" optimize "$tiny" -o "$opt/cuda.onnx" -e cuda > "$opt/cuda.txt" 2>&1; then
