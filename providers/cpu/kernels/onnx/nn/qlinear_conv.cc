@@ -238,14 +238,14 @@ void AddPixel(const TX* __restrict pixel, const int32_t* __restrict taps, uint32
   }
 }
 
-/// Output rows [begin, end) of a depthwise convolution through DepthwiseRunAvx512: the pixels
-/// whose taps all lie inside the image as one run per row, each border pixel on its own with
-/// its in-bounds taps.
+/// Output rows [begin, end) of a depthwise convolution through DepthwiseRunAvx512, channels
+/// [c_begin, c_end) of `channels`: the pixels whose taps all lie inside the image as one run per
+/// row, each border pixel on its own with its in-bounds taps.
 template <typename TX, typename Q>
-void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX* image,
-                            const std::vector<int32_t>& weights, const std::vector<int32_t>& start,
-                            const Requantization& requant, int32_t x_zero, int64_t begin,
-                            int64_t end, Q* out_rows) {
+void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c_begin,
+                            int64_t c_end, const TX* image, const std::vector<int32_t>& weights,
+                            const std::vector<int32_t>& start, const Requantization& requant,
+                            int32_t x_zero, int64_t begin, int64_t end, Q* out_rows) {
   const int64_t in_h = g.input[0], in_w = g.input[1], out_w = g.output[1];
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
   const int64_t stride = g.strides[1], pad = g.pads[1], dilation = g.dilations[1];
@@ -256,18 +256,21 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
       last_start < 0 ? inner_begin : std::clamp(last_start / stride + 1, inner_begin, out_w);
   std::vector<int64_t> offsets(static_cast<size_t>(k_h * k_w));
   std::vector<const int32_t*> tap_weights(static_cast<size_t>(k_h * k_w));
+  const int64_t count = c_end - c_begin;
+  image += c_begin;
   DepthwiseRun run;
   run.offsets = offsets.data();
   run.weights = tap_weights.data();
-  run.channels = channels;
+  run.channels = count;
+  run.pixel_stride = channels;
   run.x_zero = x_zero;
-  run.start = start.data();
-  run.multipliers = requant.multipliers.data();
+  run.start = start.data() + c_begin;
+  run.multipliers = requant.multipliers.data() + c_begin;
   run.y_zero = requant.zero_point;
-  std::vector<int32_t> folded_start(static_cast<size_t>(channels));
+  std::vector<int32_t> folded_start(static_cast<size_t>(count));
   int64_t folded_first = -1, folded_last = -1;  // the window rows folded_start is for
   for (int64_t oy = begin; oy < end; ++oy) {
-    Q* row_out = out_rows + oy * out_w * channels;
+    Q* row_out = out_rows + oy * out_w * channels + c_begin;
     // Pixels ox, in runs of one at the borders: taps in bounds, offsets from the image.
     const auto border = [&](int64_t ox) {
       int64_t taps = 0;
@@ -278,7 +281,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
           const int64_t ix = ox * stride - pad + kx * dilation;
           if (ix < 0 || ix >= in_w) continue;
           offsets[taps] = (iy * in_w + ix) * channels;
-          tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels;
+          tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels + c_begin;
         }
       }
       run.origin = image;
@@ -297,7 +300,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
         last_ky = ky;
         for (int64_t kx = 0; kx < k_w; ++kx) {
           offsets[taps] = (iy * in_w + kx * dilation) * channels;
-          tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels;
+          tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels + c_begin;
         }
       }
       // Every pixel of the run reads the same taps: x_zero times their weights is one term per
@@ -306,12 +309,12 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
       if (first_ky != folded_first || last_ky != folded_last) {
         folded_first = first_ky;
         folded_last = last_ky;
-        for (int64_t c = 0; c < channels; ++c) {
+        for (int64_t c = 0; c < count; ++c) {
           uint32_t term = 0;
           for (int64_t t = 0; t < taps; ++t) {
             term += static_cast<uint32_t>(static_cast<int16_t>(tap_weights[t][c]));
           }
-          folded_start[c] = static_cast<int32_t>(static_cast<uint32_t>(start[c]) -
+          folded_start[c] = static_cast<int32_t>(static_cast<uint32_t>(start[c_begin + c]) -
                                                  static_cast<uint32_t>(x_zero) * term);
         }
       }
@@ -323,7 +326,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, const TX*
       run.start = folded_start.data();
       run.zero_in_start = true;
       DepthwiseRunAvx512(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
-      run.start = start.data();
+      run.start = start.data() + c_begin;
       run.zero_in_start = false;
     }
     for (int64_t ox = std::max(inner_begin, inner_end); ox < out_w; ++ox) border(ox);
@@ -403,10 +406,25 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
     Q* out_rows = layouts.output_nhwc ? y + n * channels * pixels : out_buffer;
     const double cost = static_cast<double>(out_w * taps * channels * 2);
     if (avx512) {
-      ThreadPool::TryParallelFor(pool, out_h, cost, [&](int64_t begin, int64_t end) {
-        RunDepthwiseRowsAvx512<TX, Q>(g, channels, image, weights, start, requant, x_zero, begin,
-                                      end, out_rows);
-      });
+      // Few rows (the 7 x 7 maps of a network's end) split their channels too, in whole blocks
+      // of 64, so that every thread has work.
+      const int64_t chunks = out_h >= 16 ? 1 : std::min<int64_t>(4, (channels + 63) / 64);
+      const int64_t chunk = ((channels + chunks - 1) / chunks + 63) / 64 * 64;
+      // Tasks run chunk-major, so that a thread's range holds runs of rows of one chunk.
+      ThreadPool::TryParallelFor(
+          pool, out_h * chunks, cost / static_cast<double>(chunks),
+          [&](int64_t first, int64_t last) {
+            for (int64_t task = first; task < last;) {
+              const int64_t c_begin = task / out_h * chunk, row = task % out_h;
+              const int64_t rows = std::min(last - task, out_h - row);
+              if (c_begin < channels) {
+                RunDepthwiseRowsAvx512<TX, Q>(g, channels, c_begin,
+                                              std::min(channels, c_begin + chunk), image, weights,
+                                              start, requant, x_zero, row, row + rows, out_rows);
+              }
+              task += rows;
+            }
+          });
     } else {
       VectorizedParallelFor(pool, out_h, cost, [&](int64_t begin, int64_t end) {
         std::vector<int32_t> sums(static_cast<size_t>(channels));

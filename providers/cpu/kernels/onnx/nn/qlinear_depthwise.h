@@ -19,7 +19,8 @@ struct DepthwiseRun {
   // each int32, the high half zero.
   const int32_t* const* weights = nullptr;
   int64_t taps = 0;
-  int64_t channels = 0;
+  int64_t channels = 0;      // computed per pixel, from each pointer on
+  int64_t pixel_stride = 0;  // elements between one output pixel and the next
   int32_t x_zero = 0;
   const int32_t* start = nullptr;  // per channel: the bias (zeros without one)
   // Whether `start` holds -x_zero times each channel's sum of weights too, so that the kernel
@@ -27,7 +28,7 @@ struct DepthwiseRun {
   bool zero_in_start = false;
   const float* multipliers = nullptr;
   int32_t y_zero = 0;
-  void* out = nullptr;  // the first output pixel's channels; the next ones follow
+  void* out = nullptr;  // the first output pixel's first channel to compute
 };
 
 /// Computes `run` for int8 (`x_signed`) or uint8 X and int8 (`y_signed`) or uint8 Y, exactly as

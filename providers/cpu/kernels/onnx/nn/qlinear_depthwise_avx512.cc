@@ -94,7 +94,7 @@ void Run(const DepthwiseRun& run) {
   const auto last = static_cast<__mmask16>(rest % 16 == 0 ? 0xffff : (1u << (rest % 16)) - 1);
   for (int64_t p = 0; p < r.pixels; ++p) {
     const TX* origin = static_cast<const TX*>(r.origin) + p * r.step;
-    Q* out = static_cast<Q*>(r.out) + p * r.channels;
+    Q* out = static_cast<Q*>(r.out) + p * r.pixel_stride;
     for (int64_t c = 0; c < full; c += 64)
       Block<TX, Q, 4, kSubtractZero>(r, origin, c, 0xffff, k, out);
     switch (registers) {
