@@ -63,6 +63,7 @@ CpuFeatures Detect() {
   f.avx512f = zmm_state && Bit(leaf7.ebx, 16);
   f.avx512bw = f.avx512f && Bit(leaf7.ebx, 30);
   f.avx512vl = f.avx512f && Bit(leaf7.ebx, 31);
+  f.avx512vbmi = f.avx512f && Bit(leaf7.ecx, 1);
   f.avx512_vnni = f.avx512f && Bit(leaf7.ecx, 11);
   f.avx512_bf16 = f.avx512f && Bit(leaf7_1.eax, 5);
   f.avx512_fp16 = f.avx512f && Bit(leaf7.edx, 23);
@@ -159,6 +160,8 @@ bool HasAvx512BwVl() {
   return MaxCpuIsa() == CpuIsa::kAvx512 && f.avx512bw && f.avx512vl;
 }
 
+bool HasAvx512Vbmi() { return HasAvx512BwVl() && GetCpuFeatures().avx512vbmi; }
+
 int NchwcBlockSize() { return MaxCpuIsa() == CpuIsa::kAvx512 ? 16 : 8; }
 
 std::vector<std::string> CpuFeatureNames(const CpuFeatures& f) {
@@ -170,6 +173,7 @@ std::vector<std::string> CpuFeatureNames(const CpuFeatures& f) {
       {f.avx512f, "avx512f"},
       {f.avx512bw, "avx512bw"},
       {f.avx512vl, "avx512vl"},
+      {f.avx512vbmi, "avx512vbmi"},
       {f.avx512_vnni, "avx512_vnni"},
       {f.avx512_bf16, "avx512_bf16"},
       {f.avx512_fp16, "avx512_fp16"},

@@ -20,6 +20,7 @@ struct CpuFeatures {
   bool avx512f = false;
   bool avx512bw = false;
   bool avx512vl = false;
+  bool avx512vbmi = false;
   bool avx512_vnni = false;
   bool avx512_bf16 = false;
   bool avx512_fp16 = false;
@@ -47,6 +48,9 @@ CpuIsa MaxCpuIsa();
 /// True when MaxCpuIsa() is AVX-512 and the CPU has its byte and word (BW) and 128/256-bit (VL)
 /// extensions too, which the 8-bit kernels' masked byte loads and stores need.
 bool HasAvx512BwVl();
+/// HasAvx512BwVl() and the byte permutes of VBMI (VPERMI2B), which look 64 bytes up at once in a
+/// 128-entry table.
+bool HasAvx512Vbmi();
 
 /// Channels per block of the NCHWc layout (com.microsoft.nchwc ops): the float vector width, 16
 /// when MaxCpuIsa() is AVX-512, else 8. The optimizer and the kernels both ask here so they agree.

@@ -259,7 +259,8 @@ class Rewriter {
         "Clip",          "Elu",     "Selu", "Softplus",  "Erf",         "Abs",
         "Neg",           "Add",     "Sub",  "Mul",       "Div",         "DequantizeLinear",
         "QuantizeLinear"};
-    static const std::unordered_set<std::string> kMsOps = {"QuickGelu", "Gelu"};
+    static const std::unordered_set<std::string> kMsOps = {
+        "QuickGelu", "Gelu", "QLinearSigmoid", "QLinearLeakyRelu", "QLinearHardSigmoid"};
     const bool known = op.domain().empty()
                            ? kOnnxOps.count(op.op_type()) > 0
                            : op.domain() == kMsDomain && kMsOps.count(op.op_type()) > 0;

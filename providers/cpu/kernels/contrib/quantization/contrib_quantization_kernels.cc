@@ -8,6 +8,7 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterQLinearConcatKernels(registry);
   RegisterQLinearGlobalAveragePoolKernels(registry);
   RegisterQGemmKernels(registry);
+  RegisterQLinearLookupKernels(registry);
 }
 
 }  // namespace ort

@@ -9,5 +9,6 @@ namespace ort {
 void RegisterQLinearConcatKernels(KernelRegistry& registry);
 void RegisterQLinearGlobalAveragePoolKernels(KernelRegistry& registry);
 void RegisterQGemmKernels(KernelRegistry& registry);
+void RegisterQLinearLookupKernels(KernelRegistry& registry);
 
 }  // namespace ort

@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "providers/cpu/kernels/common/byte_lookup.h"
 #include "providers/cpu/kernels/contrib/quantization/contrib_quantization_kernels.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
@@ -45,16 +46,17 @@ Result<QuantParams> ReadParams(const KernelContext& context, size_t scale_index,
   return params;
 }
 
+// Indexed by the raw byte of each value of T (LookupBytes).
 template <typename T>
-std::array<T, 256> RequantizeTable(const QuantParams& from, const QuantParams& to) {
-  std::array<T, 256> table{};
-  for (int v = 0; v < 256; ++v) {
-    const auto x = static_cast<T>(std::numeric_limits<T>::min() + v);
-    const float real = static_cast<float>(static_cast<int32_t>(x) - from.zero) * from.scale;
+std::array<uint8_t, 256> RequantizeTable(const QuantParams& from, const QuantParams& to) {
+  std::array<uint8_t, 256> table{};
+  for (int byte = 0; byte < 256; ++byte) {
+    const auto x = static_cast<int32_t>(static_cast<T>(static_cast<uint8_t>(byte)));
+    const float real = static_cast<float>(x - from.zero) * from.scale;
     const float q = std::nearbyint(real / to.scale) + static_cast<float>(to.zero);
     const float clamped = std::clamp(q, static_cast<float>(std::numeric_limits<T>::min()),
                                      static_cast<float>(std::numeric_limits<T>::max()));
-    table[static_cast<size_t>(v)] = static_cast<T>(clamped);
+    table[static_cast<size_t>(byte)] = static_cast<uint8_t>(static_cast<T>(clamped));
   }
   return table;
 }
@@ -107,7 +109,7 @@ class QLinearConcat final : public OpKernel {
     for (size_t d = axis + 1; d < rank; ++d) inner *= out_dims[d];
     return DispatchByType<QuantTypes>(first.dtype(), "QLinearConcat", [&]<typename T>() {
       ORT_ASSIGN_OR_RETURN(const QuantParams out_params, ReadParams<T>(context, 0, 1));
-      std::vector<std::optional<std::array<T, 256>>> tables(count);
+      std::vector<std::optional<std::array<uint8_t, 256>>> tables(count);
       for (size_t i = 0; i < count; ++i) {
         ORT_ASSIGN_OR_RETURN(const QuantParams params,
                              ReadParams<T>(context, 3 + 3 * i, 4 + 3 * i));
@@ -126,9 +128,8 @@ class QLinearConcat final : public OpKernel {
                 if (!tables[i]) {
                   std::memcpy(dst, src, static_cast<size_t>(run) * sizeof(T));
                 } else {
-                  const T* table = tables[i]->data();
-                  constexpr int kOffset = -static_cast<int>(std::numeric_limits<T>::min());
-                  for (int64_t j = 0; j < run; ++j) dst[j] = table[src[j] + kOffset];
+                  LookupBytes(tables[i]->data(), reinterpret_cast<const uint8_t*>(src),
+                              reinterpret_cast<uint8_t*>(dst), run);
                 }
                 dst += run;
               }
