@@ -208,7 +208,41 @@ Model UnaryModel(const std::string& op) {
   return model;
 }
 
+// onnxruntime's dynamic quantization of y = in x W + b, W [6, 4] int8 per column:
+// DynamicQuantizeLinear, MatMulInteger, Cast, Mul by Mul(A_scale, W_scale), Add.
+Model DynamicMatMulModel() {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("in", FloatTensor({3, 6}));
+  graph.AddInitializer(
+      "w", Tensor::FromVector<int8_t>(TensorShape({6, 4}), Cycle<int8_t>(24, 3, 29, -127, 127)));
+  graph.AddInitializer("w_zero", Tensor::FromVector<int8_t>(TensorShape({4}), {0, 0, 0, 0}));
+  graph.AddInitializer("w_scale", Tensor::FromVector<float>(TensorShape({4}), WeightScales(4)));
+  graph.AddInitializer("b", Tensor::FromVector<float>(TensorShape({4}), {0.25f, -0.5f, 0, 1}));
+  graph.AddNode({"dql", "DynamicQuantizeLinear", "", {"in"}, {"q", "q_scale", "q_zero"}, {}});
+  graph.AddNode({"mmi", "MatMulInteger", "", {"q", "w", "q_zero", "w_zero"}, {"acc"}, {}});
+  Node& cast = graph.AddNode({"cast", "Cast", "", {"acc"}, {"accf"}, {}});
+  cast.SetAttribute(Attribute::Int("to", static_cast<int64_t>(DataType::kFloat)));
+  graph.AddNode({"scales", "Mul", "", {"q_scale", "w_scale"}, {"s"}, {}});
+  graph.AddNode({"scale", "Mul", "", {"accf", "s"}, {"p"}, {}});
+  graph.AddNode({"bias", "Add", "", {"p", "b"}, {"y"}, {}});
+  graph.set_inputs({"in"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
 }  // namespace
+
+TEST_CASE("A dynamically quantized MatMul becomes DynamicQuantizeMatMul", "[optimizer][qdq]") {
+  Model model = DynamicMatMulModel();
+  OptimizeExtended(model);
+  CHECK(OpTypes(model.graph()) == Ops{"DynamicQuantizeMatMul"});
+  const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({3, 6}, 14))}};
+  const CpuRun plain = RunOnCpu(DynamicMatMulModel(), OptimizationLevel::kDisable, feeds);
+  const CpuRun fused = RunOnCpu(DynamicMatMulModel(), OptimizationLevel::kExtended, feeds);
+  // The same integer product and the same float steps: equal to the last bit.
+  CHECK(fused.output == plain.output);
+}
 
 TEST_CASE("QDQ Sigmoid and HardSigmoid become table lookups", "[optimizer][qdq]") {
   for (const std::string op : {"Sigmoid", "HardSigmoid"}) {

@@ -9,6 +9,7 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterQLinearGlobalAveragePoolKernels(registry);
   RegisterQGemmKernels(registry);
   RegisterQLinearLookupKernels(registry);
+  RegisterDynamicQuantizeMatMulKernels(registry);
 }
 
 }  // namespace ort

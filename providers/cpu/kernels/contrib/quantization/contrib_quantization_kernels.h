@@ -10,5 +10,6 @@ void RegisterQLinearConcatKernels(KernelRegistry& registry);
 void RegisterQLinearGlobalAveragePoolKernels(KernelRegistry& registry);
 void RegisterQGemmKernels(KernelRegistry& registry);
 void RegisterQLinearLookupKernels(KernelRegistry& registry);
+void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
 
 }  // namespace ort
