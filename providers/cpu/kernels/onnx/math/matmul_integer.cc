@@ -60,12 +60,23 @@ Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
       return Status::OK();
     }
     return DispatchByType<QuantTypes>(b.dtype(), "B", [&]<typename TB>() {
-      for (int64_t i = 0; i < plan.BatchCount(); ++i) {
+      const auto product = [&](int64_t i, ThreadPool* pool) {
         QGemm<TA, TB>(m, n, k, a.Data<TA>() + plan.a_offsets[i], k, za,
-                      b.Data<TB>() + plan.b_offsets[i], n, zb, out + i * m * n, n,
-                      context.thread_pool());
+                      b.Data<TB>() + plan.b_offsets[i], n, zb, out + i * m * n, n, pool);
         if (done) done(i * m, m, 0, n, out + i * m * n, n);
+      };
+      const int64_t batches = plan.BatchCount();
+      if (batches == 1) {
+        product(0, context.thread_pool());
+        return Status::OK();
       }
+      // Batches of their own operands (attention's heads: scores of 12 heads of 128 x 64) run
+      // one per thread: each product too small to share, B packed by the thread that uses it.
+      ThreadPool::TryParallelFor(context.thread_pool(), batches,
+                                 2.0 * static_cast<double>(m * n * k),
+                                 [&](int64_t begin, int64_t end) {
+                                   for (int64_t i = begin; i < end; ++i) product(i, nullptr);
+                                 });
       return Status::OK();
     });
   });

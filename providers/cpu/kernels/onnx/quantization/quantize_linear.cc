@@ -135,8 +135,8 @@ Result<const Tensor*> Unpacked(const Tensor* tensor, Tensor& storage) {
 /// [low - zero, high - zero], the quotient rounds by adding and subtracting 1.5 x 2^23, as
 /// ORT's MLAS does; a NaN becomes `low`, as there.
 template <typename Q>
-void QuantizeRow(const float* in, int64_t count, float scale, float zero, float low, float high,
-                 Q* out) {
+void QuantizeRow(const float* __restrict in, int64_t count, float scale, float zero, float low,
+                 float high, Q* __restrict out) {
   constexpr float kRound = 12582912.0f;
   const float min = low - zero, max = high - zero;
   for (int64_t i = 0; i < count; ++i) {
