@@ -11,12 +11,11 @@
 #include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/quantization/contrib_quantization_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {
 namespace {
-
-using QuantTypes = TypeList<int8_t, uint8_t>;
 
 // DynamicQuantizeLinear's parameters for values spanning [low, high].
 void DynamicParameters(float low, float high, float* scale, int32_t* zero) {
@@ -89,18 +88,8 @@ class DynamicQuantizeMatMul final : public OpKernel {
     if (bias != nullptr && (bias->dtype() != DataType::kFloat || bias->NumElements() != n)) {
       return context.Error("bias must be float with {} values", n);
     }
-    std::vector<int32_t> zeros{0};
-    if (b_zero != nullptr) {
-      if (b_zero->dtype() != b->dtype() ||
-          (b_zero->NumElements() != 1 && b_zero->NumElements() != n)) {
-        return context.Error("b_zero_point must be of B's type with 1 or {} values", n);
-      }
-      zeros.resize(static_cast<size_t>(b_zero->NumElements()));
-      ORT_RETURN_IF_ERROR(DispatchByType<QuantTypes>(b->dtype(), "B", [&]<typename Z>() {
-        for (size_t j = 0; j < zeros.size(); ++j) zeros[j] = b_zero->Data<Z>()[j];
-        return Status::OK();
-      }));
-    }
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> zeros,
+                         ReadZeroPoints(context, b_zero, b->dtype(), n, "b_zero_point"));
     ORT_ASSIGN_OR_RETURN(const std::vector<float> scales, ReadFloatParams<float>(*b_scale));
     std::vector<int64_t> y_dims = as.dims();
     y_dims.back() = n;

@@ -9,25 +9,11 @@
 #include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/quantization/contrib_quantization_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {
 namespace {
-
-using QuantTypes = TypeList<int8_t, uint8_t>;
-
-// The values of a zero point tensor (absent: one zero), checked against its operand's type.
-Result<std::vector<int32_t>> ZeroPoints(const KernelContext& context, const Tensor* zero,
-                                        DataType type, const char* name) {
-  if (zero == nullptr) return std::vector<int32_t>{0};
-  if (zero->dtype() != type) return context.Error("{} must have its operand's type", name);
-  std::vector<int32_t> values(static_cast<size_t>(zero->NumElements()));
-  ORT_RETURN_IF_ERROR(DispatchByType<QuantTypes>(type, name, [&]<typename Z>() {
-    for (size_t i = 0; i < values.size(); ++i) values[i] = zero->Data<Z>()[i];
-    return Status::OK();
-  }));
-  return values;
-}
 
 class QuantizedGemm final : public OpKernel {
  public:
@@ -87,13 +73,9 @@ class QuantizedGemm final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(const std::vector<float> a_scale, ReadFloatParams<float>(*in[1]));
     ORT_ASSIGN_OR_RETURN(const std::vector<float> b_scale, ReadFloatParams<float>(*in[4]));
     ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> a_zero,
-                         ZeroPoints(context, in[2], a.dtype(), "a_zero_point"));
+                         ReadZeroPoints(context, in[2], a.dtype(), 1, "a_zero_point"));
     ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> b_zero,
-                         ZeroPoints(context, in[5], b.dtype(), "b_zero_point"));
-    if (a_zero.size() != 1) return context.Error("a_zero_point must hold one value");
-    if (b_zero.size() != 1 && static_cast<int64_t>(b_zero.size()) != n) {
-      return context.Error("b_zero_point must hold 1 or {} values", n);
-    }
+                         ReadZeroPoints(context, in[5], b.dtype(), n, "b_zero_point"));
     float y_divisor = 1.0f;
     if (y_scale != nullptr) {
       ORT_ASSIGN_OR_RETURN(const std::vector<float> y, ReadFloatParams<float>(*y_scale));
@@ -111,7 +93,7 @@ class QuantizedGemm final : public OpKernel {
     int32_t y_zero_value = 0;
     if (y_zero != nullptr) {
       ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> z,
-                           ZeroPoints(context, y_zero, y_zero->dtype(), "y_zero_point"));
+                           ReadZeroPoints(context, y_zero, y_zero->dtype(), 1, "y_zero_point"));
       y_zero_value = z[0];
     }
     return DispatchByType<QuantTypes>(a.dtype(), "A", [&]<typename TA>() -> Status {

@@ -8,13 +8,7 @@
 
 #include "providers/cpu/kernels/onnx/nn/qlinear_depthwise.h"
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl"))), \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl")
-#endif
+#include "providers/cpu/kernels/common/isa_target_avx512bw_begin.inc"
 
 namespace ort {
 namespace {
