@@ -20,11 +20,6 @@ struct GemmGroup {
   std::optional<QuantizationParams> c, y;
 };
 
-float FloatAttribute(const Node& node, const char* name, float fallback) {
-  const Attribute* attribute = node.FindAttribute(name);
-  return attribute != nullptr ? attribute->f : fallback;
-}
-
 // The scale values of `params` (a constant), or empty.
 std::vector<float> ScaleValues(const Graph& graph, const QuantizationParams& params) {
   const Tensor* scale = graph.GetConstantInitializer(params.scale, true);

@@ -177,11 +177,6 @@ const Node* MatchHalfXTimes(const Graph& graph, const Node& one_plus, std::strin
 
 namespace {
 
-float FloatAttribute(const Node& node, std::string_view name, float fallback) {
-  const Attribute* attribute = node.FindAttribute(name);
-  return attribute != nullptr ? attribute->f : fallback;
-}
-
 // Clip's bounds when they are attributes (before opset 11), absent or float constants.
 std::optional<std::vector<float>> ClipBounds(const Graph& graph, const Node& clip) {
   std::vector<float> bounds{std::numeric_limits<float>::lowest(),

@@ -46,11 +46,6 @@ std::optional<std::vector<float>> ChannelConstant(const Graph& graph, std::strin
   return PerChannelValues(*tensor, channels, 4);
 }
 
-float FloatAttribute(const Node& node, std::string_view name, float fallback) {
-  const Attribute* attribute = node.FindAttribute(name);
-  return attribute != nullptr ? attribute->f : fallback;
-}
-
 std::optional<std::vector<Attribute>> ActivationAttributes(const Graph& graph, const Node& node) {
   const std::string& op = node.op_type();
   std::vector<float> params;

@@ -28,9 +28,6 @@ std::optional<SymbolicShape> FloatShape4(const Graph& graph, std::string_view va
 /// same named symbol (a batch size fixed only at run time).
 bool SameShape(const Graph& graph, std::string_view a, std::string_view b);
 
-/// The float attribute `name` of `node`, or `fallback` when it has none.
-float FloatAttribute(const Node& node, std::string_view name, float fallback);
-
 /// True when `node` is an ai.onnx Transpose with exactly the permutation `perm`.
 bool IsTransposeWithPerm(const Node& node, const std::vector<int64_t>& perm);
 

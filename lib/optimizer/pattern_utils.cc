@@ -69,6 +69,11 @@ std::vector<int64_t> IntsAttributeOr(const Node& node, std::string_view name,
   return attribute != nullptr ? attribute->ints : fallback;
 }
 
+float FloatAttribute(const Node& node, std::string_view name, float fallback) {
+  const Attribute* attribute = node.FindAttribute(name);
+  return attribute != nullptr ? attribute->f : fallback;
+}
+
 bool HasConstantFloatWeights(const Graph& graph, const Node& conv) {
   const Tensor* weight = ConstantInput(graph, conv, 1);
   if (weight == nullptr || weight->dtype() != DataType::kFloat || weight->shape().rank() < 3) {

@@ -40,6 +40,8 @@ bool HasConstantFloatWeights(const Graph& graph, const Node& conv);
 /// The ints attribute `name` of `node`, or `fallback` when it has none.
 std::vector<int64_t> IntsAttributeOr(const Node& node, std::string_view name,
                                      std::vector<int64_t> fallback);
+/// The float attribute `name` of `node`, or `fallback` when it has none.
+float FloatAttribute(const Node& node, std::string_view name, float fallback);
 /// Per-channel values of a float constant that broadcasts over a rank-`rank` NC... tensor along
 /// the channel axis only ([C,1,1], [1,C,1,1], a single value); nullopt for any other shape.
 std::optional<std::vector<float>> PerChannelValues(const Tensor& constant, int64_t channels,

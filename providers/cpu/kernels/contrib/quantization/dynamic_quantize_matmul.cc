@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "providers/cpu/kernels/common/dynamic_quantize.h"
 #include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/quantization/contrib_quantization_kernels.h"
@@ -16,50 +17,6 @@
 
 namespace ort {
 namespace {
-
-// DynamicQuantizeLinear's parameters for values spanning [low, high].
-void DynamicParameters(float low, float high, float* scale, int32_t* zero) {
-  low = std::min(low, 0.0f);
-  high = std::max(high, 0.0f);
-  *scale = (high - low) / 255.0f;
-  const float initial = *scale == 0.0f ? 0.0f : 0.0f - low / *scale;
-  *zero = static_cast<int32_t>(std::nearbyint(std::clamp(initial, 0.0f, 255.0f)));
-}
-
-// The least and greatest of x[0, count), count >= 1: 16 running lanes, so that the loop
-// vectorizes (a float reduction would not, without reassociating).
-void Range(const float* __restrict x, int64_t count, float* low, float* high) {
-  constexpr int64_t kLanes = 16;
-  float lows[kLanes], highs[kLanes];
-  for (int64_t j = 0; j < kLanes; ++j) lows[j] = highs[j] = x[0];
-  int64_t i = 0;
-  for (; i + kLanes <= count; i += kLanes) {
-    for (int64_t j = 0; j < kLanes; ++j) {
-      const float v = x[i + j];
-      lows[j] = v < lows[j] ? v : lows[j];
-      highs[j] = v > highs[j] ? v : highs[j];
-    }
-  }
-  for (; i < count; ++i) {
-    lows[0] = x[i] < lows[0] ? x[i] : lows[0];
-    highs[0] = x[i] > highs[0] ? x[i] : highs[0];
-  }
-  *low = *std::min_element(lows, lows + kLanes);
-  *high = *std::max_element(highs, highs + kLanes);
-}
-
-// out = saturate(round_half_even(x / scale) + zero) as DynamicQuantizeLinear computes it (the
-// division, not a product by the reciprocal), for scale > 0.
-void Quantize(const float* __restrict x, int64_t count, float scale, float zero,
-              uint8_t* __restrict out) {
-  constexpr float kRound = 12582912.0f;  // 1.5 x 2^23: adding it rounds half to even
-  for (int64_t i = 0; i < count; ++i) {
-    float v = (x[i] / scale + kRound) - kRound + zero;
-    v = v < 0.0f ? 0.0f : v;
-    v = v > 255.0f ? 255.0f : v;
-    out[i] = static_cast<uint8_t>(static_cast<int32_t>(v));
-  }
-}
 
 class DynamicQuantizeMatMul final : public OpKernel {
  public:
@@ -97,19 +54,11 @@ class DynamicQuantizeMatMul final : public OpKernel {
     if (y->NumElements() == 0) return Status::OK();
     const float* x = a->Data<float>();
     const int64_t count = a->NumElements();
-    float low = 0.0f, high = 0.0f;
-    Vectorized([&] { Range(x, count, &low, &high); });
-    float a_scale = 0.0f;
-    int32_t a_zero = 0;
-    DynamicParameters(low, high, &a_scale, &a_zero);
-    std::vector<uint8_t> quantized(static_cast<size_t>(count), static_cast<uint8_t>(a_zero));
-    // An all-zero A (scale 0) quantizes to its zero point.
-    if (a_scale > 0.0f) {
-      VectorizedParallelFor(context.thread_pool(), count, 4.0, [&](int64_t begin, int64_t end) {
-        Quantize(x + begin, end - begin, a_scale, static_cast<float>(a_zero),
-                 quantized.data() + begin);
-      });
-    }
+    std::vector<uint8_t> quantized(static_cast<size_t>(count));
+    const DynamicQuantization q =
+        QuantizeDynamicRange(x, count, quantized.data(), context.thread_pool());
+    const float a_scale = q.scale;
+    const int32_t a_zero = q.zero_point;
     std::unique_ptr<PackedQgemmB> per_call;
     const PackedQgemmB* packed = packed_b_.get();
     if (packed == nullptr) {

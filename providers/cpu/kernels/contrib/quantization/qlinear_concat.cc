@@ -46,21 +46,6 @@ Result<QuantParams> ReadParams(const KernelContext& context, size_t scale_index,
   return params;
 }
 
-// Indexed by the raw byte of each value of T (LookupBytes).
-template <typename T>
-std::array<uint8_t, 256> RequantizeTable(const QuantParams& from, const QuantParams& to) {
-  std::array<uint8_t, 256> table{};
-  for (int byte = 0; byte < 256; ++byte) {
-    const auto x = static_cast<int32_t>(static_cast<T>(static_cast<uint8_t>(byte)));
-    const float real = static_cast<float>(x - from.zero) * from.scale;
-    const float q = std::nearbyint(real / to.scale) + static_cast<float>(to.zero);
-    const float clamped = std::clamp(q, static_cast<float>(std::numeric_limits<T>::min()),
-                                     static_cast<float>(std::numeric_limits<T>::max()));
-    table[static_cast<size_t>(byte)] = static_cast<uint8_t>(static_cast<T>(clamped));
-  }
-  return table;
-}
-
 class QLinearConcat final : public OpKernel {
  public:
   Status Init(const KernelInfo& info) override {
@@ -113,7 +98,9 @@ class QLinearConcat final : public OpKernel {
       for (size_t i = 0; i < count; ++i) {
         ORT_ASSIGN_OR_RETURN(const QuantParams params,
                              ReadParams<T>(context, 3 + 3 * i, 4 + 3 * i));
-        if (!(params == out_params)) tables[i] = RequantizeTable<T>(params, out_params);
+        if (!(params == out_params))
+          tables[i] = QuantizedTable<T>([](float x) { return x; }, params.scale, params.zero,
+                                        out_params.scale, out_params.zero);
       }
       const int64_t out_run = out_dims[axis] * inner;
       T* out = y->MutableData<T>();

@@ -9,12 +9,11 @@
 
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/contrib/quantization/contrib_quantization_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {
 namespace {
-
-using QuantTypes = TypeList<int8_t, uint8_t>;
 
 // round((sum - count x_zero) x_scale / (count y_scale)) + y_zero, saturated: the zero point
 // added after rounding, as QuantizeLinear does.
@@ -63,16 +62,12 @@ class QLinearGlobalAveragePool final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x.dtype(), TensorShape(y_dims)));
     if (y->NumElements() == 0) return Status::OK();
     if (spatial == 0) return context.Error("X {} has no spatial elements to average", x.Describe());
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> x_zero,
+                         ReadZeroPoints(context, in[2], x.dtype(), 1, "x_zero_point"));
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> y_zero,
+                         ReadZeroPoints(context, in[4], x.dtype(), 1, "y_zero_point"));
+    const int32_t zeros[2] = {x_zero[0], y_zero[0]};
     return DispatchByType<QuantTypes>(x.dtype(), "QLinearGlobalAveragePool", [&]<typename T>() {
-      int32_t zeros[2] = {0, 0};
-      for (size_t z = 0; z < 2; ++z) {
-        const Tensor* zero = in[2 + 2 * z];
-        if (zero == nullptr) continue;
-        if (zero->dtype() != x.dtype() || zero->NumElements() != 1) {
-          return context.Error("zero points must be one value of X's type");
-        }
-        zeros[z] = zero->Data<T>()[0];
-      }
       const double factor = static_cast<double>(x_scale[0]) /
                             (static_cast<double>(spatial) * static_cast<double>(y_scale[0]));
       const T* data = x.Data<T>();

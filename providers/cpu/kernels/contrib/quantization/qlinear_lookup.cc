@@ -10,12 +10,11 @@
 
 #include "providers/cpu/kernels/common/byte_lookup.h"
 #include "providers/cpu/kernels/contrib/quantization/contrib_quantization_kernels.h"
+#include "providers/cpu/kernels/onnx/nn/conv_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {
 namespace {
-
-using QuantTypes = TypeList<int8_t, uint8_t>;
 
 enum class Function { kSigmoid, kLeakyRelu, kHardSigmoid };
 
@@ -35,22 +34,6 @@ float Apply(const FunctionParams& f, float x) {
       return std::max(0.0f, std::min(1.0f, f.alpha * x + f.beta));
   }
   return x;
-}
-
-// The table indexed by the raw byte of each value of T (LookupBytes).
-template <typename T>
-std::array<uint8_t, 256> ByteTable(const FunctionParams& f, float x_scale, int32_t x_zero,
-                                   float y_scale, int32_t y_zero) {
-  std::array<uint8_t, 256> table{};
-  for (int byte = 0; byte < 256; ++byte) {
-    const auto x = static_cast<int32_t>(static_cast<T>(static_cast<uint8_t>(byte)));
-    const float real = static_cast<float>(x - x_zero) * x_scale;
-    const float q = std::nearbyint(Apply(f, real) / y_scale) + static_cast<float>(y_zero);
-    const float clamped = std::clamp(q, static_cast<float>(std::numeric_limits<T>::min()),
-                                     static_cast<float>(std::numeric_limits<T>::max()));
-    table[static_cast<size_t>(byte)] = static_cast<uint8_t>(static_cast<T>(clamped));
-  }
-  return table;
 }
 
 class QLinearLookup final : public OpKernel {
@@ -79,19 +62,14 @@ class QLinearLookup final : public OpKernel {
     }
     ORT_ASSIGN_OR_RETURN(const std::vector<float> sx, ReadFloatParams<float>(*x_scale));
     ORT_ASSIGN_OR_RETURN(const std::vector<float> sy, ReadFloatParams<float>(*y_scale));
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> x_zp,
+                         ReadZeroPoints(context, x_zero, x->dtype(), 1, "X_zero_point"));
+    ORT_ASSIGN_OR_RETURN(const std::vector<int32_t> y_zp,
+                         ReadZeroPoints(context, y_zero, x->dtype(), 1, "Y_zero_point"));
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, x->dtype(), x->shape()));
     return DispatchByType<QuantTypes>(x->dtype(), context.node().op_type(), [&]<typename T>() {
-      int32_t zeros[2] = {0, 0};
-      const Tensor* zero_points[2] = {x_zero, y_zero};
-      for (size_t i = 0; i < 2; ++i) {
-        if (zero_points[i] == nullptr) continue;
-        if (zero_points[i]->dtype() != x->dtype() || zero_points[i]->NumElements() != 1) {
-          return context.Error("zero points must be one value of X's type");
-        }
-        zeros[i] = zero_points[i]->Data<T>()[0];
-      }
-      const std::array<uint8_t, 256> table =
-          ByteTable<T>(params_, sx[0], zeros[0], sy[0], zeros[1]);
+      const std::array<uint8_t, 256> table = QuantizedTable<T>(
+          [this](float x) { return Apply(params_, x); }, sx[0], x_zp[0], sy[0], y_zp[0]);
       const auto* in = reinterpret_cast<const uint8_t*>(x->Data<T>());
       auto* out = reinterpret_cast<uint8_t*>(y->MutableData<T>());
       ThreadPool::TryParallelFor(context.thread_pool(), x->NumElements(), 1.0,
