@@ -151,6 +151,11 @@ channels_last_cases = [
     ('channels-last depthwise 5x5 over 70 channels, stride 2, a window wider than the image',
      dict(xs=(1, 70, 4, 3), ws=(70, 1, 5, 5), xt=u8, wt=s8, yt=u8, pads=(2, 2, 2, 2),
           strides=(2, 2), group=70)),
+    ('channels-last 1x1 over two images at two threads: the batch as one product of many tasks',
+     dict(xs=(2, 72, 4, 5), ws=(80, 72, 1, 1), xt=u8, wt=s8, yt=u8, threads=2)),
+    ('channels-last depthwise over three images at two threads: 130 channels in chunks',
+     dict(xs=(3, 130, 3, 4), ws=(130, 1, 3, 3), xt=u8, wt=s8, yt=u8, pads=(1, 1, 1, 1),
+          group=130, threads=2)),
 ]
 
 body = ''.join(case(title, **kw) for title, kw in cases)

@@ -16,6 +16,7 @@ constexpr int64_t kBlockGroups = 128;
 // Register tiles per task: rows of A packed once per task and reused across its columns.
 constexpr int64_t kTaskRowTiles = 8;
 constexpr int64_t kTaskPanels = 4;
+constexpr int64_t kTasksPerThread = 4;
 
 // The kernels multiply unsigned A by signed B: int8 A moves up by 128 and uint8 B down by 128,
 // and the zero points move with them, which leaves every difference (A - a_zero) unchanged.
@@ -272,8 +273,23 @@ void RunPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_z
   const QgemmKernel& kernel = *b.kernel;
   const Layout layout(kernel, b.k, n);
   const int64_t a_stride = layout.groups * kQgemmGroupBytes;
-  const int64_t row_block = kernel.mr * kTaskRowTiles;
-  const int64_t col_block = kernel.nr * kTaskPanels;
+  // Tasks of kTaskRowTiles x kTaskPanels tiles, smaller where that leaves the threads fewer than
+  // kTasksPerThread each (a 14 x 14 map's product held two or three tasks of AMX tiles, so the
+  // second thread idled): rows halved first, as each row block packs its A once.
+  const int64_t row_tiles = (m + kernel.mr - 1) / kernel.mr;
+  const int64_t panels = (n + kernel.nr - 1) / kernel.nr;
+  const int64_t wanted_tasks = pool != nullptr && pool->DegreeOfParallelism() > 1
+                                   ? kTasksPerThread * pool->DegreeOfParallelism()
+                                   : 1;
+  int64_t task_row_tiles = kTaskRowTiles, task_panels = kTaskPanels;
+  const auto tasks = [&] {
+    return (row_tiles + task_row_tiles - 1) / task_row_tiles *
+           ((panels + task_panels - 1) / task_panels);
+  };
+  while (task_row_tiles > 1 && tasks() < wanted_tasks) task_row_tiles /= 2;
+  while (task_panels > 1 && tasks() < wanted_tasks) task_panels /= 2;
+  const int64_t row_block = kernel.mr * task_row_tiles;
+  const int64_t col_block = kernel.nr * task_panels;
   const int64_t row_blocks = (m + row_block - 1) / row_block;
   const int64_t col_blocks = (n + col_block - 1) / col_block;
   std::vector<int32_t> a_zero_points(static_cast<size_t>(m));

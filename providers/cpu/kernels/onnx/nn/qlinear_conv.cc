@@ -163,6 +163,20 @@ void RunChannelsLast(const ConvProblem& p, const TX* x, int32_t x_zero,
   Q* out_buffer =
       layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * filters_total));
   const int32_t x_zero_values[] = {x_zero};
+  if (direct && layouts.input_nhwc && layouts.output_nhwc) {
+    // The whole batch is one product: one parallel loop over all its rows instead of one per
+    // image (a 14 x 14 map's 196 rows are too few tasks for the threads).
+    QgemmRequantizedOutput output;
+    output.bias = requant.bias;
+    output.multipliers = requant.multipliers.data();
+    output.zero_point = requant.zero_point;
+    output.is_signed = std::is_signed_v<Q>;
+    output.out = y;
+    output.ldo = filters_total;
+    QGemmPackedRequantized<TX>(p.batch * pixels, x, channels, x_zero_values, filters[0]->view(),
+                               output, pool);
+    return;
+  }
   for (int64_t n = 0; n < p.batch; ++n) {
     const TX* image = x + n * channels * in_pixels;
     if (!layouts.input_nhwc) {
@@ -257,6 +271,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
   std::vector<int64_t> offsets(static_cast<size_t>(k_h * k_w));
   std::vector<const int32_t*> tap_weights(static_cast<size_t>(k_h * k_w));
   const int64_t count = c_end - c_begin;
+  const auto depthwise = GetCpuFeatures().avx512_vnni ? DepthwiseRunAvx512Vnni : DepthwiseRunAvx512;
   image += c_begin;
   DepthwiseRun run;
   run.offsets = offsets.data();
@@ -267,7 +282,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
   run.start = start.data() + c_begin;
   run.multipliers = requant.multipliers.data() + c_begin;
   run.y_zero = requant.zero_point;
-  std::vector<int32_t> folded_start(static_cast<size_t>(count));
+  std::vector<int32_t> folded_start(static_cast<size_t>(count)), weight_sums(folded_start.size());
   int64_t folded_first = -1, folded_last = -1;  // the window rows folded_start is for
   for (int64_t oy = begin; oy < end; ++oy) {
     Q* row_out = out_rows + oy * out_w * channels + c_begin;
@@ -288,7 +303,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
       run.pixels = 1;
       run.taps = taps;
       run.out = row_out + ox * channels;
-      DepthwiseRunAvx512(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+      depthwise(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
     };
     for (int64_t ox = 0; ox < inner_begin; ++ox) border(ox);
     if (inner_end > inner_begin) {
@@ -309,13 +324,16 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
       if (first_ky != folded_first || last_ky != folded_last) {
         folded_first = first_ky;
         folded_last = last_ky;
+        // Tap by tap over all channels, so that the loops vectorize.
+        std::fill(weight_sums.begin(), weight_sums.end(), 0);
+        for (int64_t t = 0; t < taps; ++t) {
+          const int32_t* tap = tap_weights[t];
+          for (int64_t c = 0; c < count; ++c) weight_sums[c] += static_cast<int16_t>(tap[c]);
+        }
         for (int64_t c = 0; c < count; ++c) {
-          uint32_t term = 0;
-          for (int64_t t = 0; t < taps; ++t) {
-            term += static_cast<uint32_t>(static_cast<int16_t>(tap_weights[t][c]));
-          }
           folded_start[c] = static_cast<int32_t>(static_cast<uint32_t>(start[c_begin + c]) -
-                                                 static_cast<uint32_t>(x_zero) * term);
+                                                 static_cast<uint32_t>(x_zero) *
+                                                     static_cast<uint32_t>(weight_sums[c]));
         }
       }
       run.origin = image + (inner_begin * stride - pad) * channels;
@@ -325,7 +343,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
       run.out = row_out + inner_begin * channels;
       run.start = folded_start.data();
       run.zero_in_start = true;
-      DepthwiseRunAvx512(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+      depthwise(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
       run.start = start.data() + c_begin;
       run.zero_in_start = false;
     }
@@ -397,6 +415,35 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
   Q* out_buffer =
       layouts.output_nhwc ? nullptr : out_scratch.Get(static_cast<size_t>(pixels * channels));
   const auto zero = static_cast<uint32_t>(x_zero);
+  const double cost = static_cast<double>(out_w * taps * channels * 2);
+  // Few rows (the 7 x 7 maps of a network's end) split their channels too, in whole blocks of
+  // 64, so that every thread has work.
+  const int64_t blocks = (channels + 63) / 64;
+  const int64_t chunk = out_h >= 16 ? blocks * 64 : (blocks + 3) / 4 * 64;
+  const int64_t chunks = (channels + chunk - 1) / chunk;
+  // Rows of `images` consecutive NHWC images from `image` to `out`, as tasks image-major, then
+  // chunk-major, so that a thread's range holds runs of rows of one image and chunk.
+  const auto run_avx512 = [&](const TX* image, Q* out, int64_t images) {
+    const int64_t image_tasks = out_h * chunks;
+    ThreadPool::TryParallelFor(
+        pool, images * image_tasks, cost / static_cast<double>(chunks),
+        [&](int64_t first, int64_t last) {
+          for (int64_t task = first; task < last;) {
+            const int64_t n = task / image_tasks, within = task % image_tasks;
+            const int64_t c_begin = within / out_h * chunk, row = within % out_h;
+            const int64_t rows = std::min(last - task, out_h - row);
+            RunDepthwiseRowsAvx512<TX, Q>(g, channels, c_begin, std::min(channels, c_begin + chunk),
+                                          image + n * in_pixels * channels, weights, start, requant,
+                                          x_zero, row, row + rows, out + n * pixels * channels);
+            task += rows;
+          }
+        });
+  };
+  if (avx512 && layouts.input_nhwc && layouts.output_nhwc) {
+    // The whole batch in one parallel loop.
+    run_avx512(x, y, p.batch);
+    return;
+  }
   for (int64_t n = 0; n < p.batch; ++n) {
     const TX* image = x + n * channels * in_pixels;
     if (!layouts.input_nhwc) {
@@ -404,27 +451,8 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
       image = image_buffer;
     }
     Q* out_rows = layouts.output_nhwc ? y + n * channels * pixels : out_buffer;
-    const double cost = static_cast<double>(out_w * taps * channels * 2);
     if (avx512) {
-      // Few rows (the 7 x 7 maps of a network's end) split their channels too, in whole blocks
-      // of 64, so that every thread has work.
-      const int64_t chunks = out_h >= 16 ? 1 : std::min<int64_t>(4, (channels + 63) / 64);
-      const int64_t chunk = ((channels + chunks - 1) / chunks + 63) / 64 * 64;
-      // Tasks run chunk-major, so that a thread's range holds runs of rows of one chunk.
-      ThreadPool::TryParallelFor(
-          pool, out_h * chunks, cost / static_cast<double>(chunks),
-          [&](int64_t first, int64_t last) {
-            for (int64_t task = first; task < last;) {
-              const int64_t c_begin = task / out_h * chunk, row = task % out_h;
-              const int64_t rows = std::min(last - task, out_h - row);
-              if (c_begin < channels) {
-                RunDepthwiseRowsAvx512<TX, Q>(g, channels, c_begin,
-                                              std::min(channels, c_begin + chunk), image, weights,
-                                              start, requant, x_zero, row, row + rows, out_rows);
-              }
-              task += rows;
-            }
-          });
+      run_avx512(image, out_rows, 1);
     } else {
       VectorizedParallelFor(pool, out_h, cost, [&](int64_t begin, int64_t end) {
         std::vector<int32_t> sums(static_cast<size_t>(channels));

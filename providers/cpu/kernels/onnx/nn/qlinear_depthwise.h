@@ -34,5 +34,7 @@ struct DepthwiseRun {
 /// Computes `run` for int8 (`x_signed`) or uint8 X and int8 (`y_signed`) or uint8 Y, exactly as
 /// RequantizeRow rounds (qgemm.h). Only where HasAvx512BwVl().
 void DepthwiseRunAvx512(const DepthwiseRun& run, bool x_signed, bool y_signed);
+/// DepthwiseRunAvx512 with VNNI's multiply-add; only where AVX-512 VNNI is present too.
+void DepthwiseRunAvx512Vnni(const DepthwiseRun& run, bool x_signed, bool y_signed);
 
 }  // namespace ort
