@@ -36,23 +36,41 @@ bool IsNondeterministic(const Node& node) {
          op == "RandomUniformLike" || op == "Multinomial" || op == "Bernoulli";
 }
 
-// A DequantizeLinear read by a Conv, MatMul or Gemm whose input 0 is dequantized too: a QDQ group
-// the extended level fuses into an 8-bit op, which needs the quantized constant (onnxruntime's
-// constant folding keeps DequantizeLinear nodes for the same reason).
+// A DequantizeLinear of a QDQ group the extended level fuses into an 8-bit op, which needs the
+// quantized constant (onnxruntime's constant folding keeps DequantizeLinear nodes for the same
+// reason): read by a Conv, MatMul or Gemm whose input 0 is dequantized too, or by any op that
+// also reads a dequantized activation and whose output is quantized again (BERT's GELU
+// multiplies by a dequantized 0.5: folded, its QLinearMul was lost).
 bool FeedsQdqGroup(const Graph& graph, const Node& node) {
   if (node.domain() != kOnnxDomain || node.op_type() != "DequantizeLinear") return false;
+  const auto is_dequantize = [](const Node* producer) {
+    return producer != nullptr && producer->domain() == kOnnxDomain &&
+           producer->op_type() == "DequantizeLinear";
+  };
   for (const auto& output : node.outputs()) {
     if (output.empty()) continue;
     for (const Node* consumer : graph.Consumers(output)) {
+      if (consumer->domain() != kOnnxDomain) continue;
       const std::string& op = consumer->op_type();
-      if (consumer->domain() != kOnnxDomain || (op != "Conv" && op != "MatMul" && op != "Gemm") ||
-          !consumer->HasInput(0)) {
+      if (op == "Conv" || op == "MatMul" || op == "Gemm") {
+        if (consumer->HasInput(0) && is_dequantize(graph.Producer(consumer->inputs()[0]))) {
+          return true;
+        }
         continue;
       }
-      const Node* first = graph.Producer(consumer->inputs()[0]);
-      if (first != nullptr && first->domain() == kOnnxDomain &&
-          first->op_type() == "DequantizeLinear") {
-        return true;
+      if (consumer->outputs().empty() || consumer->outputs()[0].empty()) continue;
+      const auto readers = graph.Consumers(consumer->outputs()[0]);
+      const bool requantized = std::any_of(readers.begin(), readers.end(), [](const Node* r) {
+        return r->domain() == kOnnxDomain && r->op_type() == "QuantizeLinear";
+      });
+      if (!requantized) continue;
+      for (size_t i = 0; i < consumer->inputs().size(); ++i) {
+        if (!consumer->HasInput(i)) continue;
+        const Node* producer = graph.Producer(consumer->inputs()[i]);
+        if (producer != &node && is_dequantize(producer) && producer->HasInput(0) &&
+            graph.GetConstantInitializer(producer->inputs()[0], true) == nullptr) {
+          return true;
+        }
       }
     }
   }

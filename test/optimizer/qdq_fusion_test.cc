@@ -372,4 +372,40 @@ TEST_CASE("A QDQ Add becomes com.microsoft QLinearAdd", "[optimizer][qdq]") {
   }
 }
 
+// y = DQ(Q(DQ(Q(a)) * DQ(half))), `half` an 8-bit constant for 0.5 as BERT's GELU has it:
+// constant folding must leave its DequantizeLinear to the fusion.
+Model MulByConstantModel() {
+  Model model = MakeModel(13);
+  Graph& graph = model.graph();
+  graph.SetValueType("a", FloatTensor({2, 3, 4}));
+  graph.AddInitializer("a_scale", Tensor::Scalar<float>(0.02f));
+  graph.AddInitializer("a_zero", Tensor::Scalar<uint8_t>(120));
+  graph.AddInitializer("half", Tensor::Scalar<uint8_t>(255));
+  graph.AddInitializer("half_scale", Tensor::Scalar<float>(0.5f / 255.0f));
+  graph.AddInitializer("half_zero", Tensor::Scalar<uint8_t>(0));
+  graph.AddInitializer("out_scale", Tensor::Scalar<float>(0.01f));
+  graph.AddInitializer("out_zero", Tensor::Scalar<uint8_t>(128));
+  graph.AddNode({"q_a", "QuantizeLinear", "", {"a", "a_scale", "a_zero"}, {"aq"}, {}});
+  graph.AddNode({"dq_a", "DequantizeLinear", "", {"aq", "a_scale", "a_zero"}, {"af"}, {}});
+  graph.AddNode(
+      {"dq_half", "DequantizeLinear", "", {"half", "half_scale", "half_zero"}, {"hf"}, {}});
+  graph.AddNode({"mul", "Mul", "", {"af", "hf"}, {"p"}, {}});
+  graph.AddNode({"q_out", "QuantizeLinear", "", {"p", "out_scale", "out_zero"}, {"pq"}, {}});
+  graph.AddNode({"dq_out", "DequantizeLinear", "", {"pq", "out_scale", "out_zero"}, {"y"}, {}});
+  graph.set_inputs({"a"});
+  graph.set_outputs({"y"});
+  return model;
+}
+
+TEST_CASE("A QDQ Mul by a dequantized constant becomes com.microsoft QLinearMul",
+          "[optimizer][qdq]") {
+  Model model = MulByConstantModel();
+  OptimizeExtended(model);
+  CHECK(OpTypes(model.graph()) == Ops{"QuantizeLinear", "QLinearMul", "DequantizeLinear"});
+  const std::vector<NamedValue> feeds{{"a", Value(RandomTensor({2, 3, 4}, 8))}};
+  const CpuRun plain = RunOnCpu(MulByConstantModel(), OptimizationLevel::kDisable, feeds);
+  const CpuRun fused = RunOnCpu(MulByConstantModel(), OptimizationLevel::kExtended, feeds);
+  CheckWithinOneStep(fused.output, plain.output, 0.01f);
+}
+
 }  // namespace ort::test

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -104,6 +105,14 @@ template <typename TA, typename TB>
 void QGemmWithKernel(const QgemmKernel& kernel, int64_t m, int64_t n, int64_t k, const TA* a,
                      int64_t lda, std::span<const int32_t> a_zero, const TB* b, int64_t ldb,
                      std::span<const int32_t> b_zero, int32_t* c, int64_t ldc, ThreadPool* pool);
+
+/// A requantization factor (a ratio of scales) as the 8-bit kernels apply it: zero when subnormal.
+/// That changes no 8-bit output, since its products (below 2^-95 in magnitude for any int32 sum)
+/// round to the zero point either way, but subnormal arithmetic takes microcode assists: BERT's
+/// attention mask, quantized with a scale of 1e36, made its QLinearAdd 12 times slower.
+inline float RequantizationFactor(float factor) {
+  return std::fabs(factor) < std::numeric_limits<float>::min() ? 0.0f : factor;
+}
 
 /// out[j] = round_half_even(in[j] * multipliers[j]) + zero_point saturated to Q, with one
 /// multiplier for all when `per_column` is false. Rounds by adding 1.5 x 2^23, which in float

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "providers/cpu/kernels/common/broadcast.h"
+#include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/contrib/math/contrib_math_kernels.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
@@ -90,10 +91,10 @@ class QLinearBinary final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(Tensor * c, context.Output(0, a->dtype(), plan->output_shape));
     BinaryParams p{};
     if constexpr (kMul) {
-      p.a_factor = scales[0] * scales[1] / scales[2];
+      p.a_factor = RequantizationFactor(scales[0] * scales[1] / scales[2]);
     } else {
-      p.a_factor = scales[0] / scales[2];
-      p.b_factor = scales[1] / scales[2];
+      p.a_factor = RequantizationFactor(scales[0] / scales[2]);
+      p.b_factor = RequantizationFactor(scales[1] / scales[2]);
     }
     p.a_zero = zero_values[0];
     p.b_zero = zero_values[1];

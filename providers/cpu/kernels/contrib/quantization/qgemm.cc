@@ -84,6 +84,8 @@ class QuantizedGemm final : public OpKernel {
     std::vector<float> multipliers(static_cast<size_t>(n));
     for (int64_t j = 0; j < n; ++j) {
       multipliers[j] = alpha_ * a_scale[0] * b_scale[b_scale.size() == 1 ? 0 : j] / y_divisor;
+      // Only an 8-bit output rounds a subnormal product away.
+      if (y_scale != nullptr) multipliers[j] = RequantizationFactor(multipliers[j]);
     }
     const DataType y_type = y_scale == nullptr  ? DataType::kFloat
                             : y_zero != nullptr ? y_zero->dtype()

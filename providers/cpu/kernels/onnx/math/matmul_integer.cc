@@ -141,7 +141,7 @@ class QLinearMatMul final : public OpKernel {
       out.resize(static_cast<size_t>(n));
       const float a_factor = a_scale[a_scale.size() == 1 ? 0 : i];
       for (int64_t j = 0; j < n; ++j) {
-        out[j] = a_factor * b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0];
+        out[j] = RequantizationFactor(a_factor * b_scale[b_scale.size() == 1 ? 0 : j] / y_scale[0]);
       }
     };
     std::vector<float> shared;

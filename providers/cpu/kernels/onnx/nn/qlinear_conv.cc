@@ -557,7 +557,8 @@ class QLinearConv final : public OpKernel {
     Requantization requant;
     requant.multipliers.resize(static_cast<size_t>(filters));
     for (int64_t f = 0; f < filters; ++f) {
-      requant.multipliers[f] = x_scale[0] * w_scale[w_scale.size() == 1 ? 0 : f] / y_scale[0];
+      requant.multipliers[f] =
+          RequantizationFactor(x_scale[0] * w_scale[w_scale.size() == 1 ? 0 : f] / y_scale[0]);
     }
     requant.bias = bias != nullptr ? bias->Data<int32_t>() : nullptr;
     requant.zero_point = y_zp[0];
