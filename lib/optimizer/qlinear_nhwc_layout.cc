@@ -171,13 +171,22 @@ class Rewriter {
   // two twins (both rank 4) as it read their plain values.
   void TransformBinary(const Node& op) {
     if (op.inputs().size() != 8 || op.outputs().size() != 1) return;
-    const auto a = twins_.find(op.inputs()[0]);
-    const auto b = twins_.find(op.inputs()[3]);
     const std::optional<DataType> y_type = ElementTypeOf(graph_, op.inputs()[7]);
-    if (a == twins_.end() || b == twins_.end() || !IsEightBitType(y_type)) return;
+    if (!IsEightBitType(y_type)) return;
+    // Each operand a twin, or a one-value constant (a learnable scale or bias of PP-OCR's
+    // activations), which reads the same in either layout.
     std::vector<std::string> inputs = op.inputs();
-    inputs[0] = a->second;
-    inputs[3] = b->second;
+    bool any_twin = false;
+    for (const size_t index : {size_t{0}, size_t{3}}) {
+      if (const auto twin = twins_.find(inputs[index]); twin != twins_.end()) {
+        inputs[index] = twin->second;
+        any_twin = true;
+        continue;
+      }
+      const Tensor* constant = graph_.GetConstantInitializer(inputs[index], true);
+      if (constant == nullptr || constant->NumElements() != 1) return;
+    }
+    if (!any_twin) return;
     Replace(
         op,
         {op.name(), op.op_type(), std::string(kMsDomain), inputs, {}, AttributesWithout(op, "")},

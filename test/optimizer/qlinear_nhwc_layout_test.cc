@@ -61,8 +61,9 @@ Model MovementModel(const std::string& op, const std::string& scale) {
 }
 
 // A quantized residual block: c1 = Conv(x), c2 = Conv(c1), s = c1 + c2, y = MaxPool(s), all in
-// QDQ form over [1, 3, 8, 8] -> 4 channels, each Conv's weights per filter.
-Model BlockModel() {
+// QDQ form over [1, 3, 8, 8] -> 4 channels, each Conv's weights per filter; with `scalar_bias`
+// s also gets a quantized one-value constant added before the pool.
+Model BlockModel(bool scalar_bias = false) {
   Model model = MakeModel(13);
   Graph& graph = model.graph();
   graph.SetValueType("in", FloatTensor({1, 3, 8, 8}));
@@ -88,7 +89,13 @@ Model BlockModel() {
     outputs.push_back(x);
   }
   graph.AddNode({"add", "Add", "", {outputs[0], outputs[1]}, {"s"}, {}});
-  const std::string sum = QuantizeDequantize(graph, "s");
+  std::string sum = QuantizeDequantize(graph, "s");
+  if (scalar_bias) {
+    graph.AddInitializer("bias", Tensor::Scalar<uint8_t>(150));
+    graph.AddNode({"dq_bias", "DequantizeLinear", "", {"bias", "scale", "zero"}, {"bias_f"}, {}});
+    graph.AddNode({"add_bias", "Add", "", {sum, "bias_f"}, {"t"}, {}});
+    sum = QuantizeDequantize(graph, "t");
+  }
   Node& pool = graph.AddNode({"pool", "MaxPool", "", {sum}, {"p"}, {}});
   pool.SetAttribute(Attribute::Ints("kernel_shape", {2, 2}));
   pool.SetAttribute(Attribute::Ints("strides", {2, 2}));
@@ -249,6 +256,17 @@ TEST_CASE("A quantized block runs channels-last between one Transpose in and one
     INFO(i);
     CHECK(std::abs(all.output[i] - plain.output[i]) <= 2 * kScale * 1.001f);
   }
+}
+
+TEST_CASE("A QLinearAdd of a one-value constant stays channels-last", "[optimizer][qdq]") {
+  Model model = BlockModel(true);
+  OptimizeAll(model);
+  CHECK(CountDomainOps(model.graph(), kMsDomain, "QLinearAdd") == 2);
+  CHECK(CountOps(model.graph(), "Transpose") == 2);
+  const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({1, 3, 8, 8}, 22))}};
+  const CpuRun extended = RunOnCpu(BlockModel(true), OptimizationLevel::kExtended, feeds);
+  const CpuRun all = RunOnCpu(BlockModel(true), OptimizationLevel::kAll, feeds);
+  CHECK(all.output == extended.output);
 }
 
 TEST_CASE("QDQ Concat and GlobalAveragePool fuse, and follow the convolutions channels-last",
