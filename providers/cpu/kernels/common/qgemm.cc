@@ -60,6 +60,21 @@ void PackB(const QgemmKernel& kernel, const Layout& layout, int64_t k, int64_t n
         const int64_t depth0 = (group0 + g) * layout.steps;
         const int64_t steps = std::clamp<int64_t>(k - depth0, 0, layout.steps);
         std::fill(row, row + width * kQgemmGroupBytes, uint8_t{0});
+        if (!kernel.wide && column_stride == 1 && steps == 4) {
+          // Four rows of a row-major B, each column's bytes one 32-bit word: a loop the
+          // compiler vectorizes (attention's per-call B was gathered byte by byte).
+          const TB* rows = b + depth0 * depth_stride + col0;
+          const auto byte = [&](int64_t s, int64_t j) {
+            return static_cast<uint32_t>(static_cast<uint8_t>(
+                static_cast<int32_t>(rows[s * depth_stride + j]) - kSignedShift<TB>));
+          };
+          for (int64_t j = 0; j < real_width; ++j) {
+            const uint32_t word =
+                byte(0, j) | byte(1, j) << 8 | byte(2, j) << 16 | byte(3, j) << 24;
+            std::memcpy(row + j * kQgemmGroupBytes, &word, sizeof(word));
+          }
+          continue;
+        }
         for (int64_t j = 0; j < real_width; ++j) {
           const TB* source = b + depth0 * depth_stride + (col0 + j) * column_stride;
           uint8_t* out = row + j * kQgemmGroupBytes;
@@ -75,6 +90,14 @@ void PackB(const QgemmKernel& kernel, const Layout& layout, int64_t k, int64_t n
         }
       }
     }
+  }
+  if (column_stride == 1) {
+    // Row by row: contiguous reads.
+    std::fill(column_sums, column_sums + n, -static_cast<int32_t>(k) * kSignedShift<TB>);
+    for (int64_t p = 0; p < k; ++p) {
+      for (int64_t j = 0; j < n; ++j) column_sums[j] += b[p * depth_stride + j];
+    }
+    return;
   }
   for (int64_t j = 0; j < n; ++j) {
     int32_t sum = 0;
@@ -379,7 +402,9 @@ void RunPacked(int64_t m, const TA* a, int64_t lda, std::span<const int32_t> a_z
       }
       if (kernel_requantizes) continue;
       if (!fold_correction) {
-        Correct(b, rows, col0, cols, a_zero_points.data() + row0, row_sums.data(), c_block, ld);
+        Vectorized([&] {
+          Correct(b, rows, col0, cols, a_zero_points.data() + row0, row_sums.data(), c_block, ld);
+        });
       }
       if (done) done(row0, rows, col0, cols, c_block, ld);
     }
@@ -413,7 +438,7 @@ void QGemmWithKernel(const QgemmKernel& kernel, int64_t m, int64_t n, int64_t k,
   uint8_t* packed = b_scratch.Get(static_cast<size_t>(layout.Bytes()));
   std::vector<int32_t> zeros = ShiftedZeroPoints<TB>(n, b_zero);
   sums.resize(static_cast<size_t>(n));
-  PackB(kernel, layout, k, n, b, ldb, 1, packed, sums.data());
+  Vectorized([&] { PackB(kernel, layout, k, n, b, ldb, 1, packed, sums.data()); });
   const QgemmPackedBView view{&kernel, k,           n,
                               packed,  sums.data(), zeros.empty() ? nullptr : zeros.data()};
   QGemmPacked(m, a, lda, a_zero, view, c, ldc, pool);

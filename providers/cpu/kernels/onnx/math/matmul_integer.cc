@@ -133,7 +133,10 @@ class QLinearMatMul final : public OpKernel {
     ORT_ASSIGN_OR_RETURN(Tensor * y, context.Output(0, y_zero.dtype(), plan->output_shape));
     // The packed product keeps no int32 C: each block is requantized from its thread's scratch.
     const bool blocks_only = packed_b_ != nullptr && plan->single_gemm;
-    std::vector<int32_t> products(blocks_only ? 0 : static_cast<size_t>(y->NumElements()));
+    // Uninitialized: every product is written before it is read (zeroing it cost attention's
+    // score products a tenth of their time).
+    const auto products = std::make_unique_for_overwrite<int32_t[]>(
+        blocks_only ? 0 : static_cast<size_t>(y->NumElements()));
     const int64_t m = plan->m, n = plan->n;
     // The multipliers a_scale[i] * b_scale[j] / y_scale of one row of A (all rows alike when
     // a_scale is one value).
@@ -162,7 +165,7 @@ class QLinearMatMul final : public OpKernel {
         });
       };
       return IntegerProducts(context, a, b, inputs[2], inputs[5], *plan, packed_b_.get(),
-                             blocks_only ? nullptr : products.data(), requantize);
+                             blocks_only ? nullptr : products.get(), requantize);
     });
   }
 
