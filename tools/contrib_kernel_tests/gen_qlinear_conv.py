@@ -55,12 +55,15 @@ def near_middle(shape, dtype):
 
 
 def case(title, xs, ws, xt, wt, yt, pads=(0, 0, 0, 0), strides=(1, 1), dil=(1, 1), group=1,
-         per_channel=True, bias=True, constant_w=True, threads=0, channels_last=False):
+         per_channel=True, bias=True, constant_w=True, threads=0, channels_last=False,
+         symmetric=False):
     x = ints(xs, xt)
     w = ints(ws, wt)
     m = ws[0]
     x_zero = near_middle((), xt)
     w_zero = near_middle((m,) if per_channel else (), wt)
+    if symmetric:
+        w_zero = np.zeros_like(w_zero)
     x_scale = np.float32(rng.uniform(0.01, 0.05))
     w_scale = rng.uniform(0.002, 0.02, size=(m,) if per_channel else ()).astype(np.float32)
     b = rng.integers(-40000, 40000, size=(m,)).astype(np.int32) if bias else None
@@ -156,6 +159,12 @@ channels_last_cases = [
     ('channels-last depthwise over three images at two threads: 130 channels in chunks',
      dict(xs=(3, 130, 3, 4), ws=(130, 1, 3, 3), xt=u8, wt=s8, yt=u8, pads=(1, 1, 1, 1),
           group=130, threads=2)),
+    ('channels-last depthwise over 100 channels with symmetric int8 weights: byte products',
+     dict(xs=(2, 100, 4, 9), ws=(100, 1, 3, 3), xt=u8, wt=s8, yt=u8, pads=(1, 1, 1, 1),
+          group=100, symmetric=True)),
+    ('channels-last depthwise, symmetric weights, stride 2 into int8 outputs',
+     dict(xs=(1, 64, 6, 11), ws=(64, 1, 3, 3), xt=u8, wt=s8, yt=s8, pads=(1, 1, 1, 1),
+          strides=(2, 2), group=64, symmetric=True)),
 ]
 
 body = ''.join(case(title, **kw) for title, kw in cases)

@@ -252,14 +252,20 @@ void AddPixel(const TX* __restrict pixel, const int32_t* __restrict taps, uint32
   }
 }
 
+struct DepthwiseFilters {
+  std::vector<int32_t> halves;
+  std::vector<uint8_t> bytes;  // empty where unused
+};
+
 /// Output rows [begin, end) of a depthwise convolution through DepthwiseRunAvx512, channels
 /// [c_begin, c_end) of `channels`: the pixels whose taps all lie inside the image as one run per
 /// row, each border pixel on its own with its in-bounds taps.
 template <typename TX, typename Q>
 void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c_begin,
-                            int64_t c_end, const TX* image, const std::vector<int32_t>& weights,
+                            int64_t c_end, const TX* image, const DepthwiseFilters& filters,
                             const std::vector<int32_t>& start, const Requantization& requant,
                             int32_t x_zero, int64_t begin, int64_t end, Q* out_rows) {
+  const std::vector<int32_t>& weights = filters.halves;
   const int64_t in_h = g.input[0], in_w = g.input[1], out_w = g.output[1];
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
   const int64_t stride = g.strides[1], pad = g.pads[1], dilation = g.dilations[1];
@@ -283,6 +289,18 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
   run.multipliers = requant.multipliers.data() + c_begin;
   run.y_zero = requant.zero_point;
   std::vector<int32_t> folded_start(static_cast<size_t>(count)), weight_sums(folded_start.size());
+  // Whole-image runs of uint8 X take the byte kernel where the weights fit it (chunks start at
+  // multiples of 64 channels, as its blocks do).
+  const bool bytes = std::is_same_v<TX, uint8_t> && !filters.bytes.empty() && c_begin % 64 == 0;
+  const int64_t byte_tap_size = (channels + 63) / 64 * 256;
+  std::vector<const uint8_t*> byte_weights(bytes ? offsets.size() : 0);
+  run.byte_weights = byte_weights.data();
+  std::vector<int32_t> interleaved_start;
+  std::vector<float> interleaved_multipliers;
+  if (bytes) {
+    InterleaveDepthwiseChannels(requant.multipliers.data() + c_begin, count,
+                                interleaved_multipliers);
+  }
   int64_t folded_first = -1, folded_last = -1;  // the window rows folded_start is for
   for (int64_t oy = begin; oy < end; ++oy) {
     Q* row_out = out_rows + oy * out_w * channels + c_begin;
@@ -335,6 +353,7 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
                                                  static_cast<uint32_t>(x_zero) *
                                                      static_cast<uint32_t>(weight_sums[c]));
         }
+        if (bytes) InterleaveDepthwiseChannels(folded_start.data(), count, interleaved_start);
       }
       run.origin = image + (inner_begin * stride - pad) * channels;
       run.step = stride * channels;
@@ -343,7 +362,18 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
       run.out = row_out + inner_begin * channels;
       run.start = folded_start.data();
       run.zero_in_start = true;
-      depthwise(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+      if (bytes) {
+        for (int64_t t = 0; t < taps; ++t) {
+          const int64_t tap = (tap_weights[t] - weights.data() - c_begin) / channels;
+          byte_weights[t] = filters.bytes.data() + tap * byte_tap_size + c_begin / 64 * 256;
+        }
+        run.start = interleaved_start.data();
+        run.multipliers = interleaved_multipliers.data();
+        DepthwiseRunBytesAvx512Vnni(run, std::is_signed_v<Q>);
+        run.multipliers = requant.multipliers.data() + c_begin;
+      } else {
+        depthwise(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+      }
       run.start = start.data() + c_begin;
       run.zero_in_start = false;
     }
@@ -352,26 +382,31 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
 }
 
 /// A depthwise convolution's weights [C, 1, taps...] tap-major, minus their zero points, as the
-/// kernel that runs here reads them: for the AVX-512 one, which multiplies with VPMADDWD, as
-/// int16 in the low half of each lane.
+/// kernels that run here read them: for the AVX-512 ones, which multiply with VPMADDWD or
+/// VPDPWSSD, as int16 in the low half of each lane (`halves`); with VNNI also as bytes for
+/// DepthwiseRunBytesAvx512Vnni where they fit int8.
 template <typename TW>
-std::vector<int32_t> DepthwiseWeights(const TW* w, std::span<const int32_t> w_zero,
-                                      int64_t channels, int64_t taps) {
-  std::vector<int32_t> weights(static_cast<size_t>(taps * channels));
-  const bool halves = HasAvx512BwVl();
+DepthwiseFilters DepthwiseWeights(const TW* w, std::span<const int32_t> w_zero, int64_t channels,
+                                  int64_t taps) {
+  DepthwiseFilters filters;
+  std::vector<int32_t>& weights = filters.halves;
+  weights.resize(static_cast<size_t>(taps * channels));
   for (int64_t c = 0; c < channels; ++c) {
     const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[c];
-    for (int64_t t = 0; t < taps; ++t) {
-      const int32_t weight = w[c * taps + t] - zero;
-      weights[t * channels + c] = halves ? static_cast<uint16_t>(weight) : weight;
-    }
+    for (int64_t t = 0; t < taps; ++t) weights[t * channels + c] = w[c * taps + t] - zero;
   }
-  return weights;
+  if (HasAvx512BwVl() && GetCpuFeatures().avx512_vnni) {
+    filters.bytes = DepthwiseByteWeights(weights.data(), taps, channels);
+  }
+  if (HasAvx512BwVl()) {
+    for (int32_t& weight : weights) weight = static_cast<uint16_t>(weight);
+  }
+  return filters;
 }
 
 /// DepthwiseWeights of W (input 3) when it and its zero point (input 5) are constants of a 2-D
 /// depthwise convolution of `group` channels; empty otherwise (computed per call).
-std::vector<int32_t> ConstantDepthwiseWeights(const KernelInfo& info, int64_t group) {
+DepthwiseFilters ConstantDepthwiseWeights(const KernelInfo& info, int64_t group) {
   const Tensor* w = info.ConstantInput(3);
   const Tensor* zero = info.ConstantInput(5);
   if (w == nullptr || zero == nullptr || w->shape().rank() != 4 || w->shape()[0] != group ||
@@ -393,11 +428,12 @@ std::vector<int32_t> ConstantDepthwiseWeights(const KernelInfo& info, int64_t gr
 /// One channel and one filter per group, 2-D, channels-last as ORT's: X is transposed to NHWC,
 /// each output pixel sums its in-bounds taps as loops over all channels at once (vectorized
 /// across channels, whatever the image size), and the requantized rows go back to NCHW.
-/// `weights` come from DepthwiseWeights.
+/// `filters` come from DepthwiseWeights.
 template <typename TX, typename Q>
 void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
-                  const std::vector<int32_t>& weights, const Requantization& requant, Q* y,
+                  const DepthwiseFilters& filters, const Requantization& requant, Q* y,
                   Layouts layouts, ThreadPool* pool) {
+  const std::vector<int32_t>& weights = filters.halves;
   const WindowGeometry& g = p.geometry;
   const int64_t in_h = g.input[0], in_w = g.input[1];
   const int64_t out_h = g.output[0], out_w = g.output[1];
@@ -433,7 +469,7 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
             const int64_t c_begin = within / out_h * chunk, row = within % out_h;
             const int64_t rows = std::min(last - task, out_h - row);
             RunDepthwiseRowsAvx512<TX, Q>(g, channels, c_begin, std::min(channels, c_begin + chunk),
-                                          image + n * in_pixels * channels, weights, start, requant,
+                                          image + n * in_pixels * channels, filters, start, requant,
                                           x_zero, row, row + rows, out + n * pixels * channels);
             task += rows;
           }
@@ -575,13 +611,13 @@ class QLinearConv final : public OpKernel {
           return Status::OK();
         }
         if (depthwise) {
-          if (!depthwise_weights_.empty()) {
+          if (!depthwise_weights_.halves.empty()) {
             RunDepthwise<TX, Q>(p, x.Data<TX>(), x_zp[0], depthwise_weights_, requant,
                                 y->MutableData<Q>(), layouts, pool);
             return Status::OK();
           }
           return DispatchByType<QuantTypes>(w.dtype(), "W", [&]<typename TW>() {
-            const std::vector<int32_t> weights =
+            const DepthwiseFilters weights =
                 DepthwiseWeights(w.Data<TW>(), w_zp, p.channels, p.geometry.KernelSize());
             RunDepthwise<TX, Q>(p, x.Data<TX>(), x_zp[0], weights, requant, y->MutableData<Q>(),
                                 layouts, pool);
@@ -629,7 +665,7 @@ class QLinearConv final : public OpKernel {
   WindowAttributes attributes_;
   bool channels_last_ = false;
   PackedGroupFilters packed_filters_;
-  std::vector<int32_t> depthwise_weights_;
+  DepthwiseFilters depthwise_weights_;
 };
 
 }  // namespace
