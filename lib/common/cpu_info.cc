@@ -60,6 +60,7 @@ CpuFeatures Detect() {
   const Registers leaf7 = CpuId(7, 0);
   const Registers leaf7_1 = leaf7.eax >= 1 ? CpuId(7, 1) : Registers{};
   f.avx2 = f.avx && Bit(leaf7.ebx, 5);
+  f.avx_vnni = f.avx2 && Bit(leaf7_1.eax, 4);
   f.avx512f = zmm_state && Bit(leaf7.ebx, 16);
   f.avx512bw = f.avx512f && Bit(leaf7.ebx, 30);
   f.avx512vl = f.avx512f && Bit(leaf7.ebx, 31);
@@ -170,6 +171,7 @@ std::vector<std::string> CpuFeatureNames(const CpuFeatures& f) {
       {f.avx, "avx"},
       {f.avx2, "avx2"},
       {f.fma, "fma"},
+      {f.avx_vnni, "avx_vnni"},
       {f.avx512f, "avx512f"},
       {f.avx512bw, "avx512bw"},
       {f.avx512vl, "avx512vl"},

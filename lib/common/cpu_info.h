@@ -17,6 +17,7 @@ struct CpuFeatures {
   bool avx = false;
   bool avx2 = false;
   bool fma = false;
+  bool avx_vnni = false;  // VEX-encoded VNNI on 256-bit registers (client CPUs without AVX-512)
   bool avx512f = false;
   bool avx512bw = false;
   bool avx512vl = false;
@@ -68,8 +69,8 @@ struct CpuCaches {
 const CpuCaches& GetCpuCaches();
 
 /// Names of the set features in a fixed order, spelled as Linux's /proc/cpuinfo does except
-/// for the dot in "sse4.2": sse4.2, avx, avx2, fma, avx512f, avx512bw, avx512vl, avx512vbmi,
-/// avx512_vnni, avx512_bf16, avx512_fp16, amx_tile, amx_bf16, amx_int8.
+/// for the dot in "sse4.2": sse4.2, avx, avx2, fma, avx_vnni, avx512f, avx512bw, avx512vl,
+/// avx512vbmi, avx512_vnni, avx512_bf16, avx512_fp16, amx_tile, amx_bf16, amx_int8.
 std::vector<std::string> CpuFeatureNames(const CpuFeatures& features);
 
 /// The CPU's model name ("model name" in /proc/cpuinfo, else the cpuid brand string), or

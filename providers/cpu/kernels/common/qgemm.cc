@@ -178,6 +178,8 @@ bool QgemmKernelRunnable(const QgemmKernel& kernel) {
       return true;
     case QgemmExtension::kVnni:
       return GetCpuFeatures().avx512_vnni;
+    case QgemmExtension::kAvxVnni:
+      return GetCpuFeatures().avx_vnni;
     case QgemmExtension::kAmxInt8:
       return GetCpuFeatures().amx_int8 && RequestAmxTileState();
   }

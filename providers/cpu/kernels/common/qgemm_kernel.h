@@ -13,7 +13,7 @@
 namespace ort {
 
 /// The extension a kernel needs beyond its CpuIsa.
-enum class QgemmExtension { kNone, kVnni, kAmxInt8 };
+enum class QgemmExtension { kNone, kVnni, kAvxVnni, kAmxInt8 };
 
 /// Depth steps a kernel consumes per 32-bit lane: 4 bytes, or 2 int16 when the kernel is wide.
 /// Either way a group of depth steps takes 4 bytes of every packed row of A and column of B.
@@ -67,7 +67,7 @@ struct QgemmKernel {
   QgemmBlockFn* block;
 
   /// Columns per vector register: the last panel of B is padded to a multiple of this.
-  int64_t ColumnStep() const { return wide ? 8 : isa == CpuIsa::kAvx512 ? 16 : nr; }
+  int64_t ColumnStep() const { return isa == CpuIsa::kAvx512 ? 16 : isa == CpuIsa::kAvx2 ? 8 : nr; }
   /// Depth groups are padded to a multiple of this: an AMX tile row holds 16 groups (64 bytes).
   int64_t GroupMultiple() const { return extension == QgemmExtension::kAmxInt8 ? 16 : 1; }
 };

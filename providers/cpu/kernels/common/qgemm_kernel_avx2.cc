@@ -27,47 +27,13 @@ inline int32_t LoadGroup(const uint8_t* p) {
   return value;
 }
 
-// Columns [0, count) of a vector: lane j is all ones when j < count.
-inline __m256i ColumnMask(int64_t count) {
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(count)), lanes);
+// acc + the exact int16 pair products of a and b.
+inline __m256i MultiplyAdd(__m256i acc, __m256i a, __m256i b) {
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));
 }
 
-// The kernel does not requantize (qgemm_kernels.inc): its QgemmRequantization is always null.
-template <int R, int V>
-void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, int64_t b_row,
-          bool first, const int32_t* column_offsets, int32_t* c, int64_t ldc, int64_t cols,
-          const QgemmRequantization* /*requantization*/) {
-  __m256i acc[R][V];
-  for (int r = 0; r < R; ++r) {
-    for (int v = 0; v < V; ++v) acc[r][v] = _mm256_setzero_si256();
-  }
-  for (int64_t g = 0; g < groups; ++g) {
-    __m256i bv[V];
-    for (int v = 0; v < V; ++v) {
-      bv[v] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + g * b_row + 32 * v));
-    }
-    for (int r = 0; r < R; ++r) {
-      const __m256i av = _mm256_set1_epi32(LoadGroup(a + r * a_stride + 4 * g));
-      for (int v = 0; v < V; ++v) {
-        acc[r][v] = _mm256_add_epi32(acc[r][v], _mm256_madd_epi16(av, bv[v]));
-      }
-    }
-  }
-  for (int v = 0; v < V; ++v) {
-    const int64_t left = cols - kVectorColumns * v;
-    const __m256i mask = ColumnMask(left);
-    const __m256i offsets = first && column_offsets != nullptr
-                                ? _mm256_maskload_epi32(column_offsets + kVectorColumns * v, mask)
-                                : _mm256_setzero_si256();
-    for (int r = 0; r < R; ++r) {
-      int32_t* out = c + r * ldc + kVectorColumns * v;
-      const __m256i prior = first ? offsets : _mm256_maskload_epi32(out, mask);
-      _mm256_maskstore_epi32(out, mask, _mm256_add_epi32(acc[r][v], prior));
-    }
-  }
-}
-
+#include "providers/cpu/kernels/common/qgemm_kernel_ymm_tile.inc"
+// After the tile, which it sweeps.
 #include "providers/cpu/kernels/common/qgemm_kernel_body.inc"
 
 }  // namespace
