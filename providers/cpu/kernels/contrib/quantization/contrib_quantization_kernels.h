@@ -11,5 +11,6 @@ void RegisterQLinearGlobalAveragePoolKernels(KernelRegistry& registry);
 void RegisterQGemmKernels(KernelRegistry& registry);
 void RegisterQLinearLookupKernels(KernelRegistry& registry);
 void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
+void RegisterMatMulIntegerToFloatKernels(KernelRegistry& registry);
 
 }  // namespace ort
