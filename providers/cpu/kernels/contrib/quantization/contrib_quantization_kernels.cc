@@ -11,6 +11,7 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterQLinearLookupKernels(registry);
   RegisterDynamicQuantizeMatMulKernels(registry);
   RegisterMatMulIntegerToFloatKernels(registry);
+  RegisterQLinearSoftmaxKernels(registry);
 }
 
 }  // namespace ort

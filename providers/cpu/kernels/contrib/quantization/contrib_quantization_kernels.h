@@ -12,5 +12,6 @@ void RegisterQGemmKernels(KernelRegistry& registry);
 void RegisterQLinearLookupKernels(KernelRegistry& registry);
 void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
 void RegisterMatMulIntegerToFloatKernels(KernelRegistry& registry);
+void RegisterQLinearSoftmaxKernels(KernelRegistry& registry);
 
 }  // namespace ort
