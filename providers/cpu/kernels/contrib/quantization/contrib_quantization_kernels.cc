@@ -12,6 +12,7 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterDynamicQuantizeMatMulKernels(registry);
   RegisterMatMulIntegerToFloatKernels(registry);
   RegisterQLinearSoftmaxKernels(registry);
+  RegisterQLinearAveragePoolKernels(registry);
 }
 
 }  // namespace ort

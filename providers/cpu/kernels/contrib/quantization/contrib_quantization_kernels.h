@@ -13,5 +13,6 @@ void RegisterQLinearLookupKernels(KernelRegistry& registry);
 void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
 void RegisterMatMulIntegerToFloatKernels(KernelRegistry& registry);
 void RegisterQLinearSoftmaxKernels(KernelRegistry& registry);
+void RegisterQLinearAveragePoolKernels(KernelRegistry& registry);
 
 }  // namespace ort
