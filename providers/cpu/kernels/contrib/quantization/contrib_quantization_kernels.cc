@@ -10,6 +10,9 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterQGemmKernels(registry);
   RegisterQLinearLookupKernels(registry);
   RegisterDynamicQuantizeMatMulKernels(registry);
+  RegisterMatMulIntegerToFloatKernels(registry);
+  RegisterQLinearSoftmaxKernels(registry);
+  RegisterQLinearAveragePoolKernels(registry);
 }
 
 }  // namespace ort

@@ -11,5 +11,8 @@ void RegisterQLinearGlobalAveragePoolKernels(KernelRegistry& registry);
 void RegisterQGemmKernels(KernelRegistry& registry);
 void RegisterQLinearLookupKernels(KernelRegistry& registry);
 void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
+void RegisterMatMulIntegerToFloatKernels(KernelRegistry& registry);
+void RegisterQLinearSoftmaxKernels(KernelRegistry& registry);
+void RegisterQLinearAveragePoolKernels(KernelRegistry& registry);
 
 }  // namespace ort

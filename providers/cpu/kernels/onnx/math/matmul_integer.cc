@@ -8,6 +8,7 @@
 #include "providers/cpu/kernels/common/qgemm.h"
 #include "providers/cpu/kernels/common/vectorize.h"
 #include "providers/cpu/kernels/onnx/math/math_kernels.h"
+#include "providers/cpu/kernels/onnx/math/matmul_integer.h"
 #include "providers/cpu/kernels/onnx/nn/float_params.h"
 
 namespace ort {
@@ -34,12 +35,11 @@ Result<std::vector<int32_t>> ZeroPoints(const KernelContext& context, const Tens
   return values;
 }
 
-/// The int32 products of every batch of matmul(a - a_zero, b - b_zero), from `packed_b` (B
-/// packed at session start, or null) when every batch reads that one matrix.
+}  // namespace
+
 Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
                        const Tensor* a_zero, const Tensor* b_zero, const MatMulPlan& plan,
-                       const PackedQgemmB* packed_b, int32_t* out,
-                       const QgemmBlockDone& done = nullptr) {
+                       const PackedQgemmB* packed_b, int32_t* out, const QgemmBlockDone& done) {
   ORT_RETURN_IF_ERROR(CheckPerChannel(context, a_zero, plan.m, "a_zero_point"));
   ORT_RETURN_IF_ERROR(CheckPerChannel(context, b_zero, plan.n, "b_zero_point"));
   ORT_ASSIGN_OR_RETURN(std::vector<int32_t> za,
@@ -81,6 +81,8 @@ Status IntegerProducts(KernelContext& context, const Tensor& a, const Tensor& b,
     });
   });
 }
+
+namespace {
 
 class MatMulInteger final : public OpKernel {
  public:
