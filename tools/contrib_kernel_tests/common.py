@@ -34,3 +34,57 @@ verf = np.vectorize(erf)
 def gelu(x): return 0.5 * x * (1 + verf(x / np.sqrt(2)))
 def fast_gelu(x): return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
 def sigmoid(x): return 1 / (1 + np.exp(-x))
+
+
+def ints(name, a, ctype='int32_t', kind='Input'):
+    """An OpTester input of integers."""
+    a = np.asarray(a)
+    return f'.{kind}<{ctype}>("{name}", {dims(a)}, {{{", ".join(str(int(v)) for v in a.ravel())}}})'
+
+
+LOWEST = float(np.finfo(np.float32).min)
+
+
+def qattention_ref(x, w, bias, x_scale, w_scale, heads, x_zero=0, w_zero=0, mask=None, past=None,
+                   unidirectional=False, scale=0.0, filter_value=-10000.0):
+    """com.microsoft QAttention in float64 as onnxruntime's CPU kernel computes it: the exact
+    integer projection (x - x_zero)(w - w_zero) times float32(x_scale * w_scale) (per column when
+    w_scale is a vector) plus bias, split into Q, K and V heads; past [2, B, N, P, H] goes before
+    K and V. Masked keys get filter_value added, causally hidden ones (after P + s for query
+    s < S - 1) the lowest float instead. Returns the output and present [2, B, N, P + S, H]."""
+    acc = (x.astype(np.int64) - x_zero) @ (w.astype(np.int64) - np.asarray(w_zero, np.int64))
+    multiplier = (np.float32(x_scale) * np.asarray(w_scale, np.float32)).astype(np.float64)
+    qkv = acc * multiplier + bias
+    b_, s_, _ = x.shape
+    hidden = w.shape[1] // 3
+    h = hidden // heads
+    Q, K, V = (qkv[..., i * hidden:(i + 1) * hidden].reshape(b_, s_, heads, h).transpose(0, 2, 1, 3)
+               for i in range(3))
+    P = 0
+    if past is not None:
+        P = past.shape[3]
+        K, V = np.concatenate([past[0], K], 2), np.concatenate([past[1], V], 2)
+    T = P + s_
+    scores = (scale if scale else 1 / np.sqrt(h)) * Q @ K.transpose(0, 1, 3, 2)
+    add = np.zeros((b_, s_, T))
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.ndim == 1:
+            for b in range(b_):
+                add[b, :, mask[b]:] = filter_value
+                if mask.shape[0] == 2 * b_:
+                    add[b, :, :mask[b_ + b]] = filter_value
+        elif mask.ndim == 2 and mask.shape[1] == T:
+            add += np.where(mask[:, None, :] > 0, 0.0, filter_value)
+        elif mask.ndim == 3:
+            add += np.where(mask > 0, 0.0, filter_value)
+        elif mask.ndim == 4:
+            add += np.where(mask[:, 0, :s_, :T] > 0, 0.0, filter_value)
+    if unidirectional:
+        for i in range(s_ - 1):
+            add[:, i, P + i + 1:] = LOWEST
+    scores = scores + add[:, None]
+    e = np.exp(scores - scores.max(-1, keepdims=True))
+    out = (e / e.sum(-1, keepdims=True)) @ V
+    return out.transpose(0, 2, 1, 3).reshape(b_, s_, hidden), np.stack([K, V])
+

@@ -10,6 +10,7 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterQGemmKernels(registry);
   RegisterQLinearLookupKernels(registry);
   RegisterDynamicQuantizeMatMulKernels(registry);
+  RegisterQAttentionKernels(registry);
 }
 
 }  // namespace ort

@@ -11,5 +11,6 @@ void RegisterQLinearGlobalAveragePoolKernels(KernelRegistry& registry);
 void RegisterQGemmKernels(KernelRegistry& registry);
 void RegisterQLinearLookupKernels(KernelRegistry& registry);
 void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
+void RegisterQAttentionKernels(KernelRegistry& registry);
 
 }  // namespace ort
