@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""Runs one-node models of com.microsoft QAttention on random inputs through onnxruntime-node
-(tools/suite/ort_reference.js), the numpy reference of common.py (which gen_qattention.py writes
-the tests from) and, given its path, `ort run`, and prints the largest absolute difference of
-every output from onnxruntime's.
+"""Runs one-node models of com.microsoft QAttention and DynamicQuantizeLSTM on random inputs
+through onnxruntime-node (tools/suite/ort_reference.js), the numpy references of common.py (which
+gen_qattention.py and gen_dynamic_quantize_lstm.py write the tests from) and, given its path,
+`ort run`, and prints the largest absolute difference of every output from onnxruntime's. For
+DynamicQuantizeLSTM it adds lstm_ref's emulation of onnxruntime's uint8 quantization of X and H,
+which accounts for the float reference's (and this engine's) difference.
 
 Usage: crosscheck_quantized.py [BUILD/apps/ort/ort] [WORK_DIR]
        (ORT_NODE_MODULES may name the node_modules holding onnxruntime-node; suite/ is the default)
@@ -16,7 +18,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from common import qattention_ref
+from common import dequantize_lstm_weights, lstm_ref, qattention_ref
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ORT = sys.argv[1] if len(sys.argv) > 1 else None
@@ -26,8 +28,9 @@ TYPES = {np.dtype('float32'): TensorProto.FLOAT, np.dtype('int32'): TensorProto.
 rng = np.random.default_rng(2027)
 
 
-def run_case(name, op, inputs, expected, **attrs):
-    """inputs: [(name, array or None)] in the op's input order; expected: {output: numpy array}."""
+def run_case(name, op, inputs, expected, emulated=None, **attrs):
+    """inputs: [(name, array or None)] in the op's input order; expected: {output: numpy array};
+    emulated: the same for a numpy emulation of onnxruntime's arithmetic, when not `expected`."""
     folder = os.path.join(WORK, ''.join(c if c.isalnum() else '_' for c in name))
     os.makedirs(folder, exist_ok=True)
     feeds, infos = [], []
@@ -62,6 +65,8 @@ def run_case(name, op, inputs, expected, **attrs):
         b = np.load(os.path.join(theirs, output + '.npy')).astype(np.float64)
         line = f'{name:<44} {output:<8} {str(list(b.shape)):<18}'
         line += f' numpy {np.abs(expected[output] - b).max():.3g}'
+        if emulated:
+            line += f'  numpy-emulated {np.abs(emulated[output] - b).max():.3g}'
         if ORT:
             a = np.load(os.path.join(ours, output + '.npy'))
             line += f'  ort {np.abs(a - b).max() if a.shape == b.shape else float("inf"):.3g}'
@@ -133,3 +138,34 @@ qattention('S=70, D=96, 6 heads of 16, unidirectional, lengths', u8(B, S, D), s8
            f32(3 * N * H), np.array(0.01, np.float32), np.array(0.004, np.float32), N,
            x_zero=xz, mask=np.array([70, 41], np.int32), unidirectional=1)
 
+
+def dq_lstm(name, x, w, r, w_scale, w_zero, r_scale, r_zero, b=None, lengths=None, h0=None,
+            c0=None, p=None, direction='forward'):
+    wf = dequantize_lstm_weights(w, w_scale, w_zero)
+    rf = dequantize_lstm_weights(r, r_scale, r_zero)
+    y, yh, yc = lstm_ref(x, wf, rf, b, lengths, h0, c0, p, direction)
+    qy, qyh, qyc = lstm_ref(x, wf, rf, b, lengths, h0, c0, p, direction, quantized=True)
+    run_case(name, 'DynamicQuantizeLSTM',
+             [('X', x), ('W', w), ('R', r), ('B', b), ('sequence_lens', lengths),
+              ('initial_h', h0), ('initial_c', c0), ('P', p), ('W_scale', w_scale),
+              ('W_zero_point', w_zero), ('R_scale', r_scale), ('R_zero_point', r_zero)],
+             {'Y': y, 'Y_h': yh, 'Y_c': yc}, {'Y': qy, 'Y_h': qyh, 'Y_c': qyc},
+             hidden_size=r.shape[1], direction=direction)
+
+
+S, B, I, H = 6, 3, 10, 8
+for d, direction in ((1, 'forward'), (1, 'reverse'), (2, 'bidirectional')):
+    x = f32(S, B, I)
+    w, r = s8(d, I, 4 * H), s8(d, H, 4 * H)
+    ws, rs = np.full(d, 0.01, np.float32), np.full(d, 0.015, np.float32)
+    zero = np.zeros(d, np.int8)
+    dq_lstm(f'{direction} s8 per tensor', x, w, r, ws, zero, rs, zero, direction=direction)
+    dq_lstm(f'{direction} s8 per channel, B, states, lengths', x, w, r,
+            rng.uniform(0.005, 0.015, (d, 4 * H)).astype(np.float32), np.zeros((d, 4 * H), np.int8),
+            rng.uniform(0.01, 0.02, (d, 4 * H)).astype(np.float32), np.zeros((d, 4 * H), np.int8),
+            b=f32(d, 8 * H, scale=0.5), lengths=np.array([6, 3, 1], np.int32),
+            h0=f32(d, B, H, scale=0.5), c0=f32(d, B, H, scale=0.5), direction=direction)
+    wu, ru = u8(d, I, 4 * H), u8(d, H, 4 * H)
+    dq_lstm(f'{direction} u8 zero point 128, peepholes', x, wu, ru, ws, np.full(d, 128, np.uint8),
+            rs, np.full((d, 4 * H), 128, np.uint8), b=f32(d, 8 * H, scale=0.5),
+            p=f32(d, 3 * H, scale=0.5), direction=direction)

@@ -11,6 +11,7 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterQLinearLookupKernels(registry);
   RegisterDynamicQuantizeMatMulKernels(registry);
   RegisterQAttentionKernels(registry);
+  RegisterDynamicQuantizeLstmKernels(registry);
 }
 
 }  // namespace ort

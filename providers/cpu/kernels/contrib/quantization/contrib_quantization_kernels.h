@@ -12,5 +12,6 @@ void RegisterQGemmKernels(KernelRegistry& registry);
 void RegisterQLinearLookupKernels(KernelRegistry& registry);
 void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
 void RegisterQAttentionKernels(KernelRegistry& registry);
+void RegisterDynamicQuantizeLstmKernels(KernelRegistry& registry);
 
 }  // namespace ort
