@@ -10,7 +10,6 @@ import sys
 from common import *
 
 ms = '1, "com.microsoft"'
-LOWEST = float(np.finfo(np.float32).min)
 
 
 # Tensors several cases read, written once as named constants.
@@ -27,11 +26,6 @@ def tensor(name, a):
         if shared is a:
             return f'.Input<float>("{name}", {dims(a)}, {cpp_name})'
     return inp(name, a)
-
-
-def ints(name, a, ctype='int32_t'):
-    a = np.asarray(a)
-    return f'.Input<{ctype}>("{name}", {dims(a)}, {{{", ".join(str(int(v)) for v in a.ravel())}}})'
 
 
 def mha_ref(q, k, v, heads, bias=None, mask=None, attention_bias=None, past_k=None, past_v=None,

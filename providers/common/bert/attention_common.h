@@ -1,5 +1,5 @@
-// What the CPU and CUDA com.microsoft Attention kernels share: their attributes, and the checks of
-// one call's inputs that give its sizes and mask form.
+// What the CPU and CUDA com.microsoft Attention kernels (and the CPU QAttention) share: their
+// attributes, and the checks of one call's inputs that give its sizes and mask form.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,10 @@ struct AttentionAttributes : HeadAttentionAttributes {
   /// Reads and checks the attributes; do_rotary, past_present_share_buffer, the past input and
   /// the present output are not supported.
   Status Parse(const KernelInfo& info);
+
+  /// Reads and checks QAttention's attributes (it has no qkv_hidden_sizes); its past input and
+  /// present output are supported, do_rotary and past_present_share_buffer are not.
+  Status ParseQuantized(const KernelInfo& info);
 };
 
 /// Attention's inputs as Compute sees them. `weights` is null when the kernel packed constant
@@ -43,6 +47,8 @@ struct AttentionInputs {
   const Tensor* bias = nullptr;
   const Tensor* mask = nullptr;
   const Tensor* attention_bias = nullptr;
+  /// QAttention's past keys and values [2, B, N, P, head]; null for none.
+  const Tensor* past = nullptr;
 };
 
 /// The sizes of one Attention call, from input [B,S,D] and weights [D, total].
@@ -53,6 +59,8 @@ struct AttentionSizes {
   int64_t total = 0, hidden = 0, v_hidden = 0;
   /// Per-head sizes of Q and K, and of V.
   int64_t head = 0, v_head = 0;
+  /// Past keys (P, 0 without past) and all keys (T = P + sequence).
+  int64_t past = 0, keys = 0;
   /// The factor of Q K^T.
   float scale = 1.0f;
   /// Unidirectional with more than one token.
@@ -66,6 +74,14 @@ struct AttentionSizes {
 /// and shapes against `attributes`, and returns the call's sizes, with mask_index classified by
 /// its shape (its values stay where they are); errors name the node.
 Result<AttentionSizes> CheckAttentionInputs(const KernelContext& context,
+                                            const AttentionAttributes& attributes,
+                                            const AttentionInputs& inputs);
+
+/// The shape checks of CheckAttentionInputs alone, for kernels whose operands have other types
+/// (QAttention's 8-bit input and weights): input [B,S,D], weights [D, total], bias [total],
+/// mask_index (any of ONNX Runtime's forms over T = P + S keys; [B,1] or [1,1] where T != 1
+/// masks nothing), attention_bias and past [2, B, N, P, head].
+Result<AttentionSizes> CheckAttentionShapes(const KernelContext& context,
                                             const AttentionAttributes& attributes,
                                             const AttentionInputs& inputs);
 

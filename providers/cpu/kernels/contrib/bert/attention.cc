@@ -2,7 +2,8 @@
 // input [B,S,D] by the merged weights [D, Hq+Hk+Hv] (+ bias) into Q, K and V; each of the
 // num_heads heads computes softmax(scale * Q K^T + mask + attention_bias) V (attention_core.h),
 // written back to [B,S,Hv]. Masks (0 = masked, mask_filter_value added to the score): raw [B,T],
-// [B,S,T], [B,1,M,M] (Megatron), key lengths [B] (right padding) and end/start positions [2B].
+// [B,S,T], [B,1,M,M] (Megatron), key lengths [B] (right padding) and end/start positions [2B];
+// ONNX Runtime's [B,1] or [1,1] masks nothing.
 // unidirectional hides every key after the query's position. past/present are not supported.
 #include <cstring>
 #include <memory>
@@ -46,12 +47,10 @@ class Attention final : public OpKernel {
                          CheckAttentionInputs(context, attributes_, inputs));
     const int64_t batch = sizes.batch, sequence = sizes.sequence;
     const int64_t input_hidden = sizes.input_hidden, total = sizes.total;
-    const int64_t hidden = sizes.hidden, v_hidden = sizes.v_hidden;
-    const int64_t head = sizes.head, v_head = sizes.v_head, num_heads = attributes_.num_heads;
     const Tensor* bias = inputs.bias;
-    const Tensor* attention_bias = inputs.attention_bias;
-    ORT_ASSIGN_OR_RETURN(Tensor * output, context.Output(0, DataType::kFloat,
-                                                         TensorShape({batch, sequence, v_hidden})));
+    ORT_ASSIGN_OR_RETURN(
+        Tensor * output,
+        context.Output(0, DataType::kFloat, TensorShape({batch, sequence, sizes.v_hidden})));
     const int64_t rows = batch * sequence;
     if (rows == 0) return Status::OK();
 
@@ -72,26 +71,11 @@ class Attention final : public OpKernel {
             weights->Data<float>(), total, bias != nullptr ? 1.0f : 0.0f, qkv_data, total,
             context.thread_pool());
     }
-
-    AttentionHeads heads;
-    heads.q = qkv_data;
-    heads.k = qkv_data + hidden;
-    heads.v = qkv_data + 2 * hidden;
-    heads.out = output->MutableData<float>();
-    heads.q_view = TokenMajorHeads(batch, sequence, num_heads, head, total);
-    heads.k_view = heads.q_view;
-    heads.v_view = TokenMajorHeads(batch, sequence, num_heads, v_head, total);
-    heads.out_view = TokenMajorHeads(batch, sequence, num_heads, v_head, v_hidden);
-    heads.scale = sizes.scale;
-    if (attention_bias != nullptr) {
-      heads.attention_bias = attention_bias->Data<float>();
-      heads.bias_batch = sizes.bias_batch;
-      heads.bias_heads = sizes.bias_heads;
-    }
-    heads.mask = sizes.mask;
-    heads.mask_filter_value = attributes_.mask_filter_value;
-    heads.causal = sizes.causal;
-    return ComputeAttentionHeads(context, heads);
+    const Tensor* attention_bias = inputs.attention_bias;
+    return ComputeProjectedAttention(
+        context, attributes_, sizes, qkv_data,
+        attention_bias != nullptr ? attention_bias->Data<float>() : nullptr, nullptr, nullptr,
+        output->MutableData<float>());
   }
 
  private:

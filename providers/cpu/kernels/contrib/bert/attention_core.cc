@@ -166,4 +166,63 @@ Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& a) {
   return Status::OK();
 }
 
+Status ComputeProjectedAttention(KernelContext& context, const HeadAttentionAttributes& attributes,
+                                 const AttentionSizes& sizes, const float* qkv,
+                                 const float* attention_bias, const float* past, float* present,
+                                 float* output) {
+  const int64_t batch = sizes.batch, sequence = sizes.sequence, keys = sizes.keys;
+  const int64_t num_heads = attributes.num_heads, head = sizes.head, hidden = sizes.hidden;
+  AttentionHeads heads;
+  heads.q = qkv;
+  heads.k = qkv + hidden;
+  heads.v = qkv + 2 * hidden;
+  heads.q_view = TokenMajorHeads(batch, sequence, num_heads, head, sizes.total);
+  heads.k_view = heads.q_view;
+  heads.v_view = TokenMajorHeads(batch, sequence, num_heads, sizes.v_head, sizes.total);
+  // As onnxruntime, keys and values that follow a past are gathered (head-major, K then V) into
+  // the present output only.
+  if (past != nullptr && present == nullptr) {
+    return context.Error("the past input needs the present output");
+  }
+  if (present != nullptr) {
+    if (sizes.v_head != head) return context.Error("present needs Q, K and V of one size");
+    const HeadView cache_view = HeadMajorHeads(batch, num_heads, keys, head);
+    const int64_t part = batch * num_heads * keys * head, past_rows = sizes.past * head;
+    for (int64_t kv = 0; kv < 2; ++kv) {
+      float* to = present + kv * part;
+      const float* fresh = kv == 0 ? heads.k : heads.v;
+      for (int64_t unit = 0; unit < batch * num_heads; ++unit) {
+        const int64_t b = unit / num_heads, n = unit % num_heads;
+        float* rows = to + cache_view.Offset(b, n, 0);
+        if (past != nullptr) {
+          const float* from = past + (kv * batch * num_heads + unit) * past_rows;
+          std::copy(from, from + past_rows, rows);
+        }
+        for (int64_t s = 0; s < sequence; ++s) {
+          const float* from = fresh + heads.k_view.Offset(b, n, s);
+          std::copy(from, from + head, rows + (sizes.past + s) * head);
+        }
+      }
+    }
+    heads.k = present;
+    heads.v = present + part;
+    heads.k_view = cache_view;
+    heads.v_view = cache_view;
+  }
+  heads.out = output;
+  heads.out_view =
+      TokenMajorHeads(batch, sequence, num_heads, sizes.v_head, num_heads * sizes.v_head);
+  heads.scale = sizes.scale;
+  if (attention_bias != nullptr) {
+    heads.attention_bias = attention_bias;
+    heads.bias_batch = sizes.bias_batch;
+    heads.bias_heads = sizes.bias_heads;
+  }
+  heads.mask = sizes.mask;
+  heads.mask_filter_value = attributes.mask_filter_value;
+  heads.causal = sizes.causal;
+  heads.causal_offset = sizes.past;
+  return ComputeAttentionHeads(context, heads);
+}
+
 }  // namespace ort

@@ -1,10 +1,11 @@
 // The float attention of every (batch, head) pair over strided heads, with ONNX Runtime's CPU
-// masking, shared by the com.microsoft Attention and MultiHeadAttention kernels.
+// masking, shared by the com.microsoft Attention, QAttention and MultiHeadAttention kernels.
 #pragma once
 
 #include <cstdint>
 
 #include "lib/framework/op_kernel.h"
+#include "providers/common/bert/attention_common.h"
 #include "providers/common/bert/attention_mask.h"
 #include "providers/cpu/kernels/common/head_view.h"
 
@@ -39,5 +40,15 @@ struct AttentionHeads {
 /// the last query's keys alone (it assumes T - causal_offset == S), and since padding adds a
 /// finite value, a row whose every key is padding is the softmax of its scores shifted alike.
 Status ComputeAttentionHeads(KernelContext& context, const AttentionHeads& heads);
+
+/// What Attention and QAttention compute once their projection is done: `qkv` holds the B*S rows
+/// of sizes.total values (Q, K and V side by side, bias added), `output` receives [B, S, v_hidden].
+/// With `past` [2, B, N, P, head] the keys and values are the past followed by this call's, which
+/// `present` [2, B, N, P + S, head] must then receive (null when not wanted, without past).
+/// `attention_bias` is null or [bias_batch, bias_heads, S, T] as `sizes` says.
+Status ComputeProjectedAttention(KernelContext& context, const HeadAttentionAttributes& attributes,
+                                 const AttentionSizes& sizes, const float* qkv,
+                                 const float* attention_bias, const float* past, float* present,
+                                 float* output);
 
 }  // namespace ort

@@ -13,6 +13,8 @@ void RegisterContribQuantizationKernels(KernelRegistry& registry) {
   RegisterMatMulIntegerToFloatKernels(registry);
   RegisterQLinearSoftmaxKernels(registry);
   RegisterQLinearAveragePoolKernels(registry);
+  RegisterQAttentionKernels(registry);
+  RegisterDynamicQuantizeLstmKernels(registry);
 }
 
 }  // namespace ort

@@ -14,5 +14,7 @@ void RegisterDynamicQuantizeMatMulKernels(KernelRegistry& registry);
 void RegisterMatMulIntegerToFloatKernels(KernelRegistry& registry);
 void RegisterQLinearSoftmaxKernels(KernelRegistry& registry);
 void RegisterQLinearAveragePoolKernels(KernelRegistry& registry);
+void RegisterQAttentionKernels(KernelRegistry& registry);
+void RegisterDynamicQuantizeLstmKernels(KernelRegistry& registry);
 
 }  // namespace ort

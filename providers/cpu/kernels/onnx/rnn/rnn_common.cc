@@ -252,17 +252,29 @@ Status PrepareProblem(KernelContext& context, const Attributes& attributes, int6
     weights.w = weights.w_storage.data();
     weights.r = weights.r_storage.data();
   }
+  problem->hidden = attributes.hidden_size > 0 ? attributes.hidden_size : r->shape()[2];
+  return ReadSequenceInputs<T>(context, attributes, gates, w->shape()[2], problem);
+}
+
+template <typename T>
+Status ReadSequenceInputs(KernelContext& context, const Attributes& attributes, int64_t gates,
+                          int64_t input_size, Problem<Compute<T>>* problem) {
+  using C = Compute<T>;
+  ORT_ASSIGN_OR_RETURN(const Tensor* x, context.RequiredInput(0));
+  if (x->shape().rank() != 3 || x->dtype() != DataTypeOf<T>()) {
+    return context.Error("X must be {} of rank 3, got {}", DataTypeName(DataTypeOf<T>()),
+                         x->Describe());
+  }
   const int64_t directions = attributes.num_directions;
   problem->directions = directions;
-  problem->hidden = attributes.hidden_size > 0 ? attributes.hidden_size : r->shape()[2];
   const int64_t hidden = problem->hidden;
   const bool batch_major = attributes.layout == 1;
   problem->seq = x->shape()[batch_major ? 1 : 0];
   problem->batch = x->shape()[batch_major ? 0 : 1];
   problem->input = x->shape()[2];
   const int64_t seq = problem->seq, batch = problem->batch, input = problem->input;
-  if (input != w->shape()[2]) {
-    return context.Error("X has input size {} but W expects {}", input, w->shape()[2]);
+  if (input != input_size) {
+    return context.Error("X has input size {} but W expects {}", input, input_size);
   }
 
   // X in [seq, batch, input] compute-type form, reusing the input when it already is.
@@ -411,6 +423,8 @@ void Gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const d
 #define ORT_RNN_INSTANTIATE(T)                                                                   \
   template Status PrepareProblem<T>(KernelContext&, const Attributes&, int64_t,                  \
                                     const ConvertedWeights&, Problem<Compute<T>>*);              \
+  template Status ReadSequenceInputs<T>(KernelContext&, const Attributes&, int64_t, int64_t,     \
+                                        Problem<Compute<T>>*);                                   \
   template Status ReadState<T>(KernelContext&, size_t, const Attributes&,                        \
                                const Problem<Compute<T>>&, std::vector<Compute<T>>*);            \
   template Status WriteOutputs<T>(KernelContext&, const Attributes&, const Problem<Compute<T>>&, \

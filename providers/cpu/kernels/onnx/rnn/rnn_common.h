@@ -145,6 +145,12 @@ template <typename T>
 Status PrepareProblem(KernelContext& context, const Attributes& attributes, int64_t gates,
                       const ConvertedWeights& converted, Problem<Compute<T>>* problem);
 
+/// PrepareProblem's reading of X (of type T, with `input_size` features), B, sequence_lens and
+/// initial_h, for a kernel that set `problem`'s weights and hidden size itself.
+template <typename T>
+Status ReadSequenceInputs(KernelContext& context, const Attributes& attributes, int64_t gates,
+                          int64_t input_size, Problem<Compute<T>>* problem);
+
 /// Reads an optional state input shaped like initial_h ([D, B, H], or [B, D, H] with layout 1)
 /// into [D, B, H]; zeros when absent.
 template <typename T>
