@@ -86,7 +86,7 @@ Model ConvModel(const ConvOptions& options) {
 }
 
 // y = DQ(Q(MatMul(DQ(Q(in)), DQ(B)))) with B [8,5] int8, per column when `per_column`.
-Model MatMulModel(bool per_column) {
+Model MatMulModel(bool per_column, bool float_output = false) {
   Model model = MakeModel(13);
   Graph& graph = model.graph();
   graph.SetValueType("in", FloatTensor({2, 3, 8}));
@@ -105,9 +105,11 @@ Model MatMulModel(bool per_column) {
   graph.AddNode({"dq_in", "DequantizeLinear", "", {"aq", "in_scale", "in_zero"}, {"a"}, {}});
   Node& dq_b = graph.AddNode({"dq_b", "DequantizeLinear", "", {"b", "b_scale"}, {"bf"}, {}});
   dq_b.SetAttribute(Attribute::Int("axis", 1));
-  graph.AddNode({"matmul", "MatMul", "", {"a", "bf"}, {"p"}, {}});
-  graph.AddNode({"q_out", "QuantizeLinear", "", {"p", "out_scale", "out_zero"}, {"pq"}, {}});
-  graph.AddNode({"dq_out", "DequantizeLinear", "", {"pq", "out_scale", "out_zero"}, {"y"}, {}});
+  graph.AddNode({"matmul", "MatMul", "", {"a", "bf"}, {float_output ? "y" : "p"}, {}});
+  if (!float_output) {
+    graph.AddNode({"q_out", "QuantizeLinear", "", {"p", "out_scale", "out_zero"}, {"pq"}, {}});
+    graph.AddNode({"dq_out", "DequantizeLinear", "", {"pq", "out_scale", "out_zero"}, {"y"}, {}});
+  }
   graph.set_inputs({"in"});
   graph.set_outputs({"y"});
   return model;
@@ -342,6 +344,23 @@ TEST_CASE("A QDQ Conv whose float result is also an output stays unfused", "[opt
   OptimizeExtended(model);
   CHECK(CountOps(model.graph(), "QLinearConv") == 0);
   CHECK(CountOps(model.graph(), "Conv") == 1);
+}
+
+TEST_CASE("A QDQ MatMul with a float result becomes com.microsoft MatMulIntegerToFloat",
+          "[optimizer][qdq]") {
+  for (const bool per_column : {false, true}) {
+    INFO("per column " << per_column);
+    Model model = MatMulModel(per_column, true);
+    OptimizeExtended(model);
+    CHECK(OpTypes(model.graph()) == Ops{"QuantizeLinear", "MatMulIntegerToFloat"});
+    const std::vector<NamedValue> feeds{{"in", Value(RandomTensor({2, 3, 8}, 5))}};
+    const CpuRun plain =
+        RunOnCpu(MatMulModel(per_column, true), OptimizationLevel::kDisable, feeds);
+    const CpuRun fused =
+        RunOnCpu(MatMulModel(per_column, true), OptimizationLevel::kExtended, feeds);
+    // The integer product is exact where the float one rounds its sums.
+    CheckClose(fused.output, plain.output, 1e-5, 1e-5);
+  }
 }
 
 TEST_CASE("A QDQ MatMul becomes QLinearMatMul, per tensor or per column", "[optimizer][qdq]") {
