@@ -14,6 +14,7 @@
 // paths then skip both transposes, so a chain of such convolutions never leaves NHWC.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -257,14 +258,102 @@ struct DepthwiseFilters {
   std::vector<uint8_t> bytes;  // empty where unused
 };
 
+/// What each output pixel of a depthwise convolution starts from: per channel, the bias minus
+/// x_zero times the sum of the weights of its taps in bounds, so that the kernels multiply the
+/// inputs as they are. Pixels share these by the window rows and columns they have in bounds
+/// (nine arrays for a padded 3 x 3), in the byte kernel's interleaved order when `interleaved`,
+/// whose multipliers are here too.
+struct DepthwiseStarts {
+  std::vector<std::vector<int32_t>> folded;  // [row set * column sets + column set]
+  std::vector<size_t> row_set, column_set;   // per output row, per output column
+  size_t column_sets = 0;
+  bool interleaved = false;
+  std::vector<float> interleaved_multipliers;
+
+  const int32_t* At(int64_t oy, int64_t ox) const {
+    return folded[row_set[oy] * column_sets + column_set[ox]].data();
+  }
+};
+
+/// The taps [first, last] of a window along one axis that lie inside the input, for each of
+/// `outputs` positions, numbered as first met: returns each position's number, and `ranges`
+/// gets the distinct ranges (first > last when none is inside).
+std::vector<size_t> TapRanges(int64_t outputs, int64_t input, int64_t kernel, int64_t stride,
+                              int64_t pad, int64_t dilation,
+                              std::vector<std::pair<int64_t, int64_t>>& ranges) {
+  std::map<std::pair<int64_t, int64_t>, size_t> numbers;
+  std::vector<size_t> result;
+  for (int64_t o = 0; o < outputs; ++o) {
+    int64_t first = kernel, last = -1;
+    for (int64_t k = 0; k < kernel; ++k) {
+      const int64_t i = o * stride - pad + k * dilation;
+      if (i < 0 || i >= input) continue;
+      first = std::min(first, k);
+      last = k;
+    }
+    const auto [it, added] = numbers.try_emplace({first, last}, ranges.size());
+    if (added) ranges.emplace_back(first, last);
+    result.push_back(it->second);
+  }
+  return result;
+}
+
+/// DepthwiseStarts of an image of `g` over `channels` (weights as DepthwiseWeights' halves).
+DepthwiseStarts FoldDepthwiseStarts(const WindowGeometry& g, int64_t channels,
+                                    const std::vector<int32_t>& weights,
+                                    const std::vector<int32_t>& start, int32_t x_zero,
+                                    bool interleaved, const std::vector<float>& multipliers) {
+  DepthwiseStarts starts;
+  starts.interleaved = interleaved;
+  if (interleaved) {
+    InterleaveDepthwiseChannels(multipliers.data(), channels, starts.interleaved_multipliers);
+  }
+  const int64_t k_w = g.kernel[1];
+  std::vector<std::pair<int64_t, int64_t>> rows, columns;
+  starts.row_set = TapRanges(g.output[0], g.input[0], g.kernel[0], g.strides[0], g.pads[0],
+                             g.dilations[0], rows);
+  starts.column_set =
+      TapRanges(g.output[1], g.input[1], k_w, g.strides[1], g.pads[1], g.dilations[1], columns);
+  starts.column_sets = columns.size();
+  std::vector<int32_t> sums(static_cast<size_t>(channels)), folded(sums.size());
+  for (const auto& [first_row, last_row] : rows) {
+    for (const auto& [first_column, last_column] : columns) {
+      const int64_t row_begin = first_row, row_end = last_row + 1;
+      const int64_t column_begin = first_column, column_end = last_column + 1;
+      // At the widest vectors: this runs on every call, for up to nine sets of taps.
+      Vectorized([&] {
+        std::fill(sums.begin(), sums.end(), 0);
+        for (int64_t ky = row_begin; ky < row_end; ++ky) {
+          for (int64_t kx = column_begin; kx < column_end; ++kx) {
+            const int32_t* tap = weights.data() + (ky * k_w + kx) * channels;
+            for (int64_t c = 0; c < channels; ++c) sums[c] += static_cast<int16_t>(tap[c]);
+          }
+        }
+        for (int64_t c = 0; c < channels; ++c) {
+          folded[c] =
+              static_cast<int32_t>(static_cast<uint32_t>(start[c]) -
+                                   static_cast<uint32_t>(x_zero) * static_cast<uint32_t>(sums[c]));
+        }
+      });
+      starts.folded.emplace_back();
+      if (interleaved) {
+        InterleaveDepthwiseChannels(folded.data(), channels, starts.folded.back());
+      } else {
+        starts.folded.back() = folded;
+      }
+    }
+  }
+  return starts;
+}
+
 /// Output rows [begin, end) of a depthwise convolution through DepthwiseRunAvx512, channels
 /// [c_begin, c_end) of `channels`: the pixels whose taps all lie inside the image as one run per
 /// row, each border pixel on its own with its in-bounds taps.
 template <typename TX, typename Q>
 void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c_begin,
                             int64_t c_end, const TX* image, const DepthwiseFilters& filters,
-                            const std::vector<int32_t>& start, const Requantization& requant,
-                            int32_t x_zero, int64_t begin, int64_t end, Q* out_rows) {
+                            const Requantization& requant, const DepthwiseStarts& starts,
+                            int64_t begin, int64_t end, Q* out_rows) {
   const std::vector<int32_t>& weights = filters.halves;
   const int64_t in_h = g.input[0], in_w = g.input[1], out_w = g.output[1];
   const int64_t k_h = g.kernel[0], k_w = g.kernel[1];
@@ -284,24 +373,21 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
   run.weights = tap_weights.data();
   run.channels = count;
   run.pixel_stride = channels;
-  run.x_zero = x_zero;
-  run.start = start.data() + c_begin;
-  run.multipliers = requant.multipliers.data() + c_begin;
   run.y_zero = requant.zero_point;
-  std::vector<int32_t> folded_start(static_cast<size_t>(count)), weight_sums(folded_start.size());
-  // Whole-image runs of uint8 X take the byte kernel where the weights fit it (chunks start at
-  // multiples of 64 channels, as its blocks do).
-  const bool bytes = std::is_same_v<TX, uint8_t> && !filters.bytes.empty() && c_begin % 64 == 0;
+  // The byte kernel where RunDepthwise chose it (chunks start at multiples of 64 channels, as
+  // its blocks do).
+  const bool bytes = starts.interleaved;
+  run.multipliers = (bytes ? starts.interleaved_multipliers : requant.multipliers).data() + c_begin;
+  const auto run_kernel = [&] {
+    if (bytes) {
+      DepthwiseRunBytesAvx512Vnni(run, std::is_signed_v<Q>);
+    } else {
+      depthwise(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+    }
+  };
   const int64_t byte_tap_size = (channels + 63) / 64 * 256;
   std::vector<const uint8_t*> byte_weights(bytes ? offsets.size() : 0);
   run.byte_weights = byte_weights.data();
-  std::vector<int32_t> interleaved_start;
-  std::vector<float> interleaved_multipliers;
-  if (bytes) {
-    InterleaveDepthwiseChannels(requant.multipliers.data() + c_begin, count,
-                                interleaved_multipliers);
-  }
-  int64_t folded_first = -1, folded_last = -1;  // the window rows folded_start is for
   for (int64_t oy = begin; oy < end; ++oy) {
     Q* row_out = out_rows + oy * out_w * channels + c_begin;
     // Pixels ox, in runs of one at the borders: taps in bounds, offsets from the image.
@@ -314,6 +400,10 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
           const int64_t ix = ox * stride - pad + kx * dilation;
           if (ix < 0 || ix >= in_w) continue;
           offsets[taps] = (iy * in_w + ix) * channels;
+          if (bytes) {
+            byte_weights[taps] =
+                filters.bytes.data() + (ky * k_w + kx) * byte_tap_size + c_begin / 64 * 256;
+          }
           tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels + c_begin;
         }
       }
@@ -321,61 +411,31 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
       run.pixels = 1;
       run.taps = taps;
       run.out = row_out + ox * channels;
-      depthwise(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
+      run.start = starts.At(oy, ox) + c_begin;
+      run_kernel();
     };
     for (int64_t ox = 0; ox < inner_begin; ++ox) border(ox);
     if (inner_end > inner_begin) {
-      int64_t taps = 0, first_ky = -1, last_ky = -1;
+      int64_t taps = 0;
       for (int64_t ky = 0; ky < k_h; ++ky) {
         const int64_t iy = oy * g.strides[0] - g.pads[0] + ky * g.dilations[0];
         if (iy < 0 || iy >= in_h) continue;
-        if (first_ky < 0) first_ky = ky;
-        last_ky = ky;
         for (int64_t kx = 0; kx < k_w; ++kx) {
           offsets[taps] = (iy * in_w + kx * dilation) * channels;
+          if (bytes) {
+            byte_weights[taps] =
+                filters.bytes.data() + (ky * k_w + kx) * byte_tap_size + c_begin / 64 * 256;
+          }
           tap_weights[taps++] = weights.data() + (ky * k_w + kx) * channels + c_begin;
         }
-      }
-      // Every pixel of the run reads the same taps: x_zero times their weights is one term per
-      // channel, taken from the start instead of from every input (rows of the same taps share
-      // it).
-      if (first_ky != folded_first || last_ky != folded_last) {
-        folded_first = first_ky;
-        folded_last = last_ky;
-        // Tap by tap over all channels, so that the loops vectorize.
-        std::fill(weight_sums.begin(), weight_sums.end(), 0);
-        for (int64_t t = 0; t < taps; ++t) {
-          const int32_t* tap = tap_weights[t];
-          for (int64_t c = 0; c < count; ++c) weight_sums[c] += static_cast<int16_t>(tap[c]);
-        }
-        for (int64_t c = 0; c < count; ++c) {
-          folded_start[c] = static_cast<int32_t>(static_cast<uint32_t>(start[c_begin + c]) -
-                                                 static_cast<uint32_t>(x_zero) *
-                                                     static_cast<uint32_t>(weight_sums[c]));
-        }
-        if (bytes) InterleaveDepthwiseChannels(folded_start.data(), count, interleaved_start);
       }
       run.origin = image + (inner_begin * stride - pad) * channels;
       run.step = stride * channels;
       run.pixels = inner_end - inner_begin;
       run.taps = taps;
       run.out = row_out + inner_begin * channels;
-      run.start = folded_start.data();
-      run.zero_in_start = true;
-      if (bytes) {
-        for (int64_t t = 0; t < taps; ++t) {
-          const int64_t tap = (tap_weights[t] - weights.data() - c_begin) / channels;
-          byte_weights[t] = filters.bytes.data() + tap * byte_tap_size + c_begin / 64 * 256;
-        }
-        run.start = interleaved_start.data();
-        run.multipliers = interleaved_multipliers.data();
-        DepthwiseRunBytesAvx512Vnni(run, std::is_signed_v<Q>);
-        run.multipliers = requant.multipliers.data() + c_begin;
-      } else {
-        depthwise(run, std::is_signed_v<TX>, std::is_signed_v<Q>);
-      }
-      run.start = start.data() + c_begin;
-      run.zero_in_start = false;
+      run.start = starts.At(oy, inner_begin) + c_begin;
+      run_kernel();
     }
     for (int64_t ox = std::max(inner_begin, inner_end); ox < out_w; ++ox) border(ox);
   }
@@ -444,6 +504,12 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
   std::vector<int32_t> start(static_cast<size_t>(channels), 0);
   if (requant.bias != nullptr) std::copy_n(requant.bias, channels, start.begin());
   const bool avx512 = HasAvx512BwVl();
+  // uint8 images with weights that fit int8 run on bytes (DepthwiseRunBytesAvx512Vnni).
+  const DepthwiseStarts starts =
+      avx512 ? FoldDepthwiseStarts(g, channels, weights, start, x_zero,
+                                   std::is_same_v<TX, uint8_t> && !filters.bytes.empty(),
+                                   requant.multipliers)
+             : DepthwiseStarts{};
   thread_local AlignedScratch<TX> image_scratch;
   thread_local AlignedScratch<Q> out_scratch;
   TX* image_buffer =
@@ -469,8 +535,8 @@ void RunDepthwise(const ConvProblem& p, const TX* x, int32_t x_zero,
             const int64_t c_begin = within / out_h * chunk, row = within % out_h;
             const int64_t rows = std::min(last - task, out_h - row);
             RunDepthwiseRowsAvx512<TX, Q>(g, channels, c_begin, std::min(channels, c_begin + chunk),
-                                          image + n * in_pixels * channels, filters, start, requant,
-                                          x_zero, row, row + rows, out + n * pixels * channels);
+                                          image + n * in_pixels * channels, filters, requant,
+                                          starts, row, row + rows, out + n * pixels * channels);
             task += rows;
           }
         });

@@ -22,11 +22,9 @@ struct DepthwiseRun {
   int64_t taps = 0;
   int64_t channels = 0;      // computed per pixel, from each pointer on
   int64_t pixel_stride = 0;  // elements between one output pixel and the next
-  int32_t x_zero = 0;
-  const int32_t* start = nullptr;  // per channel: the bias (zeros without one)
-  // Whether `start` holds -x_zero times each channel's sum of weights too, so that the kernel
-  // multiplies the inputs as they are: for pixels that read every tap of the run alike.
-  bool zero_in_start = false;
+  // Per channel: the bias minus x_zero times the sum of the run's tap weights, so that the kernel
+  // multiplies the inputs as they are (every pixel of a run reads the same taps).
+  const int32_t* start = nullptr;
   const float* multipliers = nullptr;
   int32_t y_zero = 0;
   void* out = nullptr;  // the first output pixel's first channel to compute
@@ -46,9 +44,13 @@ std::vector<uint8_t> DepthwiseByteWeights(const int32_t* weights, int64_t taps, 
 template <typename T>
 void InterleaveDepthwiseChannels(const T* values, int64_t channels, std::vector<T>& out) {
   out.assign(static_cast<size_t>((channels + 63) / 64 * 64), T{});
-  for (int64_t c = 0; c < channels; ++c) {
-    const int64_t block = c / 64 * 64, lane = (c % 64) / 4, reg = c % 4;
-    out[static_cast<size_t>(block + 16 * reg + lane)] = values[c];
+  for (int64_t block = 0; block < channels; block += 64) {
+    for (int64_t lane = 0; lane < 16; ++lane) {
+      for (int64_t reg = 0; reg < 4; ++reg) {
+        const int64_t c = block + 4 * lane + reg;
+        if (c < channels) out[static_cast<size_t>(block + 16 * reg + lane)] = values[c];
+      }
+    }
   }
 }
 
@@ -58,7 +60,7 @@ void DepthwiseRunAvx512(const DepthwiseRun& run, bool x_signed, bool y_signed);
 /// DepthwiseRunAvx512 with VNNI's multiply-add; only where AVX-512 VNNI is present too.
 void DepthwiseRunAvx512Vnni(const DepthwiseRun& run, bool x_signed, bool y_signed);
 
-/// `run` for uint8 X with `zero_in_start`, from `byte_weights`, with `start` and `multipliers`
+/// `run` for uint8 X, from `byte_weights`, with `start` and `multipliers`
 /// interleaved (InterleaveDepthwiseChannels): one VPDPBUSD multiplies 16 channels' bytes as they
 /// lie in X, where DepthwiseRunAvx512Vnni first widens them to 32 bits; and two to four pixels
 /// at a time keep enough sums in flight to cover the instruction's latency. AVX-512 VNNI only.

@@ -29,13 +29,13 @@ __m512i Widen(__mmask16 mask, const TX* bytes) {
 }
 
 struct Constants {
-  __m512i x_zero, y_zero;
+  __m512i y_zero;
   __m512 low, high;
 };
 
 // Up to four registers of sums, each its own variable: GCC kept an array of them in memory too,
 // storing every register back once per tap.
-template <bool kVnni, typename TX, typename Q, int kRegisters, bool kSubtractZero>
+template <bool kVnni, typename TX, typename Q, int kRegisters>
 void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, const Constants& k,
            Q* out) {
   const auto mask = [&](int i) {
@@ -49,11 +49,10 @@ void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, c
   for (int64_t t = 0; t < r.taps; ++t) {
     const TX* pixel = origin + r.offsets[t] + c;
     const int32_t* weight = r.weights[t] + c;
-    // x - x_zero fits 16 bits, so the low halves' product is the whole one: VPMADDWD adds the
-    // high halves' product, zero by the weights' layout, at half VPMULLD's cost.
+    // x fits 16 bits, so the low halves' product is the whole one: VPMADDWD adds the high
+    // halves' product, zero by the weights' layout, at half VPMULLD's cost.
     const auto step = [&](__m512i acc, int i) {
-      __m512i x = Widen<TX>(mask(i), pixel + 16 * i);
-      if constexpr (kSubtractZero) x = _mm512_sub_epi32(x, k.x_zero);
+      const __m512i x = Widen<TX>(mask(i), pixel + 16 * i);
       const __m512i w = _mm512_maskz_loadu_epi32(mask(i), weight + 16 * i);
       if constexpr (kVnni) {
         return _mm512_dpwssd_epi32(acc, x, w);
@@ -80,13 +79,12 @@ void Block(const DepthwiseRun& r, const TX* origin, int64_t c, __mmask16 last, c
   if constexpr (kRegisters > 3) store(acc3, 3);
 }
 
-template <bool kVnni, typename TX, typename Q, bool kSubtractZero>
+template <bool kVnni, typename TX, typename Q>
 void Run(const DepthwiseRun& run) {
   // A local copy: the byte stores may alias anything, so fields read through `run` would be
   // reloaded after each of them.
   const DepthwiseRun r = run;
   Constants k;
-  k.x_zero = _mm512_set1_epi32(r.x_zero);
   k.y_zero = _mm512_set1_epi32(r.y_zero);
   k.low = _mm512_set1_ps(static_cast<float>(std::numeric_limits<Q>::min() - r.y_zero));
   k.high = _mm512_set1_ps(static_cast<float>(std::numeric_limits<Q>::max() - r.y_zero));
@@ -96,20 +94,19 @@ void Run(const DepthwiseRun& run) {
   for (int64_t p = 0; p < r.pixels; ++p) {
     const TX* origin = static_cast<const TX*>(r.origin) + p * r.step;
     Q* out = static_cast<Q*>(r.out) + p * r.pixel_stride;
-    for (int64_t c = 0; c < full; c += 64)
-      Block<kVnni, TX, Q, 4, kSubtractZero>(r, origin, c, 0xffff, k, out);
+    for (int64_t c = 0; c < full; c += 64) Block<kVnni, TX, Q, 4>(r, origin, c, 0xffff, k, out);
     switch (registers) {
       case 1:
-        Block<kVnni, TX, Q, 1, kSubtractZero>(r, origin, full, last, k, out);
+        Block<kVnni, TX, Q, 1>(r, origin, full, last, k, out);
         break;
       case 2:
-        Block<kVnni, TX, Q, 2, kSubtractZero>(r, origin, full, last, k, out);
+        Block<kVnni, TX, Q, 2>(r, origin, full, last, k, out);
         break;
       case 3:
-        Block<kVnni, TX, Q, 3, kSubtractZero>(r, origin, full, last, k, out);
+        Block<kVnni, TX, Q, 3>(r, origin, full, last, k, out);
         break;
       case 4:
-        Block<kVnni, TX, Q, 4, kSubtractZero>(r, origin, full, last, k, out);
+        Block<kVnni, TX, Q, 4>(r, origin, full, last, k, out);
         break;
       default:
         break;
@@ -117,17 +114,12 @@ void Run(const DepthwiseRun& run) {
   }
 }
 
-template <bool kVnni, typename TX, typename Q>
-void RunTyped(const DepthwiseRun& run) {
-  return run.zero_in_start ? Run<kVnni, TX, Q, false>(run) : Run<kVnni, TX, Q, true>(run);
-}
-
 template <bool kVnni>
 void RunAnyTypes(const DepthwiseRun& run, bool x_signed, bool y_signed) {
   if (x_signed) {
-    return y_signed ? RunTyped<kVnni, int8_t, int8_t>(run) : RunTyped<kVnni, int8_t, uint8_t>(run);
+    return y_signed ? Run<kVnni, int8_t, int8_t>(run) : Run<kVnni, int8_t, uint8_t>(run);
   }
-  return y_signed ? RunTyped<kVnni, uint8_t, int8_t>(run) : RunTyped<kVnni, uint8_t, uint8_t>(run);
+  return y_signed ? Run<kVnni, uint8_t, int8_t>(run) : Run<kVnni, uint8_t, uint8_t>(run);
 }
 
 }  // namespace

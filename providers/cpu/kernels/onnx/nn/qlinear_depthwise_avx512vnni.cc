@@ -21,7 +21,8 @@ struct ByteConstants {
 };
 
 // RequantizeRow's steps for one register of sums.
-__m512i Requantize(__m512i sums, const float* multipliers, const ByteConstants& k) {
+[[gnu::always_inline]] inline __m512i Requantize(__m512i sums, const float* multipliers,
+                                                 const ByteConstants& k) {
   constexpr __mmask16 kAll = 0xffff;
   __m512 value = _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(kAll, sums), _mm512_loadu_ps(multipliers));
   value = _mm512_maskz_min_ps(kAll, _mm512_maskz_max_ps(kAll, value, k.low), k.high);
@@ -31,8 +32,8 @@ __m512i Requantize(__m512i sums, const float* multipliers, const ByteConstants& 
 // Requantizes the four interleaved registers of a block (register j, lane i: channel 4i + j)
 // and stores the block's bytes in channel order: each output byte goes back to where its input
 // byte lay.
-void StoreBlock(const __m512i (&sums)[4], const float* multipliers, const ByteConstants& k,
-                __mmask64 mask, void* out) {
+[[gnu::always_inline]] inline void StoreBlock(const __m512i (&sums)[4], const float* multipliers,
+                                              const ByteConstants& k, __mmask64 mask, void* out) {
   const __m512i q0 = Requantize(sums[0], multipliers, k);
   const __m512i q1 = Requantize(sums[1], multipliers + 16, k);
   const __m512i q2 = Requantize(sums[2], multipliers + 32, k);
