@@ -254,128 +254,6 @@ void AddPixel(const TX* __restrict pixel, const int32_t* __restrict taps, uint32
   }
 }
 
-struct DepthwiseFilters {
-  std::vector<int32_t> halves;
-  std::vector<uint8_t> bytes;  // empty where unused
-};
-
-/// What each output pixel of a depthwise convolution starts from: per channel, the bias minus
-/// x_zero times the sum of the weights of its taps in bounds, so that the kernels multiply the
-/// inputs as they are. Pixels share these by the window rows and columns they have in bounds
-/// (nine arrays for a padded 3 x 3), in the byte kernel's interleaved order when `interleaved`,
-/// whose multipliers are here too.
-struct DepthwiseStarts {
-  std::vector<std::vector<int32_t>> folded;  // [row set * column sets + column set]
-  std::vector<size_t> row_set, column_set;   // per output row, per output column
-  size_t column_sets = 0;
-  bool interleaved = false;
-  std::vector<float> interleaved_multipliers;
-
-  const int32_t* At(int64_t oy, int64_t ox) const {
-    return folded[row_set[oy] * column_sets + column_set[ox]].data();
-  }
-};
-
-/// The taps [first, last] of a window along one axis that lie inside the input, for each of
-/// `outputs` positions, numbered as first met: returns each position's number, and `ranges`
-/// gets the distinct ranges (first > last when none is inside).
-std::vector<size_t> TapRanges(int64_t outputs, int64_t input, int64_t kernel, int64_t stride,
-                              int64_t pad, int64_t dilation,
-                              std::vector<std::pair<int64_t, int64_t>>& ranges) {
-  std::map<std::pair<int64_t, int64_t>, size_t> numbers;
-  std::vector<size_t> result;
-  for (int64_t o = 0; o < outputs; ++o) {
-    int64_t first = kernel, last = -1;
-    for (int64_t k = 0; k < kernel; ++k) {
-      const int64_t i = o * stride - pad + k * dilation;
-      if (i < 0 || i >= input) continue;
-      first = std::min(first, k);
-      last = k;
-    }
-    const auto [it, added] = numbers.try_emplace({first, last}, ranges.size());
-    if (added) ranges.emplace_back(first, last);
-    result.push_back(it->second);
-  }
-  return result;
-}
-
-/// DepthwiseStarts of an image of `g` over `channels` (weights as DepthwiseWeights' halves).
-DepthwiseStarts FoldDepthwiseStarts(const WindowGeometry& g, int64_t channels,
-                                    const std::vector<int32_t>& weights,
-                                    const std::vector<int32_t>& start, int32_t x_zero,
-                                    bool interleaved, const std::vector<float>& multipliers) {
-  DepthwiseStarts starts;
-  starts.interleaved = interleaved;
-  if (interleaved) {
-    InterleaveDepthwiseChannels(multipliers.data(), channels, starts.interleaved_multipliers);
-  }
-  const int64_t k_w = g.kernel[1];
-  std::vector<std::pair<int64_t, int64_t>> rows, columns;
-  starts.row_set = TapRanges(g.output[0], g.input[0], g.kernel[0], g.strides[0], g.pads[0],
-                             g.dilations[0], rows);
-  starts.column_set =
-      TapRanges(g.output[1], g.input[1], k_w, g.strides[1], g.pads[1], g.dilations[1], columns);
-  starts.column_sets = columns.size();
-  std::vector<int32_t> sums(static_cast<size_t>(channels)), folded(sums.size());
-  for (const auto& [first_row, last_row] : rows) {
-    for (const auto& [first_column, last_column] : columns) {
-      const int64_t row_begin = first_row, row_end = last_row + 1;
-      const int64_t column_begin = first_column, column_end = last_column + 1;
-      // At the widest vectors: this runs on every call, for up to nine sets of taps.
-      Vectorized([&] {
-        std::fill(sums.begin(), sums.end(), 0);
-        for (int64_t ky = row_begin; ky < row_end; ++ky) {
-          for (int64_t kx = column_begin; kx < column_end; ++kx) {
-            const int32_t* tap = weights.data() + (ky * k_w + kx) * channels;
-            for (int64_t c = 0; c < channels; ++c) sums[c] += static_cast<int16_t>(tap[c]);
-          }
-        }
-        for (int64_t c = 0; c < channels; ++c) {
-          folded[c] =
-              static_cast<int32_t>(static_cast<uint32_t>(start[c]) -
-                                   static_cast<uint32_t>(x_zero) * static_cast<uint32_t>(sums[c]));
-        }
-      });
-      starts.folded.emplace_back();
-      if (interleaved) {
-        InterleaveDepthwiseChannels(folded.data(), channels, starts.folded.back());
-      } else {
-        starts.folded.back() = folded;
-      }
-    }
-  }
-  return starts;
-}
-
-/// The last FoldDepthwiseStarts of a kernel whose weights and bias are constants: it changes
-/// only with x_zero, the image's size and the multipliers (the scales), which stay the same from
-/// call to call, and computing it took a fifth of a 7 x 7 map's convolution, on one thread.
-class DepthwiseStartsCache {
- public:
-  struct Key {
-    int32_t x_zero = 0;
-    int64_t height = 0, width = 0;
-    bool interleaved = false;
-    std::vector<float> multipliers;
-    bool operator==(const Key&) const = default;
-  };
-
-  template <typename Make>
-  std::shared_ptr<const DepthwiseStarts> Get(Key key, const Make& make) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (value_ == nullptr || !(key == key_)) {
-      value_ = std::make_shared<const DepthwiseStarts>(make());
-      key_ = std::move(key);
-    }
-    return value_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  mutable Key key_;
-  mutable std::shared_ptr<const DepthwiseStarts> value_;
-};
-
 /// Output rows [begin, end) of a depthwise convolution through DepthwiseRunAvx512, channels
 /// [c_begin, c_end) of `channels`: the pixels whose taps all lie inside the image as one run per
 /// row, each border pixel on its own with its in-bounds taps.
@@ -469,50 +347,6 @@ void RunDepthwiseRowsAvx512(const WindowGeometry& g, int64_t channels, int64_t c
     }
     for (int64_t ox = std::max(inner_begin, inner_end); ox < out_w; ++ox) border(ox);
   }
-}
-
-/// A depthwise convolution's weights [C, 1, taps...] tap-major, minus their zero points, as the
-/// kernels that run here read them: for the AVX-512 ones, which multiply with VPMADDWD or
-/// VPDPWSSD, as int16 in the low half of each lane (`halves`); with VNNI also as bytes for
-/// DepthwiseRunBytesAvx512Vnni where they fit int8.
-template <typename TW>
-DepthwiseFilters DepthwiseWeights(const TW* w, std::span<const int32_t> w_zero, int64_t channels,
-                                  int64_t taps) {
-  DepthwiseFilters filters;
-  std::vector<int32_t>& weights = filters.halves;
-  weights.resize(static_cast<size_t>(taps * channels));
-  for (int64_t c = 0; c < channels; ++c) {
-    const int32_t zero = w_zero.size() == 1 ? w_zero[0] : w_zero[c];
-    for (int64_t t = 0; t < taps; ++t) weights[t * channels + c] = w[c * taps + t] - zero;
-  }
-  if (HasAvx512BwVl() && GetCpuFeatures().avx512_vnni) {
-    filters.bytes = DepthwiseByteWeights(weights.data(), taps, channels);
-  }
-  if (HasAvx512BwVl()) {
-    for (int32_t& weight : weights) weight = static_cast<uint16_t>(weight);
-  }
-  return filters;
-}
-
-/// DepthwiseWeights of W (input 3) when it and its zero point (input 5) are constants of a 2-D
-/// depthwise convolution of `group` channels; empty otherwise (computed per call).
-DepthwiseFilters ConstantDepthwiseWeights(const KernelInfo& info, int64_t group) {
-  const Tensor* w = info.ConstantInput(3);
-  const Tensor* zero = info.ConstantInput(5);
-  if (w == nullptr || zero == nullptr || w->shape().rank() != 4 || w->shape()[0] != group ||
-      w->shape()[1] != 1 || zero->dtype() != w->dtype() ||
-      (zero->NumElements() != 1 && zero->NumElements() != group)) {
-    return {};
-  }
-  const int64_t taps = w->shape()[2] * w->shape()[3];
-  std::vector<int32_t> zeros(static_cast<size_t>(zero->NumElements()));
-  if (w->dtype() == DataType::kInt8) {
-    for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = zero->Data<int8_t>()[i];
-    return DepthwiseWeights(w->Data<int8_t>(), zeros, group, taps);
-  }
-  if (w->dtype() != DataType::kUint8) return {};
-  for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = zero->Data<uint8_t>()[i];
-  return DepthwiseWeights(w->Data<uint8_t>(), zeros, group, taps);
 }
 
 /// One channel and one filter per group, 2-D, channels-last as ORT's: X is transposed to NHWC,
@@ -721,13 +555,11 @@ class QLinearConv final : public OpKernel {
                                 constant_bias_ ? &depthwise_starts_ : nullptr);
             return Status::OK();
           }
-          return DispatchByType<QuantTypes>(w.dtype(), "W", [&]<typename TW>() {
-            const DepthwiseFilters weights =
-                DepthwiseWeights(w.Data<TW>(), w_zp, p.channels, p.geometry.KernelSize());
-            RunDepthwise<TX, Q>(p, x.Data<TX>(), x_zp[0], weights, requant, y->MutableData<Q>(),
-                                layouts, pool, nullptr);
-            return Status::OK();
-          });
+          const DepthwiseFilters weights =
+              DepthwiseWeights(w, w_zp, p.channels, p.geometry.KernelSize());
+          RunDepthwise<TX, Q>(p, x.Data<TX>(), x_zp[0], weights, requant, y->MutableData<Q>(),
+                              layouts, pool, nullptr);
+          return Status::OK();
         }
         // The general path works channels-first: channels-last operands are transposed.
         const Tensor* x_first = &x;

@@ -1,11 +1,19 @@
 // Output pixels of a depthwise 8-bit convolution in channels-last layout, written for AVX-512:
 // each block of up to 64 channels keeps its int32 sums in registers across the taps and is
 // requantized there, where the generic loop (qlinear_conv.cc) streams its sums through memory
-// once per tap.
+// once per tap. With them, what QLinearConv prepares for them: the weights in each kernel's
+// layout (once, for constant filters) and the starts with the zero-point terms folded in.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
 #include <vector>
+
+#include "lib/framework/op_kernel.h"
+#include "providers/common/nn/window_attributes.h"
 
 namespace ort {
 
@@ -53,6 +61,74 @@ void InterleaveDepthwiseChannels(const T* values, int64_t channels, std::vector<
     }
   }
 }
+
+struct DepthwiseFilters {
+  std::vector<int32_t> halves;
+  std::vector<uint8_t> bytes;  // empty where unused
+};
+
+/// What each output pixel of a depthwise convolution starts from: per channel, the bias minus
+/// x_zero times the sum of the weights of its taps in bounds, so that the kernels multiply the
+/// inputs as they are. Pixels share these by the window rows and columns they have in bounds
+/// (nine arrays for a padded 3 x 3), in the byte kernel's interleaved order when `interleaved`,
+/// whose multipliers are here too.
+struct DepthwiseStarts {
+  std::vector<std::vector<int32_t>> folded;  // [row set * column sets + column set]
+  std::vector<size_t> row_set, column_set;   // per output row, per output column
+  size_t column_sets = 0;
+  bool interleaved = false;
+  std::vector<float> interleaved_multipliers;
+
+  const int32_t* At(int64_t oy, int64_t ox) const {
+    return folded[row_set[oy] * column_sets + column_set[ox]].data();
+  }
+};
+
+/// DepthwiseStarts of an image of `g` over `channels` (weights as DepthwiseWeights' halves).
+DepthwiseStarts FoldDepthwiseStarts(const WindowGeometry& g, int64_t channels,
+                                    const std::vector<int32_t>& weights,
+                                    const std::vector<int32_t>& start, int32_t x_zero,
+                                    bool interleaved, const std::vector<float>& multipliers);
+
+/// The last FoldDepthwiseStarts of a kernel whose weights and bias are constants: it changes
+/// only with x_zero, the image's size and the multipliers (the scales), which stay the same from
+/// call to call, and computing it took a fifth of a 7 x 7 map's convolution, on one thread.
+class DepthwiseStartsCache {
+ public:
+  struct Key {
+    int32_t x_zero = 0;
+    int64_t height = 0, width = 0;
+    bool interleaved = false;
+    std::vector<float> multipliers;
+    bool operator==(const Key&) const = default;
+  };
+
+  template <typename Make>
+  std::shared_ptr<const DepthwiseStarts> Get(Key key, const Make& make) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (value_ == nullptr || !(key == key_)) {
+      value_ = std::make_shared<const DepthwiseStarts>(make());
+      key_ = std::move(key);
+    }
+    return value_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable Key key_;
+  mutable std::shared_ptr<const DepthwiseStarts> value_;
+};
+
+/// A depthwise convolution's weights [C, 1, taps...] tap-major, minus their zero points, as the
+/// kernels that run here read them: for the AVX-512 ones, which multiply with VPMADDWD or
+/// VPDPWSSD, as int16 in the low half of each lane (`halves`); with VNNI also as bytes for
+/// DepthwiseRunBytesAvx512Vnni where they fit int8.
+DepthwiseFilters DepthwiseWeights(const Tensor& w, std::span<const int32_t> w_zero,
+                                  int64_t channels, int64_t taps);
+
+/// DepthwiseWeights of W (input 3) when it and its zero point (input 5) are constants of a 2-D
+/// depthwise convolution of `group` channels; empty otherwise (computed per call).
+DepthwiseFilters ConstantDepthwiseWeights(const KernelInfo& info, int64_t group);
 
 /// Computes `run` for int8 (`x_signed`) or uint8 X and int8 (`y_signed`) or uint8 Y, exactly as
 /// RequantizeRow rounds (qgemm.h). Only where HasAvx512BwVl().
