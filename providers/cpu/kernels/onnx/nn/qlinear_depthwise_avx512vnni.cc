@@ -44,8 +44,9 @@ struct ByteConstants {
   const __m512i b1 = _mm512_maskz_srli_epi32(kAll, _mm512_maskz_slli_epi32(kAll, q1, 24), 16);
   const __m512i b2 = _mm512_maskz_srli_epi32(kAll, _mm512_maskz_slli_epi32(kAll, q2, 24), 8);
   const __m512i b3 = _mm512_maskz_slli_epi32(kAll, q3, 24);
-  const __m512i upper = _mm512_ternarylogic_epi32(b1, b2, b3, 0xfe);             // b1 | b2 | b3
-  const __m512i bytes = _mm512_ternarylogic_epi32(q0, upper, k.low_byte, 0xec);  // q0 & ff | up
+  // OR and AND, not VPTERNLOGD: the sanitized -O0 build cannot pass its immediate through.
+  const __m512i upper = _mm512_or_si512(_mm512_or_si512(b1, b2), b3);
+  const __m512i bytes = _mm512_or_si512(_mm512_and_si512(q0, k.low_byte), upper);
   _mm512_mask_storeu_epi8(out, mask, bytes);
 }
 
