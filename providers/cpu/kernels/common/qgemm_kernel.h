@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "lib/common/cpu_info.h"
@@ -18,6 +19,13 @@ enum class QgemmExtension { kNone, kVnni, kAvxVnni, kAmxInt8 };
 /// Depth steps a kernel consumes per 32-bit lane: 4 bytes, or 2 int16 when the kernel is wide.
 /// Either way a group of depth steps takes 4 bytes of every packed row of A and column of B.
 constexpr int64_t kQgemmGroupBytes = 4;
+
+/// One depth group of a packed A row as the 32-bit value the vector kernels broadcast.
+inline int32_t LoadQgemmGroup(const uint8_t* p) {
+  int32_t value;
+  std::memcpy(&value, p, sizeof(value));
+  return value;
+}
 
 /// The last step of a product that is only requantized, which a kernel that `requantizes` takes
 /// over from the int32 store of its final depth block: each sum s of column j becomes the 8-bit

@@ -21,12 +21,6 @@ constexpr int kMr = static_cast<int>(kKernel.mr);
 constexpr int kVectorColumns = 8;
 constexpr int kNv = static_cast<int>(kKernel.nr) / kVectorColumns;
 
-inline int32_t LoadGroup(const uint8_t* p) {
-  int32_t value;
-  std::memcpy(&value, p, sizeof(value));
-  return value;
-}
-
 // acc + the exact int16 pair products of a and b.
 inline __m256i MultiplyAdd(__m256i acc, __m256i a, __m256i b) {
   return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));

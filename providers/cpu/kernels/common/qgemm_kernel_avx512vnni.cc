@@ -21,12 +21,6 @@ constexpr int kMr = static_cast<int>(kKernel.mr);
 constexpr int kVectorColumns = 16;
 constexpr int kNv = static_cast<int>(kKernel.nr) / kVectorColumns;
 
-inline int32_t LoadGroup(const uint8_t* p) {
-  int32_t value;
-  std::memcpy(&value, p, sizeof(value));
-  return value;
-}
-
 // acc += A bytes (unsigned) x B bytes (signed), four products per int32 lane. In assembly because
 // GCC 12 treats the intrinsic's accumulator as a fresh value: it copied all 24 accumulators
 // through the stack every depth step.
@@ -47,7 +41,7 @@ void Tile(int64_t groups, const uint8_t* a, int64_t a_stride, const uint8_t* b, 
     __m512i bv[V];
     for (int v = 0; v < V; ++v) bv[v] = _mm512_loadu_si512(b + g * b_row + 64 * v);
     for (int r = 0; r < R; ++r) {
-      const __m512i av = _mm512_set1_epi32(LoadGroup(a + r * a_stride + 4 * g));
+      const __m512i av = _mm512_set1_epi32(LoadQgemmGroup(a + r * a_stride + 4 * g));
       for (int v = 0; v < V; ++v) acc[r][v] = DotBytes(acc[r][v], av, bv[v]);
     }
   }

@@ -22,12 +22,6 @@ constexpr int kMr = static_cast<int>(kKernel.mr);
 constexpr int kVectorColumns = 8;
 constexpr int kNv = static_cast<int>(kKernel.nr) / kVectorColumns;
 
-inline int32_t LoadGroup(const uint8_t* p) {
-  int32_t value;
-  std::memcpy(&value, p, sizeof(value));
-  return value;
-}
-
 // acc + the four byte products per lane of a (unsigned) and b (signed). In assembly, as in the
 // AVX-512 kernel: GCC 12 copies the intrinsic's accumulators through the stack. {vex} selects
 // AVX-VNNI's encoding; "x" keeps to the 16 registers it can name.
