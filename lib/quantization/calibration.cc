@@ -60,7 +60,7 @@ float PercentileThreshold(const AbsHistogram& histogram, double percentile) {
 
 namespace {
 
-// ONNX Runtime's smooth_distribution: moves `epsilon` of mass onto every empty bin, taken evenly
+// ONNX Runtime's smooth_distribution: moves `epsilon` of count onto every empty bin, taken evenly
 // from the others, so that KL(P || Q) stays finite. False when every bin is empty.
 bool Smooth(std::vector<double>& distribution) {
   constexpr double kEpsilon = 1e-4;
@@ -92,7 +92,11 @@ double KlDivergence(const std::vector<double>& p, const std::vector<double>& q) 
 }  // namespace
 
 float EntropyThreshold(const AbsHistogram& histogram, int quantized_bins) {
-  const auto& counts = histogram.counts();
+  // The spike at zero of a Relu's (or any sparse) output is set to its neighbour's count, as
+  // NVIDIA's pytorch-quantization does: otherwise no merged level can match it, every cut that
+  // merges bins looks worse than the smallest one, and the range shrinks to a few sigma.
+  std::vector<double> counts = histogram.counts();
+  if (counts.size() > 1) counts[0] = counts[1];
   const size_t bins = counts.size();
   const size_t levels = static_cast<size_t>(std::max(quantized_bins, 1));
   if (bins <= levels) return histogram.bin_width() * static_cast<float>(bins);
@@ -121,9 +125,11 @@ float EntropyThreshold(const AbsHistogram& histogram, int quantized_bins) {
         if (counts[i] != 0) candidate[i] = total / static_cast<double>(nonempty);
       }
     }
+    // Smoothed as counts, as ONNX Runtime does: epsilon is then negligible beside a bin's mass.
+    // On probabilities it outweighs the sparse bins of a long tail, and the smallest cut won.
+    if (!Smooth(reference) || !Smooth(candidate)) continue;
     Normalize(reference);
     Normalize(candidate);
-    if (!Smooth(reference) || !Smooth(candidate)) continue;
     const double divergence = KlDivergence(reference, candidate);
     if (divergence < best_divergence) {
       best_divergence = divergence;

@@ -60,7 +60,8 @@ float PercentileThreshold(const AbsHistogram& histogram, double percentile);
 
 /// The threshold t (a bin edge) minimizing KL(P || Q), where P is the histogram cut at t with the
 /// counts beyond folded into its last bin, and Q that histogram merged into `quantized_bins`
-/// levels and expanded back over its non-empty bins.
+/// levels and expanded back over its non-empty bins; the bin at zero counts as its neighbour
+/// (a Relu output's spike of zeros would otherwise pull the threshold in).
 float EntropyThreshold(const AbsHistogram& histogram, int quantized_bins);
 
 /// The range of each tensor in `tensors` (float values the model computes, or model inputs) over
