@@ -1,12 +1,20 @@
 #include "apps/ort/feeds.h"
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
 #include <random>
+#include <string_view>
 
 #include "apps/ort/common_options.h"
 #include "lib/common/logging.h"
 #include "lib/io/tensor_file.h"
+#include "lib/ir/index_bounds.h"
 
 namespace ort::cli {
 
@@ -16,6 +24,10 @@ void AddFeedOptions(CLI::App& command, FeedArgs& args) {
                      "directory of input_<i>.pb files (ONNX test-data layout)");
   command.add_option("--shape", args.shapes, "shape of a random input: NAME=1x3x224x224");
   command.add_option("--seed", args.seed, "seed of random inputs");
+  command.add_option("--input-range", args.ranges,
+                     "values of a random input: NAME=LO:HI (integers in [LO, HI], floats in "
+                     "[LO, HI); default: indices within the table they index, other integers "
+                     "0:9, floats -1:1)");
 }
 
 namespace {
@@ -48,11 +60,17 @@ Result<TensorShape> RandomShape(const ValueInfo& info,
     if (dim.IsKnown()) {
       dims.push_back(dim.value);
     } else {
+      // A cache's length ("past_sequence_length") is 0: the other inputs' lengths (a mask over
+      // past + new tokens) then agree with the 1 every other open dimension gets.
+      std::string lower = dim.param;
+      std::transform(lower.begin(), lower.end(), lower.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      const int64_t value = lower.find("past") != std::string::npos ? 0 : 1;
       ORT_LOG_WARNING(
-          "input '{}': dimension '{}' is not fixed; using 1 (set it with --shape or "
+          "input '{}': dimension '{}' is not fixed; using {} (set it with --shape or "
           "--free-dim)",
-          info.name, dim.param.empty() ? "?" : dim.param);
-      dims.push_back(1);
+          info.name, dim.param.empty() ? "?" : dim.param, value);
+      dims.push_back(value);
     }
   }
   return TensorShape(std::move(dims));
@@ -73,10 +91,50 @@ Status CheckRandomSize(const ValueInfo& info, const TensorShape& shape, size_t l
   return Status::OK();
 }
 
-Result<Tensor> RandomTensor(DataType type, TensorShape shape, std::mt19937_64& rng) {
+struct ValueRange {
+  double low = -1.0;
+  double high = 1.0;
+};
+
+bool IsIntegerType(DataType type) { return IsSignedInteger(type) || IsUnsignedInteger(type); }
+
+// A whole string as a double; nullopt if anything else is there.
+std::optional<double> ParseNumber(std::string_view text) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// "LO:HI" with LO <= HI (LO < HI for floats, whose range is half open).
+Result<ValueRange> ParseRange(const std::string& entry, std::string_view text, DataType type) {
+  const size_t colon = text.find(':');
+  const auto low =
+      colon == std::string_view::npos ? std::nullopt : ParseNumber(text.substr(0, colon));
+  const auto high =
+      colon == std::string_view::npos ? std::nullopt : ParseNumber(text.substr(colon + 1));
+  if (!low || !high) {
+    return ORT_ERROR(kInvalidArgument, "--input-range {}: expected NAME=LO:HI, e.g. ids=0:999",
+                     entry);
+  }
+  const bool integer = IsIntegerType(type);
+  if (!std::isfinite(*low) || !std::isfinite(*high) || (integer ? *low > *high : *low >= *high)) {
+    return ORT_ERROR(kInvalidArgument, "--input-range {}: LO must be below HI", entry);
+  }
+  return ValueRange{*low, *high};
+}
+
+std::string DescribeRange(DataType type, const ValueRange& range) {
+  if (IsIntegerType(type)) return fmt::format("random in [{}, {}]", range.low, range.high);
+  if (IsFloatingPoint(type)) return fmt::format("random in [{}, {})", range.low, range.high);
+  return "random";
+}
+
+Result<Tensor> RandomTensor(DataType type, TensorShape shape, const ValueRange& range,
+                            std::mt19937_64& rng) {
   ORT_ASSIGN_OR_RETURN(Tensor tensor, Tensor::Allocate(type, std::move(shape)));
   const int64_t count = tensor.NumElements();
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_real_distribution<double> real(range.low, range.high);
   std::uniform_int_distribution<int> small(0, 9);
   if (IsFourBit(type)) {
     // Values 0..7 fit both int4 and uint4; an odd count leaves the padding nibble zero.
@@ -90,15 +148,23 @@ Result<Tensor> RandomTensor(DataType type, TensorShape shape, std::mt19937_64& r
   }
   Status status = DispatchByType<AllTensorTypes>(type, "random input", [&]<typename T>() {
     T* data = tensor.MutableData<T>();
-    for (int64_t i = 0; i < count; ++i) {
-      if constexpr (std::is_same_v<T, std::string>) {
-        data[i] = std::to_string(small(rng));
-      } else if constexpr (std::is_same_v<T, bool>) {
-        data[i] = small(rng) % 2 == 0;
-      } else if constexpr (std::is_integral_v<T>) {
-        data[i] = static_cast<T>(small(rng));
-      } else {
-        data[i] = T(static_cast<float>(real(rng)));
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // The range clamped to T, so that a bound past the type's limits cannot wrap.
+      const double type_low = static_cast<double>(std::numeric_limits<T>::lowest());
+      const double type_high = static_cast<double>(std::numeric_limits<T>::max());
+      std::uniform_int_distribution<int64_t> integer(
+          static_cast<int64_t>(std::clamp(std::ceil(range.low), type_low, type_high)),
+          static_cast<int64_t>(std::clamp(std::floor(range.high), type_low, type_high)));
+      for (int64_t i = 0; i < count; ++i) data[i] = static_cast<T>(integer(rng));
+    } else {
+      for (int64_t i = 0; i < count; ++i) {
+        if constexpr (std::is_same_v<T, std::string>) {
+          data[i] = std::to_string(small(rng));
+        } else if constexpr (std::is_same_v<T, bool>) {
+          data[i] = small(rng) % 2 == 0;
+        } else {
+          data[i] = T(static_cast<float>(real(rng)));
+        }
       }
     }
     return Status::OK();
@@ -168,6 +234,25 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
     ORT_ASSIGN_OR_RETURN(shapes[assignment.first], ParseDims(assignment.second));
   }
 
+  std::map<std::string, ValueRange> ranges;
+  for (const auto& entry : args.ranges) {
+    ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--input-range"));
+    const ValueType* type = DeclaredType(infos, assignment.first);
+    if (type == nullptr) {
+      return ORT_ERROR(kInvalidArgument,
+                       "--input-range {}: the model has no input '{}' (inputs: {})", entry,
+                       assignment.first, InputNames(infos));
+    }
+    ORT_ASSIGN_OR_RETURN(ranges[assignment.first],
+                         ParseRange(entry, assignment.second, type->elem_type));
+  }
+  for (const auto& [name, bound] : IndexInputBounds(session.model().graph())) {
+    const ValueType* type = DeclaredType(infos, name);
+    if (type != nullptr && IsIntegerType(type->elem_type) && !ranges.count(name)) {
+      ranges[name] = ValueRange{0.0, static_cast<double>(bound - 1)};
+    }
+  }
+
   std::mt19937_64 rng(args.seed);
   std::vector<Feed> feeds;
   for (const auto& info : infos) {
@@ -182,8 +267,13 @@ Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const Feed
     }
     ORT_ASSIGN_OR_RETURN(TensorShape shape, RandomShape(info, shapes));
     ORT_RETURN_IF_ERROR(CheckRandomSize(info, shape, session.options().max_tensor_bytes));
-    ORT_ASSIGN_OR_RETURN(Tensor tensor, RandomTensor(info.type.elem_type, std::move(shape), rng));
-    feeds.push_back(Feed{{info.name, Value(std::move(tensor))}, "random"});
+    const DataType type = info.type.elem_type;
+    const auto given_range = ranges.find(info.name);
+    const ValueRange range = given_range != ranges.end() ? given_range->second
+                             : IsIntegerType(type)       ? ValueRange{0.0, 9.0}
+                                                         : ValueRange{};
+    ORT_ASSIGN_OR_RETURN(Tensor tensor, RandomTensor(type, std::move(shape), range, rng));
+    feeds.push_back(Feed{{info.name, Value(std::move(tensor))}, DescribeRange(type, range)});
   }
   return feeds;
 }

@@ -1,5 +1,5 @@
 // Model inputs for run and perf: from .npy/.pb files, an ONNX test-data directory, or seeded
-// random values of the declared type and shape.
+// random values of the declared type and shape (integers that index a table stay inside it).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -17,6 +17,7 @@ struct FeedArgs {
   std::vector<std::string> inputs;  // NAME=FILE
   std::string input_dir;
   std::vector<std::string> shapes;  // NAME=DIMS, for random inputs
+  std::vector<std::string> ranges;  // NAME=LO:HI, for random inputs
   uint64_t seed = 0;
 };
 
@@ -24,7 +25,7 @@ void AddFeedOptions(CLI::App& command, FeedArgs& args);
 
 struct Feed {
   NamedValue value;
-  std::string source;  // file path, or "random"
+  std::string source;  // file path, or "random in [LO, HI]" (HI) for floats)
 };
 
 /// One feed per model input, in the model's input order.

@@ -101,6 +101,38 @@ expect "run prints outputs" 0 "[1, 2, 3, 4, 5, 6]" "$ort" run "$add" --input "a=
 expect "verbose shows assignments" 0 "[cpu] the_node (Add)" "$ort" run "$add" --verbose --seed 3
 expect "random inputs are seeded" 0 "random" "$ort" run "$add" --seed 1
 
+# Random integers that index a table stay inside it (a 3-row embedding behind a Cast), a cache's
+# open length is 0, and --input-range overrides both.
+embed=$work/embed
+mkdir -p "$embed"
+/usr/bin/python3 - "$embed" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+table = numpy_helper.from_array(np.arange(12, dtype=np.float32).reshape(3, 4), "table")
+nodes = [helper.make_node("Cast", ["ids"], ["ids32"], to=TensorProto.INT32),
+         helper.make_node("Gather", ["table", "ids32"], ["rows"]),
+         helper.make_node("Concat", ["past", "rows"], ["cache"], axis=1)]
+graph = helper.make_graph(
+    nodes, "embed",
+    [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, 64]),
+     helper.make_tensor_value_info("past", TensorProto.FLOAT, [1, "past_sequence", 4])],
+    [helper.make_tensor_value_info("cache", TensorProto.FLOAT, None)], [table])
+save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1] + "/embed.onnx")
+PY
+expect "random indices stay in their table" 0 "random in [0, 2]" "$ort" run "$embed/embed.onnx" --seed 4
+expect "a cache's open length is 0" 0 "float[1,0,4]" "$ort" run "$embed/embed.onnx" --seed 4
+expect "ort perf with random indices" 0 "latency" "$ort" perf "$embed/embed.onnx" -r 3
+expect "--input-range sets integers" 0 "random in [1, 1]" "$ort" run "$embed/embed.onnx" --input-range ids=1:1
+expect "--input-range sets floats" 0 "random in [5, 6)" "$ort" run "$embed/embed.onnx" \
+  --input-range past=5:6 --shape past=1x2x4
+expect "an index out of its table is still an error" 2 "out of range" \
+  "$ort" run "$embed/embed.onnx" --input-range ids=3:3
+one_line "--input-range of no input" "$ort" run "$embed/embed.onnx" --input-range nope=0:1
+one_line "--input-range without HI" "$ort" run "$embed/embed.onnx" --input-range ids=5
+one_line "--input-range LO above HI" "$ort" run "$embed/embed.onnx" --input-range ids=3:1
+one_line "--input-range empty float range" "$ort" run "$embed/embed.onnx" --input-range past=1:1
+
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/pb" > /dev/null
 expect "pb outputs compare equal" 0 "OK" "$ort" run "$add" --input "a=$a" --input "b=$a" --expected-dir "$work/pb"
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/npy" --output-format npy > /dev/null
