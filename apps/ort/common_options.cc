@@ -4,6 +4,7 @@
 #include <charconv>
 #include <thread>
 
+#include "lib/onnx/model_loader.h"
 #include "providers/provider_factory.h"
 
 namespace ort::cli {
@@ -124,7 +125,8 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 }  // namespace
 
-Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args) {
+Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args,
+                                                      const ModelEdit& edit) {
   SessionOptions options;
   ORT_ASSIGN_OR_RETURN(options.log_severity, ParseLogSeverity(args.log_level));
   ORT_ASSIGN_OR_RETURN(options.optimization_level, ParseOptimizationLevel(args.opt_level));
@@ -167,12 +169,19 @@ Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args) {
   ORT_ASSIGN_OR_RETURN(auto providers, CreateProviders(SplitList(args.providers), settings));
   for (auto& provider : providers)
     ORT_RETURN_IF_ERROR(session->RegisterProvider(std::move(provider)));
-  ORT_RETURN_IF_ERROR(session->Load(args.model));
+  if (edit) {
+    ORT_ASSIGN_OR_RETURN(std::unique_ptr<Model> model, LoadModel(args.model));
+    ORT_RETURN_IF_ERROR(edit(*model));
+    ORT_RETURN_IF_ERROR(session->Load(std::move(model)));
+  } else {
+    ORT_RETURN_IF_ERROR(session->Load(args.model));
+  }
   return session;
 }
 
-Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args) {
-  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, LoadSession(args));
+Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args,
+                                                        const ModelEdit& edit) {
+  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, LoadSession(args, edit));
   ORT_RETURN_IF_ERROR(session->Initialize());
   return session;
 }

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -54,11 +55,17 @@ void AddModelOptions(CLI::App& command, SessionArgs& args);
 /// Adds the shared options (AddModelOptions, the level and the execution settings) to `command`.
 void AddSessionOptions(CLI::App& command, SessionArgs& args);
 
-/// Builds a session from `args` and loads the model, without initializing it.
-Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args);
+/// Rewrites a loaded model before the session takes it (ort run --dump-intermediates).
+using ModelEdit = std::function<Status(Model& model)>;
+
+/// Builds a session from `args` and loads the model, without initializing it; `edit`, when
+/// given, rewrites the model first.
+Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args,
+                                                      const ModelEdit& edit = {});
 
 /// Builds, loads and initializes a session from `args`.
-Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args);
+Result<std::unique_ptr<InferenceSession>> CreateSession(const SessionArgs& args,
+                                                        const ModelEdit& edit = {});
 
 /// Parses "NAME=VALUE" into its two parts; errors name `option`.
 Result<std::pair<std::string, std::string>> SplitAssignment(const std::string& text,

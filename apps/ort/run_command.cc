@@ -9,6 +9,7 @@
 
 #include "apps/ort/common_options.h"
 #include "apps/ort/feeds.h"
+#include "apps/ort/intermediates.h"
 #include "lib/io/compare.h"
 #include "lib/io/npy.h"
 #include "lib/io/tensor_file.h"
@@ -27,6 +28,8 @@ struct RunArgs {
   double atol = 1e-5;
   bool verbose = false;
   int repeat = 1;
+  std::string dump_dir;
+  std::string dump_filter;
 };
 
 std::string FirstValues(const Value& value) {
@@ -133,7 +136,18 @@ Result<int> Execute(const RunArgs& args) {
     return ORT_ERROR(kInvalidArgument, "--output-format must be pb or npy, got '{}'",
                      args.output_format);
   }
-  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, CreateSession(args.session));
+  std::vector<std::string> intermediates;
+  ModelEdit mark_intermediates;
+  if (!args.dump_dir.empty()) {
+    mark_intermediates = [&](Model& model) -> Status {
+      ORT_ASSIGN_OR_RETURN(intermediates, MarkIntermediates(model, args.dump_filter));
+      return Status::OK();
+    };
+  } else if (!args.dump_filter.empty()) {
+    return ORT_ERROR(kInvalidArgument, "--dump-filter needs --dump-intermediates DIR");
+  }
+  ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session,
+                       CreateSession(args.session, mark_intermediates));
   ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(*session, args.feeds));
 
   const Model& model = session->model();
@@ -162,7 +176,20 @@ Result<int> Execute(const RunArgs& args) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
 
-  const std::vector<ValueInfo> infos = session->OutputInfos();
+  std::vector<ValueInfo> infos = session->OutputInfos();
+  if (!intermediates.empty()) {
+    // The marked values follow the model's own outputs.
+    const size_t model_outputs = outputs.size() - intermediates.size();
+    const std::vector<Value> marked(outputs.begin() + static_cast<std::ptrdiff_t>(model_outputs),
+                                    outputs.end());
+    ORT_ASSIGN_OR_RETURN(const size_t written,
+                         WriteIntermediates(args.dump_dir, intermediates, marked));
+    std::cout << fmt::format("intermediates: {} of {} node outputs written to {}{}\n", written,
+                             intermediates.size(), args.dump_dir,
+                             written < intermediates.size() ? " (the rest are not tensors)" : "");
+    outputs.resize(model_outputs);
+    infos.resize(model_outputs);
+  }
   std::cout << fmt::format("outputs (run took {:.3f} ms):\n", milliseconds);
   for (size_t i = 0; i < outputs.size(); ++i) {
     std::cout << fmt::format("  {:<24} {:<24} {}\n", infos[i].name, outputs[i].Describe(),
@@ -197,6 +224,11 @@ std::function<int()> AddRunCommand(CLI::App& app) {
   command->add_option("--rtol", args->rtol, "relative tolerance of the comparison");
   command->add_option("--atol", args->atol, "absolute tolerance of the comparison");
   command->add_flag("--verbose", args->verbose, "show the provider assigned to each node");
+  command->add_option("--dump-intermediates", args->dump_dir,
+                      "write every node output as DIR/<value name>.npy (the values are made "
+                      "outputs before optimization, so they are the model's own)");
+  command->add_option("--dump-filter", args->dump_filter,
+                      "with --dump-intermediates: only the values whose name matches this regex");
   command->add_option("-r,--repeat", args->repeat,
                       "run this many times; the last run's outputs are printed, saved, compared");
   command->add_option("--profile", args->session.profile_file,

@@ -133,6 +133,33 @@ one_line "--input-range without HI" "$ort" run "$embed/embed.onnx" --input-range
 one_line "--input-range LO above HI" "$ort" run "$embed/embed.onnx" --input-range ids=3:1
 one_line "--input-range empty float range" "$ort" run "$embed/embed.onnx" --input-range past=1:1
 
+# --dump-intermediates writes every node output, named after the value (characters a file name
+# cannot hold made '_'), with the model's own values even where the level would fuse them.
+/usr/bin/python3 - "$embed" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, save
+nodes = [helper.make_node("Relu", ["x"], ["act/relu:0"]), helper.make_node("Neg", ["act/relu:0"], ["z"])]
+graph = helper.make_graph(nodes, "relu_neg", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3])])
+save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1] + "/relu_neg.onnx")
+np.save(sys.argv[1] + "/x.npy", np.array([[-1, 2, -3], [4, -5, 6]], np.float32))
+PY
+expect "--dump-intermediates writes node outputs" 0 "1 of 1 node outputs written" \
+  "$ort" run "$embed/relu_neg.onnx" --input "x=$embed/x.npy" --dump-intermediates "$work/dump"
+passes "dumped values are the node's" /usr/bin/python3 -c "
+import numpy as np, sys
+a = np.load(sys.argv[1])
+assert (a == np.array([[0, 2, 0], [4, 0, 6]], np.float32)).all(), a" "$work/dump/act_relu_0.npy"
+expect "--dump-filter picks values" 0 "4 of 4 node outputs" "$ort" run "$data/demo/tiny_resnet.onnx" \
+  --seed 1 --dump-intermediates "$work/dump_relu" --dump-filter Relu
+one_line "--dump-filter that is not a regex" "$ort" run "$embed/relu_neg.onnx" \
+  --input "x=$embed/x.npy" --dump-intermediates "$work/dump" --dump-filter "("
+one_line "--dump-filter matching nothing" "$ort" run "$embed/relu_neg.onnx" \
+  --input "x=$embed/x.npy" --dump-intermediates "$work/dump" --dump-filter zzz
+one_line "--dump-filter without --dump-intermediates" "$ort" run "$embed/relu_neg.onnx" \
+  --input "x=$embed/x.npy" --dump-filter relu
+
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/pb" > /dev/null
 expect "pb outputs compare equal" 0 "OK" "$ort" run "$add" --input "a=$a" --input "b=$a" --expected-dir "$work/pb"
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/npy" --output-format npy > /dev/null
