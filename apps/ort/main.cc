@@ -1,5 +1,5 @@
-// Entry point of the `ort` tool. Invoked as `ort-run`, `ort-perf`, `ort-optimize` or
-// `ort-quantize` (links), it behaves as `ort run`, `ort perf`, `ort optimize` or `ort quantize`.
+// Entry point of the `ort` tool. Invoked as `ort-run`, `ort-perf`, `ort-optimize`, `ort-quantize`
+// or `ort-inspect` (links), it behaves as `ort run`, `ort perf`, ... or `ort inspect`.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/ort/inspect_command.h"
 #include "apps/ort/optimize_command.h"
 #include "apps/ort/perf_command.h"
 #include "apps/ort/quantize_command.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   auto perf = ort::cli::AddPerfCommand(app);
   auto optimize = ort::cli::AddOptimizeCommand(app);
   auto quantize = ort::cli::AddQuantizeCommand(app);
+  auto inspect = ort::cli::AddInspectCommand(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("perf")) return perf();
     if (app.got_subcommand("optimize")) return optimize();
     if (app.got_subcommand("quantize")) return quantize();
+    if (app.got_subcommand("inspect")) return inspect();
   } catch (const std::bad_alloc&) {
     // The library turns failed tensor allocations into errors; this catches the rest (a
     // container growing past memory) so that it still ends as one line and exit 2, not an abort.

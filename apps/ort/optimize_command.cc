@@ -44,30 +44,13 @@ void CountExternal(const Graph& graph, size_t min_bytes, OptimizeReport& report)
   }
 }
 
-void CountPlacement(const Graph& graph, std::map<std::string, ProviderPlacement>& placed) {
-  for (const Node* node : graph.Nodes()) {
-    ProviderPlacement& entry = placed[node->provider()];
-    ++entry.nodes;
-    ++entry.op_types[node->domain().empty() ? node->op_type()
-                                            : node->domain() + ":" + node->op_type()];
-    for (const Graph* subgraph : node->Subgraphs()) CountPlacement(*subgraph, placed);
-  }
-}
-
 // Partitions the optimized graph as a session would and inserts its copies, after the model was
 // saved: the saved model stays provider-neutral ONNX.
 Status ReportPlacement(InferenceSession& session, OptimizeReport& report) {
   std::vector<IExecutionProvider*> providers;
   for (const auto& provider : session.providers()) providers.push_back(provider.get());
   Graph& graph = session.mutable_model().graph();
-  ORT_RETURN_IF_ERROR(PartitionGraph(graph, providers));
-  std::map<std::string, ProviderPlacement> placed;
-  CountPlacement(graph, placed);
-  for (const IExecutionProvider* provider : providers) {
-    ProviderPlacement entry = placed[provider->type()];
-    entry.provider = provider->type();
-    report.placement.push_back(std::move(entry));
-  }
+  ORT_ASSIGN_OR_RETURN(report.placement, PlaceNodes(graph, providers));
   ORT_ASSIGN_OR_RETURN(const MemcpyCounts copies, InsertMemcpyNodes(graph, providers));
   report.copies_to_device = copies.to_device;
   report.copies_to_host = copies.to_host;

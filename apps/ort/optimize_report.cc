@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lib/common/file_writer.h"
+#include "lib/session/partitioner.h"
 
 namespace ort::cli {
 namespace {
@@ -32,7 +33,31 @@ std::string ReadableBytes(int64_t bytes) {
   return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6);
 }
 
+void CountPlacement(const Graph& graph, std::map<std::string, ProviderPlacement>& placed) {
+  for (const Node* node : graph.Nodes()) {
+    ProviderPlacement& entry = placed[node->provider()];
+    ++entry.nodes;
+    ++entry.op_types[node->domain().empty() ? node->op_type()
+                                            : node->domain() + ":" + node->op_type()];
+    for (const Graph* subgraph : node->Subgraphs()) CountPlacement(*subgraph, placed);
+  }
+}
+
 }  // namespace
+
+Result<std::vector<ProviderPlacement>> PlaceNodes(Graph& graph,
+                                                  std::span<IExecutionProvider* const> providers) {
+  ORT_RETURN_IF_ERROR(PartitionGraph(graph, providers));
+  std::map<std::string, ProviderPlacement> placed;
+  CountPlacement(graph, placed);
+  std::vector<ProviderPlacement> placement;
+  for (const IExecutionProvider* provider : providers) {
+    ProviderPlacement entry = placed[provider->type()];
+    entry.provider = provider->type();
+    placement.push_back(std::move(entry));
+  }
+  return placement;
+}
 
 OptimizerStatsCollector::OptimizerStatsCollector() {
   for (const auto& pass : BuiltInPasses()) rules_of_pass_[pass->name()] = pass->RuleNames();

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "lib/common/status.h"
+#include "lib/framework/execution_provider.h"
 #include "lib/ir/graph.h"
 #include "lib/optimizer/graph_optimizer.h"
 
@@ -46,6 +48,11 @@ struct ProviderPlacement {
   int64_t nodes = 0;
   std::map<std::string, int64_t> op_types;
 };
+
+/// Partitions `graph` (and its subgraphs) over `providers` as a session would; the nodes and op
+/// types each provider took, in the providers' order.
+Result<std::vector<ProviderPlacement>> PlaceNodes(Graph& graph,
+                                                  std::span<IExecutionProvider* const> providers);
 
 struct OptimizeReport {
   std::string model;

@@ -160,6 +160,51 @@ one_line "--dump-filter matching nothing" "$ort" run "$embed/relu_neg.onnx" \
 one_line "--dump-filter without --dump-intermediates" "$ort" run "$embed/relu_neg.onnx" \
   --input "x=$embed/x.npy" --dump-filter relu
 
+# ort inspect: a Conv of [batch, 3, 8, 8] by [4, 3, 3, 3] with same padding does
+# 2 x (batch x 4 x 8 x 8) x 27 FLOPs: 13824 at batch 1, 55296 at batch 4.
+/usr/bin/python3 - "$embed" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+w = numpy_helper.from_array(np.ones((4, 3, 3, 3), np.float32), "w")
+graph = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])], "conv",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3, 8, 8])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [w])
+save(helper.make_model(graph, producer_name="cli-test", opset_imports=[helper.make_opsetid("", 13)]),
+     sys.argv[1] + "/conv.onnx")
+PY
+expect "inspect shows inputs and op types" 0 "float[batch,3,8,8]" "$ort" inspect "$embed/conv.onnx"
+expect "inspect counts FLOPs at default sizes" 0 "13.82 KFLOPs at batch=1 (default)" \
+  "$ort" inspect "$embed/conv.onnx"
+expect "inspect --shape sets the sizes" 0 "55.30 KFLOPs at batch=4" \
+  "$ort" inspect "$embed/conv.onnx" --shape x=4x3x8x8
+expect "inspect --free-dim sets the sizes" 0 "55.30 KFLOPs at batch=4" \
+  "$ort" inspect "$embed/conv.onnx" --free-dim batch=4
+"$ort" inspect "$embed/conv.onnx" --json -e cpu --level basic > "$work/inspect.json"
+passes "inspect --json holds the facts" /usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['producer']['name'] == 'cli-test', r['producer']
+assert r['opsets'] == {'ai.onnx': 13}, r['opsets']
+assert r['inputs'] == [{'name': 'x', 'type': 'float[batch,3,8,8]'}], r['inputs']
+assert r['initializers'] == {'count': 1, 'bytes': 432, 'parameters': 108}, r['initializers']
+assert r['op_types'] == {'ai.onnx': {'Conv': 1}}, r['op_types']
+assert r['flops']['total'] == 13824, r['flops']
+assert r['placement']['providers'][0]['provider'] == 'cpu', r['placement']
+assert r['placement']['providers'][0]['nodes'] == 1, r['placement']" "$work/inspect.json"
+expect "inspect -e cuda places without a GPU" 0 "cuda     1 nodes" \
+  "$ort" inspect "$embed/conv.onnx" -e cuda,cpu
+expect "inspect lists subgraphs" 0 "subgraph" "$ort" inspect "$models/nested_if_32.onnx"
+"$ort" optimize "$embed/conv.onnx" -o "$work/conv_opt.onnx" > /dev/null
+expect "inspect shows the optimization record" 0 "ort.optimization_level = all" \
+  "$ort" inspect "$work/conv_opt.onnx"
+expect "ort-inspect is ort inspect" 0 "13.82 KFLOPs" "$(dirname "$ort")/ort-inspect" "$embed/conv.onnx"
+one_line "inspect of a missing model" "$ort" inspect "$work/missing.onnx"
+one_line "inspect --shape of no input" "$ort" inspect "$embed/conv.onnx" --shape nope=1x3x8x8
+one_line "inspect --shape of another rank" "$ort" inspect "$embed/conv.onnx" --shape x=1x3x8
+one_line "inspect --shape against a fixed dimension" "$ort" inspect "$embed/conv.onnx" \
+  --shape x=1x4x8x8
+
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/pb" > /dev/null
 expect "pb outputs compare equal" 0 "OK" "$ort" run "$add" --input "a=$a" --input "b=$a" --expected-dir "$work/pb"
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/npy" --output-format npy > /dev/null
