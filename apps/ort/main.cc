@@ -1,5 +1,6 @@
-// Entry point of the `ort` tool. Invoked as `ort-run`, `ort-perf`, `ort-optimize`, `ort-quantize`
-// or `ort-inspect` (links), it behaves as `ort run`, `ort perf`, ... or `ort inspect`.
+// Entry point of the `ort` tool. Invoked as `ort-run`, `ort-perf`, `ort-optimize`, `ort-quantize`,
+// `ort-inspect` or `ort-compare` (links), it behaves as `ort run`, `ort perf`, ... or `ort
+// compare`.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/ort/compare_command.h"
 #include "apps/ort/inspect_command.h"
 #include "apps/ort/optimize_command.h"
 #include "apps/ort/perf_command.h"
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
   auto optimize = ort::cli::AddOptimizeCommand(app);
   auto quantize = ort::cli::AddQuantizeCommand(app);
   auto inspect = ort::cli::AddInspectCommand(app);
+  auto compare = ort::cli::AddCompareCommand(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -47,6 +50,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("optimize")) return optimize();
     if (app.got_subcommand("quantize")) return quantize();
     if (app.got_subcommand("inspect")) return inspect();
+    if (app.got_subcommand("compare")) return compare();
   } catch (const std::bad_alloc&) {
     // The library turns failed tensor allocations into errors; this catches the rest (a
     // container growing past memory) so that it still ends as one line and exit 2, not an abort.

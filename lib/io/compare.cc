@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -25,12 +26,14 @@ Comparison CompareTensors(const Tensor& actual, const Tensor& expected,
   Comparison result;
   if (actual.dtype() != expected.dtype()) {
     result.match = false;
+    result.cosine = 0;
     result.detail = fmt::format("type {} differs from expected {}", DataTypeName(actual.dtype()),
                                 DataTypeName(expected.dtype()));
     return result;
   }
   if (actual.shape() != expected.shape()) {
     result.match = false;
+    result.cosine = 0;
     result.detail = fmt::format("shape {} differs from expected {}", actual.shape().ToString(),
                                 expected.shape().ToString());
     return result;
@@ -82,6 +85,7 @@ Comparison CompareTensors(const Tensor& actual, const Tensor& expected,
     const T* a = actual.Data<T>();
     const T* e = expected.Data<T>();
     const bool exact = !IsFloatingPoint(actual.dtype());
+    double dot = 0, actual_norm = 0, expected_norm = 0;
     for (int64_t i = 0; i < count; ++i) {
       const double x = AsDouble(a[i]);
       const double y = AsDouble(e[i]);
@@ -94,6 +98,9 @@ Comparison CompareTensors(const Tensor& actual, const Tensor& expected,
       } else {
         diff = std::fabs(x - y);
         ok = exact ? x == y : diff <= tolerance.atol + tolerance.rtol * std::fabs(y);
+        dot += x * y;
+        actual_norm += x * x;
+        expected_norm += y * y;
         result.max_abs_diff = std::max(result.max_abs_diff, diff);
         if (y != 0) result.max_rel_diff = std::max(result.max_rel_diff, diff / std::fabs(y));
       }
@@ -102,6 +109,10 @@ Comparison CompareTensors(const Tensor& actual, const Tensor& expected,
         result.match = false;
         ++result.mismatches;
       }
+    }
+    if (!exact) {
+      const double norms = std::sqrt(actual_norm) * std::sqrt(expected_norm);
+      result.cosine = norms > 0 ? dot / norms : (actual_norm == expected_norm ? 1.0 : 0.0);
     }
     return Status::OK();
   });
@@ -134,7 +145,7 @@ Comparison CompareValues(const Value& actual, const Value& expected, const Toler
     const auto& e = expected.sequence().tensors;
     if (a.size() != e.size()) {
       return {false, 0, 0, 1,
-              fmt::format("sequence has {} tensors, expected {}", a.size(), e.size())};
+              fmt::format("sequence has {} tensors, expected {}", a.size(), e.size()), 0};
     }
     Comparison total;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -142,6 +153,7 @@ Comparison CompareValues(const Value& actual, const Value& expected, const Toler
       total.max_abs_diff = std::max(total.max_abs_diff, part.max_abs_diff);
       total.max_rel_diff = std::max(total.max_rel_diff, part.max_rel_diff);
       total.mismatches += part.mismatches;
+      total.cosine = std::min(total.cosine, part.cosine);
       if (!part.match && total.match) {
         total.match = false;
         total.detail = fmt::format("sequence element {}: {}", i, part.detail);
@@ -151,7 +163,7 @@ Comparison CompareValues(const Value& actual, const Value& expected, const Toler
   }
   if (expected.IsNone() && actual.IsNone()) return {};
   return {false, 0, 0, 1,
-          fmt::format("got {}, expected {}", actual.Describe(), expected.Describe())};
+          fmt::format("got {}, expected {}", actual.Describe(), expected.Describe()), 0};
 }
 
 }  // namespace ort

@@ -20,6 +20,9 @@ struct Comparison {
   int64_t mismatches = 0;
   /// Why it does not match ("" when it does): type, shape or the first bad element.
   std::string detail;
+  /// x.y / (|x| |y|) over the finite elements of floating-point tensors (1 when both are all zero,
+  /// 0 when one is); 1 for other types. Sequences: the smallest of their tensors'.
+  double cosine = 1;
 };
 
 /// Elementwise |actual - expected| <= atol + rtol * |expected| (NaN equals NaN, infinities must be

@@ -205,6 +205,38 @@ one_line "inspect --shape of another rank" "$ort" inspect "$embed/conv.onnx" --s
 one_line "inspect --shape against a fixed dimension" "$ort" inspect "$embed/conv.onnx" \
   --shape x=1x4x8x8
 
+# ort compare: levels agree; a weight perturbed on purpose (block.3's Conv) is found by --bisect.
+tiny=$data/demo/tiny_resnet.onnx
+/usr/bin/python3 - "$tiny" "$work/perturbed.onnx" <<'PY'
+import sys
+import numpy as np
+import onnx
+from onnx import numpy_helper
+model = onnx.load(sys.argv[1])
+for i, weight in enumerate(model.graph.initializer):
+    if weight.name == "onnx::Conv_47":
+        model.graph.initializer[i].CopyFrom(
+            numpy_helper.from_array(numpy_helper.to_array(weight) * np.float32(1.5), weight.name))
+onnx.save(model, sys.argv[2])
+PY
+expect "compare: levels disable and all agree" 0 "outputs match" "$ort" compare "$tiny" --seed 2
+expect "compare reports cosine and mismatches" 0 "0/10 OK" "$ort" compare "$tiny" --seed 2 \
+  --a level=basic,threads=1 --b level=all,threads=2
+expect "compare: another model differs, exit 1" 1 "outputs differ" \
+  "$ort" compare "$tiny" --seed 2 --b "model=$work/perturbed.onnx"
+expect "compare --bisect names the perturbed node" 1 \
+  "first divergence: node '/block/block.3/Conv' (Conv)" \
+  "$ort" compare "$tiny" --seed 2 --bisect --b "model=$work/perturbed.onnx"
+expect "compare --bisect of equal runs" 0 "no node output diverges" \
+  "$ort" compare "$tiny" --seed 2 --bisect
+expect "ort-compare is ort compare" 0 "outputs match" "$(dirname "$ort")/ort-compare" "$tiny" --seed 2
+one_line "compare: a spec without KEY=VALUE" "$ort" compare "$tiny" --a basic
+one_line "compare: an unknown spec key" "$ort" compare "$tiny" --a speed=max
+one_line "compare: an unknown level" "$ort" compare "$tiny" --b level=max
+one_line "compare: a missing second model" "$ort" compare "$tiny" --b "model=$work/missing.onnx"
+one_line "compare: models with other inputs" "$ort" compare "$tiny" --free-dim batch=1 \
+  --b "model=$embed/conv.onnx"
+
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/pb" > /dev/null
 expect "pb outputs compare equal" 0 "OK" "$ort" run "$add" --input "a=$a" --input "b=$a" --expected-dir "$work/pb"
 "$ort" run "$add" --input "a=$a" --input "b=$a" --output-dir "$work/npy" --output-format npy > /dev/null
