@@ -144,8 +144,9 @@ Comparison CompareValues(const Value& actual, const Value& expected, const Toler
     const auto& a = actual.sequence().tensors;
     const auto& e = expected.sequence().tensors;
     if (a.size() != e.size()) {
-      return {false, 0, 0, 1,
-              fmt::format("sequence has {} tensors, expected {}", a.size(), e.size()), 0};
+      return {
+          false, 0, 0, 1, fmt::format("sequence has {} tensors, expected {}", a.size(), e.size()),
+          0};
     }
     Comparison total;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -162,8 +163,9 @@ Comparison CompareValues(const Value& actual, const Value& expected, const Toler
     return total;
   }
   if (expected.IsNone() && actual.IsNone()) return {};
-  return {false, 0, 0, 1,
-          fmt::format("got {}, expected {}", actual.Describe(), expected.Describe()), 0};
+  return {
+      false, 0, 0, 1, fmt::format("got {}, expected {}", actual.Describe(), expected.Describe()),
+      0};
 }
 
 }  // namespace ort
