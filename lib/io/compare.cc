@@ -12,6 +12,16 @@
 namespace ort {
 namespace {
 
+// Values that cannot be compared element by element.
+Comparison Unlike(std::string detail) {
+  Comparison result;
+  result.match = false;
+  result.mismatches = 1;
+  result.detail = std::move(detail);
+  result.cosine = 0;
+  return result;
+}
+
 template <typename T>
 double AsDouble(T value) {
   if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
@@ -144,9 +154,7 @@ Comparison CompareValues(const Value& actual, const Value& expected, const Toler
     const auto& a = actual.sequence().tensors;
     const auto& e = expected.sequence().tensors;
     if (a.size() != e.size()) {
-      return {
-          false, 0, 0, 1, fmt::format("sequence has {} tensors, expected {}", a.size(), e.size()),
-          0};
+      return Unlike(fmt::format("sequence has {} tensors, expected {}", a.size(), e.size()));
     }
     Comparison total;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -163,9 +171,7 @@ Comparison CompareValues(const Value& actual, const Value& expected, const Toler
     return total;
   }
   if (expected.IsNone() && actual.IsNone()) return {};
-  return {
-      false, 0, 0, 1, fmt::format("got {}, expected {}", actual.Describe(), expected.Describe()),
-      0};
+  return Unlike(fmt::format("got {}, expected {}", actual.Describe(), expected.Describe()));
 }
 
 }  // namespace ort
