@@ -14,8 +14,10 @@
 
 #include "apps/ort/common_options.h"
 #include "apps/ort/feeds.h"
+#include "apps/ort/perf_gate.h"
 #include "apps/ort/perf_report.h"
 #include "lib/common/cpu_info.h"
+#include "lib/common/file_writer.h"
 #include "lib/profiler/profile_summary.h"
 
 namespace ort::cli {
@@ -33,7 +35,9 @@ struct PerfArgs {
   int concurrency = 1;
   std::string json_path;
   std::string baseline_path;
-  double max_regression_pct = 10;
+  std::string max_regression = "10";  // ParseRegressionLimits
+  std::string markdown_path;
+  int rounds = 1;
   bool shrink_arena = false;
 };
 
@@ -244,17 +248,39 @@ Status CheckArgs(const PerfArgs& args) {
   ORT_RETURN_IF_NOT(args.concurrency >= 1, "--concurrency must be at least 1, got {}",
                     args.concurrency);
   ORT_RETURN_IF_ERROR(CheckThreadCount(args.concurrency, "--concurrency", args.session.force));
-  ORT_RETURN_IF_NOT(args.max_regression_pct >= 0, "--max-regression must not be negative, got {}",
-                    args.max_regression_pct);
+  ORT_RETURN_IF_NOT(args.rounds >= 1, "--rounds must be at least 1, got {}", args.rounds);
+  return Status::OK();
+}
+
+// The baseline's identity against this run's: exit 2 on a difference unless --force.
+Status CheckComparable(const PerfBaseline& baseline, const PerfReport& report, bool force) {
+  const auto mine = ReportIdentity(report);
+  std::string differences;
+  for (const auto& [key, value] : mine) {
+    const auto theirs = baseline.identity.find(key);
+    const std::string other = theirs == baseline.identity.end() ? "" : theirs->second;
+    if (other == value) continue;
+    differences += fmt::format("{}{} '{}' there, '{}' here", differences.empty() ? "" : "; ", key,
+                               other, value);
+  }
+  if (differences.empty()) return Status::OK();
+  if (!force) {
+    return ORT_ERROR(kInvalidArgument,
+                     "--baseline '{}' was measured otherwise ({}); --force compares anyway",
+                     baseline.path, differences);
+  }
+  std::cout << "baseline differs (compared anyway, --force): " << differences << "\n";
   return Status::OK();
 }
 
 Result<int> Execute(const PerfArgs& args) {
   ORT_RETURN_IF_ERROR(CheckArgs(args));
   // Read the baseline first: a bad file should fail before minutes of benchmarking.
-  double baseline_p50 = 0;
+  PerfBaseline baseline;
+  std::map<std::string, double> limits;
   if (!args.baseline_path.empty()) {
-    ORT_ASSIGN_OR_RETURN(baseline_p50, ReadBaselineP50(args.baseline_path));
+    ORT_ASSIGN_OR_RETURN(baseline, ReadBaseline(args.baseline_path));
+    ORT_ASSIGN_OR_RETURN(limits, ParseRegressionLimits(args.max_regression));
   }
 
   PerfReport report;
@@ -262,6 +288,7 @@ Result<int> Execute(const PerfArgs& args) {
   report.timestamp = UtcTimestamp();
   report.concurrency = args.concurrency;
   report.warmup_runs = args.warmup;
+  report.rounds = args.rounds;
   const auto runtime_start = Clock::now();
   InitializeRuntime();
   report.runtime_init_ms = Milliseconds(Clock::now() - runtime_start);
@@ -269,11 +296,15 @@ Result<int> Execute(const PerfArgs& args) {
   const auto create_start = Clock::now();
   ORT_ASSIGN_OR_RETURN(std::unique_ptr<InferenceSession> session, CreateSession(args.session));
   report.session_init_ms = Milliseconds(Clock::now() - create_start);
+  ORT_ASSIGN_OR_RETURN(report.model_hash, FileHash(args.session.model));
   report.optimizer_rollbacks = static_cast<int64_t>(session->optimizer_rollbacks().size());
   ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(*session, args.feeds));
   std::vector<NamedValue> named;
   for (const auto& feed : feeds) named.push_back(feed.value);
   report.settings = CollectSettings(*session, feeds);
+  if (!args.baseline_path.empty()) {
+    ORT_RETURN_IF_ERROR(CheckComparable(baseline, report, args.session.force));
+  }
   PrintHeader(*session, args, report, feeds);
   std::cout << fmt::format("runtime set-up: {:.3f} ms (once per process, before the session)\n",
                            report.runtime_init_ms);
@@ -292,20 +323,31 @@ Result<int> Execute(const PerfArgs& args) {
   // Flushed so these lines come before the progress bar on a terminal.
   std::cout << std::flush;
 
-  ORT_ASSIGN_OR_RETURN(Measurement measured, Measure(*session, named, args));
-  report.rss_after_runs_bytes = ResidentBytes();
-  if (args.warmup == 0) {
-    report.first_run_ms = measured.first_ms;
-    std::cout << fmt::format("first run: {:.3f} ms (measured; --warmup 0)\n", report.first_run_ms);
+  // Rounds are separate measured phases: a slow spell of the machine then lands in one of them,
+  // and the gate's test can compare the rounds' medians.
+  for (int round = 0; round < args.rounds; ++round) {
+    ORT_ASSIGN_OR_RETURN(Measurement measured, Measure(*session, named, args));
+    if (round == 0 && args.warmup == 0) {
+      report.first_run_ms = measured.first_ms;
+      std::cout << fmt::format("first run: {:.3f} ms (measured; --warmup 0)\n",
+                               report.first_run_ms);
+    }
+    report.measured_s += measured.wall_s;
+    report.round_p50_ms.push_back(ComputeLatencyStats(measured.latencies_ms).p50);
+    report.latencies_ms.insert(report.latencies_ms.end(), measured.latencies_ms.begin(),
+                               measured.latencies_ms.end());
   }
-  report.runs = static_cast<int64_t>(measured.latencies_ms.size());
-  report.measured_s = measured.wall_s;
+  report.rss_after_runs_bytes = ResidentBytes();
+  report.runs = static_cast<int64_t>(report.latencies_ms.size());
   report.throughput_per_s =
-      measured.wall_s > 0 ? static_cast<double>(report.runs) / measured.wall_s : 0;
-  report.latency_ms = ComputeLatencyStats(std::move(measured.latencies_ms));
+      report.measured_s > 0 ? static_cast<double>(report.runs) / report.measured_s : 0;
+  report.latency_ms = ComputeLatencyStats(report.latencies_ms);
   report.peak_rss_bytes = PeakResidentBytes();
   report.arena_bytes_in_use = static_cast<int64_t>(session->ArenaBytesInUse());
   PrintResults(report);
+  if (args.rounds > 1) {
+    std::cout << fmt::format("round p50s (ms): {:.3f}\n", fmt::join(report.round_p50_ms, " "));
+  }
   if (!args.json_path.empty()) {
     ORT_RETURN_IF_ERROR(WriteReportJson(report, args.json_path));
     std::cout << "report: " << args.json_path << "\n";
@@ -317,12 +359,21 @@ Result<int> Execute(const PerfArgs& args) {
   }
 
   if (args.baseline_path.empty()) return 0;
-  const double change_pct = (report.latency_ms.p50 - baseline_p50) / baseline_p50 * 100.0;
-  const bool regressed = change_pct > args.max_regression_pct;
-  std::cout << fmt::format(
-      "baseline: p50 {:.3f} ms ({}), this run p50 {:.3f} ms, change {:+.1f}% (limit +{}%): {}\n",
-      baseline_p50, args.baseline_path, report.latency_ms.p50, change_pct, args.max_regression_pct,
-      regressed ? "REGRESSION" : "ok");
+  const std::vector<GateRow> rows =
+      EvaluateGate(baseline, report, report.latencies_ms, report.round_p50_ms, limits);
+  bool regressed = false;
+  std::cout << "baseline: " << args.baseline_path << "\n";
+  for (const GateRow& row : rows) {
+    std::cout << fmt::format("  {:<10} {:>12.4g} -> {:<12.4g} {:+7.1f}% (limit +{}%) {}: {}\n",
+                             row.metric, row.baseline, row.current, row.change_pct, row.limit_pct,
+                             row.regressed ? "REGRESSION" : "ok", row.test);
+    regressed = regressed || row.regressed;
+  }
+  if (!args.markdown_path.empty()) {
+    ORT_RETURN_IF_ERROR(WriteStringToFile(args.markdown_path, GateMarkdown(baseline, report, rows))
+                            .WithContext("--markdown"));
+    std::cout << "markdown: " << args.markdown_path << "\n";
+  }
   return regressed ? 1 : 0;
 }
 
@@ -349,11 +400,21 @@ std::function<int()> AddPerfCommand(CLI::App& app) {
                       "profile the session and every run: write a Chrome trace (Perfetto, "
                       "chrome://tracing) here and print the hottest operators and nodes");
   CLI::Option* baseline = command->add_option(
-      "--baseline", args->baseline_path, "compare P50 with this JSON report; exit 1 if slower");
+      "--baseline", args->baseline_path,
+      "gate against this JSON report (same model and settings, else exit 2 unless --force); "
+      "exit 1 on a regression");
   command
-      ->add_option("--max-regression", args->max_regression_pct,
-                   "percent P50 may grow over --baseline (default 10)")
+      ->add_option("--max-regression", args->max_regression,
+                   "allowed regression in percent: METRIC=PCT,... over p50, p90, throughput, "
+                   "session, rss, or one number for p50 (default 10)")
       ->needs(baseline);
+  command
+      ->add_option("--markdown", args->markdown_path,
+                   "with --baseline: write the gate's table as Markdown here")
+      ->needs(baseline);
+  command->add_option("--rounds", args->rounds,
+                      "measure in this many rounds of -r runs (or -t seconds) each; the gate "
+                      "tests the rounds' medians (default 1)");
   return [duration, args]() -> int {
     args->use_duration = duration->count() > 0;
     auto result = Execute(*args);

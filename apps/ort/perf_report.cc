@@ -62,6 +62,7 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
   const LatencyStats& l = report.latency_ms;
   Json json = {
       {"model", report.model},
+      {"model_hash", report.model_hash},
       {"timestamp", report.timestamp},
       {"concurrency", report.concurrency},
       {"warmup_runs", report.warmup_runs},
@@ -78,6 +79,9 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
         {"p95", l.p95},
         {"p99", l.p99},
         {"max", l.max}}},
+      {"latencies_ms", report.latencies_ms},
+      {"rounds", report.rounds},
+      {"round_p50_ms", report.round_p50_ms},
       {"throughput_per_s", report.throughput_per_s},
       {"measured_s", report.measured_s},
       {"peak_rss_bytes", report.peak_rss_bytes},
@@ -98,28 +102,6 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
         {"isa", s.isa}}},
   };
   return WriteStringToFile(path, json.dump(2) + "\n").WithContext("--json");
-}
-
-Result<double> ReadBaselineP50(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) return ORT_ERROR(kNotFound, "cannot read --baseline '{}'", path);
-  // Parse without exceptions: a bad baseline is a usage error, reported like any other.
-  const Json json = Json::parse(file, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) {
-    return ORT_ERROR(kInvalidArgument, "--baseline '{}' is not valid JSON", path);
-  }
-  const Json* p50 = nullptr;
-  if (json.is_object() && json.contains("latency_ms") && json["latency_ms"].is_object() &&
-      json["latency_ms"].contains("p50")) {
-    p50 = &json["latency_ms"]["p50"];
-  }
-  if (p50 == nullptr || !p50->is_number() || p50->get<double>() <= 0) {
-    return ORT_ERROR(kInvalidArgument,
-                     "--baseline '{}' has no positive latency_ms.p50 (not an `ort perf --json` "
-                     "report?)",
-                     path);
-  }
-  return p50->get<double>();
 }
 
 int64_t PeakResidentBytes() { return StatusBytes("VmHWM:"); }

@@ -44,7 +44,8 @@ struct PerfSettings {
 /// Everything `ort perf` measured.
 struct PerfReport {
   std::string model;
-  std::string timestamp;  // UTC, ISO 8601
+  std::string model_hash;  // FileHash of the model file (its external data not included)
+  std::string timestamp;   // UTC, ISO 8601
   int concurrency = 1;
   int warmup_runs = 0;
   /// The process-wide set-up (InitializeRuntime) before the session, done once per process as
@@ -56,6 +57,9 @@ struct PerfReport {
   int64_t optimizer_rollbacks = 0;
   double first_run_ms = 0;
   LatencyStats latency_ms;
+  std::vector<double> latencies_ms;  // every measured run, in finishing order per round
+  int rounds = 1;
+  std::vector<double> round_p50_ms;  // the p50 of each round
   double throughput_per_s = 0;
   int64_t runs = 0;
   double measured_s = 0;  // wall time of the measured phase
@@ -74,10 +78,6 @@ struct PerfReport {
 
 /// Writes `report` as JSON to `path`.
 Status WriteReportJson(const PerfReport& report, const std::string& path);
-
-/// Reads `latency_ms.p50` from a report written by WriteReportJson; errors (missing file, bad
-/// JSON, missing or non-positive p50) name the file.
-Result<double> ReadBaselineP50(const std::string& path);
 
 /// Peak resident set size of this process (VmHWM in /proc/self/status) in bytes; 0 when the
 /// platform does not report it.

@@ -439,12 +439,14 @@ one_line "unknown --disable-pass" "$ort" run "$tiny" --seed 1 --disable-pass no_
 one_line "run -r 0" "$ort" run "$tiny" --seed 1 -r 0
 one_line "unknown arena strategy" "$ort" perf "$tiny" --arena-extend-strategy doubling
 expect "perf reads input files" 0 "a_2x3.npy" "$ort" perf "$add" -r 1 --input "a=$a" --input "b=$a"
-expect "baseline within the limit" 0 "baseline: p50" \
+expect "baseline within the limit" 0 "Mann-Whitney U, 3 vs 7 runs" \
   "$ort" perf "$add" -r 3 --baseline "$work/perf.json" --max-regression 1000000000
 python3 - "$work/perf.json" "$work/fast.json" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 report["latency_ms"]["p50"] = 1e-9
+report["latencies_ms"] = [value * 1e-9 for value in report["latencies_ms"]]
+report["round_p50_ms"] = [value * 1e-9 for value in report["round_p50_ms"]]
 json.dump(report, open(sys.argv[2], "w"))
 PY
 expect "baseline regression exits 1" 1 "REGRESSION" "$ort" perf "$add" -r 3 --baseline "$work/fast.json"
@@ -459,6 +461,28 @@ one_line "perf: --max-regression without --baseline" "$ort" perf "$add" --max-re
 one_line "perf: zero concurrency" "$ort" perf "$add" -c 0
 one_line "perf: zero repeat" "$ort" perf "$add" -r 0
 one_line "perf: unwritable report" "$ort" perf "$add" -r 1 --json "$work/none/report.json"
+
+# The gate: a baseline of another model or other settings is refused (exit 2) unless --force; a
+# run slowed on purpose (16 images against a baseline of 1) fails it, a same-settings rerun
+# passes; each metric has its limit; --markdown writes the table.
+"$ort" perf "$tiny" -r 10 --rounds 5 -x 2 --shape image=1x3x32x32 --json "$work/gate.json" \
+  > /dev/null 2>&1
+one_line "gate refuses a baseline of another model" "$ort" perf "$add" -r 3 \
+  --baseline "$work/gate.json"
+one_line "gate refuses a baseline of other settings" "$ort" perf "$tiny" -r 3 -x 1 \
+  --shape image=1x3x32x32 --baseline "$work/gate.json"
+expect "gate fails a run slowed on purpose" 1 "p50" "$ort" perf "$tiny" -r 10 --rounds 5 -x 2 \
+  --shape image=16x3x32x32 --force --baseline "$work/gate.json" --max-regression p50=200
+expect "gate passes a same-settings rerun" 0 "Mann-Whitney U, 5 vs 5 round medians" \
+  "$ort" perf "$tiny" -r 10 --rounds 5 -x 2 --shape image=1x3x32x32 --baseline "$work/gate.json" \
+  --max-regression p50=200,p90=400,rss=200 --markdown "$work/gate.md"
+passes "gate writes a Markdown table" grep -q "| p50 |" "$work/gate.md"
+valid_report "perf --rounds report follows the schema" "$work/gate.json" rounds=5 runs=50
+one_line "gate: unknown metric" "$ort" perf "$tiny" -r 3 --baseline "$work/gate.json" --force \
+  --max-regression speed=5
+one_line "gate: negative limit" "$ort" perf "$tiny" -r 3 --baseline "$work/gate.json" --force \
+  --max-regression p50=-5
+one_line "perf: zero rounds" "$ort" perf "$tiny" -r 3 --rounds 0
 
 # ort optimize: the saved model (weights of 100 bytes or more in OUT.data) reloads with ORT's
 # outputs, records its level so sessions skip it, and the report follows its schema.
