@@ -140,6 +140,7 @@ Result<std::unique_ptr<InferenceSession>> LoadSession(const SessionArgs& args,
   options.enable_profiling = !args.profile_file.empty();
   options.profile_file_path = args.profile_file;
   options.allow_spinning = !args.no_spinning;
+  options.pin_threads = args.pin_threads;
   options.enable_mem_pattern = !args.no_mem_pattern;
   options.disabled_optimizers.insert(args.disabled_passes.begin(), args.disabled_passes.end());
   options.strict_optimizer = args.strict_optimizer;

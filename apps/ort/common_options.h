@@ -37,7 +37,8 @@ struct SessionArgs {
   std::string max_tensor_bytes;
   // Non-empty: profile the session; EndProfiling writes the trace to this path.
   std::string profile_file;
-  bool force = false;  // allow thread counts above kMaxThreadsPerCore x the cores
+  bool force = false;        // allow thread counts above kMaxThreadsPerCore x the cores
+  bool pin_threads = false;  // SessionOptions::pin_threads (ort perf --pin)
 };
 
 /// Thread counts above this many per core are almost always a typo (-x 100000) and can exhaust

@@ -38,6 +38,7 @@ struct PerfArgs {
   std::string max_regression = "10";  // ParseRegressionLimits
   std::string markdown_path;
   int rounds = 1;
+  std::string percentiles;  // "50,90,99,99.9"
   bool shrink_arena = false;
 };
 
@@ -95,7 +96,10 @@ Result<Measurement> Measure(const InferenceSession& session, std::span<const Nam
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                     std::chrono::duration<double>(args.duration_s));
+  const std::vector<int> cpus = args.session.pin_threads ? AllowedCpus() : std::vector<int>{};
   auto worker = [&](int index) {
+    // Callers take the CPUs from the first on; the session's workers start at the second.
+    if (!cpus.empty()) PinCurrentThread(cpus[static_cast<size_t>(index) % cpus.size()]);
     const int64_t share = args.repeat / threads + (index < args.repeat % threads ? 1 : 0);
     std::vector<Value> outputs;
     // In duration mode every thread runs at least once, so a tiny -t still yields statistics.
@@ -182,6 +186,7 @@ PerfSettings CollectSettings(const InferenceSession& session, const std::vector<
   s.opt_level = OptimizationLevelName(options.optimization_level);
   for (const auto& provider : session.providers()) s.providers.push_back(provider->type());
   s.allow_spinning = options.allow_spinning;
+  s.pinned = options.pin_threads;
   for (const auto& feed : feeds) {
     const Value& value = feed.value.second;
     s.input_shapes.emplace_back(feed.value.first, value.IsTensor() ? value.tensor().shape().dims()
@@ -206,9 +211,10 @@ void PrintHeader(const InferenceSession& session, const PerfArgs& args, const Pe
             << " nodes after optimization)\n";
   std::cout << fmt::format(
       "settings: providers {}, intra-op threads {}, inter-op threads {}, {}, opt level {}, "
-      "spinning {}, concurrency {}, warmup {}, {}\n",
+      "spinning {}, pinned {}, concurrency {}, warmup {}, {}\n",
       Join(s.providers, ","), s.intra_op_threads, s.inter_op_threads, s.execution_mode, s.opt_level,
-      s.allow_spinning ? "on" : "off", report.concurrency, report.warmup_runs,
+      s.allow_spinning ? "on" : "off", s.pinned ? "yes" : "no", report.concurrency,
+      report.warmup_runs,
       args.use_duration ? fmt::format("duration {} s", args.duration_s)
                         : fmt::format("repeat {}", args.repeat));
   std::cout << "cpu: " << s.cpu << " [" << Join(s.isa, " ") << "]\n";
@@ -239,6 +245,25 @@ void PrintResults(const PerfReport& report) {
       static_cast<double>(growth) / kMiB);
 }
 
+// "50,90,99.9": percents in (0, 100].
+Result<std::vector<double>> ParsePercentiles(const std::string& text) {
+  std::vector<double> percents;
+  size_t start = 0;
+  while (!text.empty() && start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    char* end = nullptr;
+    const double percent = std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !(percent > 0 && percent <= 100)) {
+      return ORT_ERROR(kInvalidArgument, "--percentiles {}: '{}' is not a percent in (0, 100]",
+                       text, item);
+    }
+    percents.push_back(percent);
+  }
+  return percents;
+}
+
 Status CheckArgs(const PerfArgs& args) {
   ORT_RETURN_IF_NOT(args.use_duration || args.repeat >= 1, "--repeat must be at least 1, got {}",
                     args.repeat);
@@ -249,7 +274,7 @@ Status CheckArgs(const PerfArgs& args) {
                     args.concurrency);
   ORT_RETURN_IF_ERROR(CheckThreadCount(args.concurrency, "--concurrency", args.session.force));
   ORT_RETURN_IF_NOT(args.rounds >= 1, "--rounds must be at least 1, got {}", args.rounds);
-  return Status::OK();
+  return ParsePercentiles(args.percentiles).status();
 }
 
 // The baseline's identity against this run's: exit 2 on a difference unless --force.
@@ -325,6 +350,7 @@ Result<int> Execute(const PerfArgs& args) {
 
   // Rounds are separate measured phases: a slow spell of the machine then lands in one of them,
   // and the gate's test can compare the rounds' medians.
+  const double cpu_start = ProcessCpuSeconds();
   for (int round = 0; round < args.rounds; ++round) {
     ORT_ASSIGN_OR_RETURN(Measurement measured, Measure(*session, named, args));
     if (round == 0 && args.warmup == 0) {
@@ -337,14 +363,31 @@ Result<int> Execute(const PerfArgs& args) {
     report.latencies_ms.insert(report.latencies_ms.end(), measured.latencies_ms.begin(),
                                measured.latencies_ms.end());
   }
+  report.cpu_cores_busy =
+      report.measured_s > 0 ? (ProcessCpuSeconds() - cpu_start) / report.measured_s : 0;
   report.rss_after_runs_bytes = ResidentBytes();
   report.runs = static_cast<int64_t>(report.latencies_ms.size());
+  ORT_ASSIGN_OR_RETURN(const std::vector<double> percents, ParsePercentiles(args.percentiles));
+  for (const double percent : percents) {
+    report.percentiles_ms.emplace_back(percent, LatencyPercentile(report.latencies_ms, percent));
+  }
   report.throughput_per_s =
       report.measured_s > 0 ? static_cast<double>(report.runs) / report.measured_s : 0;
   report.latency_ms = ComputeLatencyStats(report.latencies_ms);
   report.peak_rss_bytes = PeakResidentBytes();
   report.arena_bytes_in_use = static_cast<int64_t>(session->ArenaBytesInUse());
   PrintResults(report);
+  if (!report.percentiles_ms.empty()) {
+    std::string text;
+    for (const auto& [percent, value] : report.percentiles_ms) {
+      text += fmt::format("  p{} {:.3f}", percent, value);
+    }
+    std::cout << "percentiles (ms):" << text << "\n";
+  }
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::cout << fmt::format(
+      "cpu utilization: {:.2f} cores busy in the measured phase ({:.0f}% of {})\n",
+      report.cpu_cores_busy, 100.0 * report.cpu_cores_busy / cores, cores);
   if (args.rounds > 1) {
     std::cout << fmt::format("round p50s (ms): {:.3f}\n", fmt::join(report.round_p50_ms, " "));
   }
@@ -412,6 +455,11 @@ std::function<int()> AddPerfCommand(CLI::App& app) {
       ->add_option("--markdown", args->markdown_path,
                    "with --baseline: write the gate's table as Markdown here")
       ->needs(baseline);
+  command->add_option("--percentiles", args->percentiles,
+                      "also report these latency percentiles: 50,90,99,99.9 (nearest rank)");
+  command->add_flag("--pin", args->session.pin_threads,
+                    "pin the threads calling Run to the first CPUs this process may use and the "
+                    "intra-op workers to the next ones (wrapping)");
   command->add_option("--rounds", args->rounds,
                       "measure in this many rounds of -r runs (or -t seconds) each; the gate "
                       "tests the rounds' medians (default 1)");

@@ -1,11 +1,13 @@
 #include "apps/ort/perf_report.h"
 
+#include <fmt/format.h>
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
-
 #include <numeric>
 #include <sstream>
 #include <string_view>
@@ -55,8 +57,26 @@ LatencyStats ComputeLatencyStats(std::vector<double> samples_ms) {
   return stats;
 }
 
+double LatencyPercentile(std::vector<double> samples_ms, double percent) {
+  std::sort(samples_ms.begin(), samples_ms.end());
+  return NearestRank(samples_ms, percent);
+}
+
+double ProcessCpuSeconds() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  const auto seconds = [](const timeval& time) {
+    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) * 1e-6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 Status WriteReportJson(const PerfReport& report, const std::string& path) {
   const PerfSettings& s = report.settings;
+  Json percentiles = Json::object();
+  for (const auto& [percent, value] : report.percentiles_ms) {
+    percentiles[fmt::format("{}", percent)] = value;
+  }
   Json shapes = Json::object();
   for (const auto& [name, dims] : s.input_shapes) shapes[name] = dims;
   const LatencyStats& l = report.latency_ms;
@@ -82,6 +102,8 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
       {"latencies_ms", report.latencies_ms},
       {"rounds", report.rounds},
       {"round_p50_ms", report.round_p50_ms},
+      {"percentiles_ms", percentiles},
+      {"cpu_cores_busy", report.cpu_cores_busy},
       {"throughput_per_s", report.throughput_per_s},
       {"measured_s", report.measured_s},
       {"peak_rss_bytes", report.peak_rss_bytes},
@@ -96,6 +118,7 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
         {"opt_level", s.opt_level},
         {"providers", s.providers},
         {"allow_spinning", s.allow_spinning},
+        {"pinned", s.pinned},
         {"input_shapes", shapes},
         {"engine_version", s.engine_version},
         {"cpu", s.cpu},

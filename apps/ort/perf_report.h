@@ -27,6 +27,13 @@ struct LatencyStats {
 /// percentile is a latency that was actually measured and P99 of few runs is the max.
 LatencyStats ComputeLatencyStats(std::vector<double> samples_ms);
 
+/// The nearest-rank percentile `percent` (0 < percent <= 100) of `samples_ms` (any order; must not
+/// be empty).
+double LatencyPercentile(std::vector<double> samples_ms, double percent);
+
+/// CPU time (user + system) of this process so far, in seconds.
+double ProcessCpuSeconds();
+
 /// How the session and the benchmark were set up, as recorded in the report.
 struct PerfSettings {
   int intra_op_threads = 0;    // effective count (a request of 0 resolved to one per core)
@@ -35,6 +42,7 @@ struct PerfSettings {
   std::string opt_level;       // disable, basic, extended, all
   std::vector<std::string> providers;
   bool allow_spinning = true;
+  bool pinned = false;                                                     // --pin
   std::vector<std::pair<std::string, std::vector<int64_t>>> input_shapes;  // in input order
   std::string engine_version;
   std::string cpu;
@@ -60,6 +68,10 @@ struct PerfReport {
   std::vector<double> latencies_ms;  // every measured run, in finishing order per round
   int rounds = 1;
   std::vector<double> round_p50_ms;  // the p50 of each round
+  /// --percentiles: percent -> latency (nearest rank).
+  std::vector<std::pair<double, double>> percentiles_ms;
+  /// CPU time (user + system, all threads) of the measured phase over its wall time: cores busy.
+  double cpu_cores_busy = 0;
   double throughput_per_s = 0;
   int64_t runs = 0;
   double measured_s = 0;  // wall time of the measured phase

@@ -320,7 +320,18 @@ Status InferenceSession::CreateThreadPools(Profiler* profiler) {
   const int inter_threads =
       options_.inter_op_threads > 0 ? options_.inter_op_threads : DefaultThreadCount();
   try {
-    intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning);
+    std::vector<int> worker_cpus;
+    if (options_.pin_threads) {
+      // Worker i on the (i+2)-th allowed CPU, wrapping: the first is the caller's.
+      worker_cpus = AllowedCpus();
+      if (worker_cpus.empty()) ORT_LOG_WARNING("pin_threads: this system does not report CPUs");
+      if (!worker_cpus.empty()) {
+        std::rotate(worker_cpus.begin(), worker_cpus.begin() + 1, worker_cpus.end());
+      }
+      event.AddArg("pinned", !worker_cpus.empty());
+    }
+    intra_op_pool_ = std::make_unique<ThreadPool>("intra-op", threads, options_.allow_spinning,
+                                                  std::move(worker_cpus));
     if (options_.execution_mode == ExecutionMode::kParallel) {
       event.AddArg("inter_op_threads", inter_threads);
       inter_op_pool_ =

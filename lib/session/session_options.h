@@ -35,6 +35,10 @@ struct SessionOptions {
   bool enable_mem_pattern = true;
   /// Idle intra-op workers spin briefly before sleeping (lower latency, more CPU).
   bool allow_spinning = true;
+  /// Pin intra-op worker i to the (i+2)-th CPU this process may run on, wrapping (the first is
+  /// left to the thread that calls Run), as ONNX Runtime's thread affinities do: steadier
+  /// timings where the OS would move threads between cores. The calling thread is not pinned.
+  bool pin_threads = false;
   LogSeverity log_severity = LogSeverity::kWarning;
   /// No single tensor a node outputs or allocates as scratch may exceed this: a model whose shapes
   /// grow past it (an Expand to [2^31,2^31]) fails with an error naming the node, not an OOM kill.

@@ -6,7 +6,10 @@
 #include <system_error>
 #include <utility>
 
+#include "lib/common/logging.h"
+
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -63,6 +66,33 @@ thread_local int tls_worker = -1;
 
 }  // namespace
 
+std::vector<int> AllowedCpus() {
+  std::vector<int> cpus;
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+    }
+  }
+#endif
+  return cpus;
+}
+
+bool PinCurrentThread(int cpu) {
+#if defined(__linux__)
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof(set), &set) == 0;
+#else
+  (void)cpu;
+  return false;
+#endif
+}
+
 int64_t CurrentThreadId() {
   thread_local const int64_t id = [] {
 #if defined(__linux__)
@@ -109,8 +139,11 @@ struct ThreadPool::Job {
   std::atomic<int64_t> finished{0};                 // units done
 };
 
-ThreadPool::ThreadPool(std::string name, int degree_of_parallelism, bool allow_spinning)
-    : name_(std::move(name)), allow_spinning_(allow_spinning) {
+ThreadPool::ThreadPool(std::string name, int degree_of_parallelism, bool allow_spinning,
+                       std::vector<int> worker_cpus)
+    : name_(std::move(name)),
+      allow_spinning_(allow_spinning),
+      worker_cpus_(std::move(worker_cpus)) {
   const int workers = std::max(0, degree_of_parallelism - 1);
   worker_tids_ = std::make_unique<std::atomic<int64_t>[]>(static_cast<size_t>(workers));
   workers_.reserve(workers);
@@ -198,6 +231,12 @@ void ThreadPool::RunChunks(Job& job) {
 void ThreadPool::WorkerLoop(int worker) {
   tls_pool = this;
   tls_worker = worker;
+  if (!worker_cpus_.empty()) {
+    const int cpu = worker_cpus_[static_cast<size_t>(worker) % worker_cpus_.size()];
+    if (!PinCurrentThread(cpu)) {
+      ORT_LOG_WARNING("{} pool: could not pin worker {} to CPU {}", name_, worker, cpu);
+    }
+  }
   worker_tids_[worker].store(CurrentThreadId(), std::memory_order_release);
   worker_tids_[worker].notify_all();
   for (;;) {

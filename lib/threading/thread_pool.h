@@ -22,6 +22,12 @@ namespace ort {
 /// The OS id of the calling thread (the Linux tid that `top -H` and profilers show).
 int64_t CurrentThreadId();
 
+/// The CPUs this process may run on (its affinity mask), in order; empty where not reported.
+std::vector<int> AllowedCpus();
+
+/// Restricts the calling thread to `cpu`; false where that fails or is not supported.
+bool PinCurrentThread(int cpu);
+
 /// Scheduling counts of one profiled region (one node's Compute) on one pool. Pools record into
 /// it only while ScopedParallelStats installs it, from whichever thread runs the chunks, so the
 /// counters are atomic. Slot 0 is the thread that called ParallelFor; slot i + 1 is worker i.
@@ -67,8 +73,10 @@ class ThreadPool {
  public:
   /// `degree_of_parallelism` counts the calling thread: 1 means no worker threads.
   /// `allow_spinning` keeps idle workers busy-waiting briefly for new work (lower latency,
-  /// more CPU); without it they sleep at once.
-  ThreadPool(std::string name, int degree_of_parallelism, bool allow_spinning);
+  /// more CPU); without it they sleep at once. With `worker_cpus`, worker i runs only on CPU
+  /// worker_cpus[i % size] (a failure to pin leaves it free, with a warning).
+  ThreadPool(std::string name, int degree_of_parallelism, bool allow_spinning,
+             std::vector<int> worker_cpus = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -77,6 +85,8 @@ class ThreadPool {
   /// Worker threads plus the caller.
   int DegreeOfParallelism() const { return static_cast<int>(workers_.size()) + 1; }
   bool allow_spinning() const { return allow_spinning_; }
+  /// The CPUs the workers are pinned to (empty: not pinned).
+  const std::vector<int>& worker_cpus() const { return worker_cpus_; }
   /// OS thread ids of the workers, in worker order; 0 for a worker that has not started yet.
   std::vector<int64_t> WorkerThreadIds() const;
 
@@ -121,6 +131,7 @@ class ThreadPool {
 
   std::string name_;
   bool allow_spinning_;
+  std::vector<int> worker_cpus_;
   std::vector<std::thread> workers_;
   std::unique_ptr<std::atomic<int64_t>[]> worker_tids_;
   std::mutex mutex_;

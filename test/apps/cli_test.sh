@@ -483,6 +483,18 @@ one_line "gate: unknown metric" "$ort" perf "$tiny" -r 3 --baseline "$work/gate.
 one_line "gate: negative limit" "$ort" perf "$tiny" -r 3 --baseline "$work/gate.json" --force \
   --max-regression p50=-5
 one_line "perf: zero rounds" "$ort" perf "$tiny" -r 3 --rounds 0
+"$ort" perf "$tiny" -r 20 --pin --percentiles 50,99.9 --json "$work/pinned.json" > "$work/pinned.txt" 2>&1
+matches "perf --pin --percentiles prints them" "$work/pinned.txt" "pinned yes" \
+  "percentiles \(ms\):  p50 [0-9.]+  p99.9 [0-9.]+" "cpu utilization: [0-9.]+ cores busy"
+valid_report "perf --pin report follows the schema" "$work/pinned.json" settings.pinned=true
+passes "perf report holds the asked percentiles and the cores busy" /usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert set(r['percentiles_ms']) == {'50', '99.9'}, r['percentiles_ms']
+assert r['percentiles_ms']['50'] == r['latency_ms']['p50'], r
+assert r['cpu_cores_busy'] > 0, r['cpu_cores_busy']" "$work/pinned.json"
+one_line "perf: a percentile of 0" "$ort" perf "$tiny" -r 3 --percentiles 0,50
+one_line "perf: a percentile that is not a number" "$ort" perf "$tiny" -r 3 --percentiles p99
 
 # ort optimize: the saved model (weights of 100 bytes or more in OUT.data) reloads with ORT's
 # outputs, records its level so sessions skip it, and the report follows its schema.

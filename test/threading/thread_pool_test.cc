@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -93,5 +97,40 @@ TEST_CASE("A null pool runs inline", "[threading]") {
   ThreadPool::TryParallelFor(nullptr, 10, 1.0, [&](int64_t b, int64_t e) { covered += e - b; });
   CHECK(covered == 10);
 }
+
+#if defined(__linux__)
+namespace {
+
+// The CPUs thread `tid` may run on.
+std::vector<int> ThreadCpus(int64_t tid) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(static_cast<pid_t>(tid), sizeof(set), &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+}  // namespace
+
+TEST_CASE("Pinned workers run only on their CPU", "[threading]") {
+  const std::vector<int> allowed = AllowedCpus();
+  REQUIRE_FALSE(allowed.empty());
+  CHECK(ThreadCpus(CurrentThreadId()) == allowed);
+  // Three workers over the allowed CPUs, wrapping.
+  ThreadPool pool("pinned", 4, false, allowed);
+  const std::vector<int64_t> workers = pool.WorkerThreadIds();
+  REQUIRE(workers.size() == 3);
+  for (size_t i = 0; i < workers.size(); ++i) {
+    CHECK(ThreadCpus(workers[i]) == std::vector<int>{allowed[i % allowed.size()]});
+  }
+  // The caller is not pinned; an unpinned pool's workers keep the whole mask.
+  CHECK(ThreadCpus(CurrentThreadId()) == allowed);
+  ThreadPool free_pool("free", 2, false);
+  CHECK(ThreadCpus(free_pool.WorkerThreadIds()[0]) == allowed);
+}
+#endif
 
 }  // namespace ort
