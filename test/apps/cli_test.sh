@@ -95,6 +95,10 @@ valid_trace() {
   passes "$name" /usr/bin/python3 "$source_dir/test/apps/check_trace.py" "$@"
 }
 
+# The README's synopsis of every subcommand names exactly the options its --help lists.
+passes "README synopses match --help" python3 "$source_dir/test/apps/check_readme_synopses.py" \
+  "$ort" "$source_dir/README.md"
+
 add=$models/add.onnx
 a=$models/a_2x3.npy
 expect "run prints outputs" 0 "[1, 2, 3, 4, 5, 6]" "$ort" run "$add" --input "a=$a" --input "b=$models/a_2x3.pb"
