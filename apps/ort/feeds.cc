@@ -175,6 +175,38 @@ Result<Tensor> RandomTensor(DataType type, TensorShape shape, const ValueRange& 
 
 }  // namespace
 
+Result<std::vector<FeedArgs>> ShapeSweep(const FeedArgs& args) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> shapes;
+  size_t points = 1;
+  for (const auto& entry : args.shapes) {
+    ORT_ASSIGN_OR_RETURN(auto assignment, SplitAssignment(entry, "--shape"));
+    std::vector<std::string> values;
+    size_t start = 0;
+    while (start <= assignment.second.size()) {
+      const size_t comma = std::min(assignment.second.find(',', start), assignment.second.size());
+      values.push_back(assignment.second.substr(start, comma - start));
+      start = comma + 1;
+    }
+    if (values.size() > 1) {
+      if (points > 1 && values.size() != points) {
+        return ORT_ERROR(kInvalidArgument,
+                         "--shape {}: {} shapes, but another --shape sweeps over {}", entry,
+                         values.size(), points);
+      }
+      points = values.size();
+    }
+    shapes.emplace_back(assignment.first, std::move(values));
+  }
+  std::vector<FeedArgs> sweep(points, args);
+  for (size_t point = 0; point < points; ++point) {
+    sweep[point].shapes.clear();
+    for (const auto& [name, values] : shapes) {
+      sweep[point].shapes.push_back(name + "=" + values[values.size() == 1 ? 0 : point]);
+    }
+  }
+  return sweep;
+}
+
 Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const FeedArgs& args) {
   const std::vector<ValueInfo> infos = session.InputInfos();
   std::map<std::string, Feed> given;

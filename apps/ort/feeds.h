@@ -28,6 +28,11 @@ struct Feed {
   std::string source;  // file path, or "random in [LO, HI]" (HI) for floats)
 };
 
+/// A shape sweep: `args` once per shape when --shape values list several, comma separated
+/// (NAME=1x128,8x128,32x128); every listing option must list as many. One entry, `args` itself,
+/// without a sweep.
+Result<std::vector<FeedArgs>> ShapeSweep(const FeedArgs& args);
+
 /// One feed per model input, in the model's input order.
 Result<std::vector<Feed>> BuildFeeds(const InferenceSession& session, const FeedArgs& args);
 

@@ -277,6 +277,50 @@ Status CheckArgs(const PerfArgs& args) {
   return ParsePercentiles(args.percentiles).status();
 }
 
+// The rest of a --shape sweep (the first shape was the main measurement): warm-up and rounds
+// per shape, then the table of every point.
+Status MeasureSweep(const InferenceSession& session, const PerfArgs& args,
+                    const std::vector<FeedArgs>& sweep, PerfReport& report) {
+  report.sweep.push_back(
+      {report.settings.input_shapes, report.latency_ms, report.throughput_per_s, report.runs});
+  for (size_t point = 1; point < sweep.size(); ++point) {
+    ORT_ASSIGN_OR_RETURN(const std::vector<Feed> feeds, BuildFeeds(session, sweep[point]));
+    std::vector<NamedValue> named;
+    for (const auto& feed : feeds) named.push_back(feed.value);
+    std::vector<Value> outputs;
+    for (int i = 0; i < args.warmup; ++i) {
+      outputs.clear();
+      ORT_RETURN_IF_ERROR(session.Run(RunOptions{}, named, {}, &outputs));
+    }
+    std::vector<double> latencies;
+    double wall_s = 0;
+    for (int round = 0; round < args.rounds; ++round) {
+      ORT_ASSIGN_OR_RETURN(Measurement measured, Measure(session, named, args));
+      wall_s += measured.wall_s;
+      latencies.insert(latencies.end(), measured.latencies_ms.begin(), measured.latencies_ms.end());
+    }
+    SweepPoint entry;
+    entry.input_shapes = CollectSettings(session, feeds).input_shapes;
+    entry.runs = static_cast<int64_t>(latencies.size());
+    entry.throughput_per_s = wall_s > 0 ? static_cast<double>(entry.runs) / wall_s : 0;
+    entry.latency_ms = ComputeLatencyStats(std::move(latencies));
+    report.sweep.push_back(std::move(entry));
+  }
+  std::cout << "shape sweep:\n";
+  std::cout << fmt::format("  {:<40} {:>10} {:>10} {:>10} {:>14}\n", "input shapes", "p50 ms",
+                           "p90 ms", "mean ms", "inferences/s");
+  for (const SweepPoint& point : report.sweep) {
+    std::string shapes;
+    for (const auto& [name, dims] : point.input_shapes) {
+      shapes += fmt::format("{}{}=[{}]", shapes.empty() ? "" : " ", name, fmt::join(dims, ","));
+    }
+    std::cout << fmt::format("  {:<40} {:>10.3f} {:>10.3f} {:>10.3f} {:>14.2f}\n", shapes,
+                             point.latency_ms.p50, point.latency_ms.p90, point.latency_ms.mean,
+                             point.throughput_per_s);
+  }
+  return Status::OK();
+}
+
 // The baseline's identity against this run's: exit 2 on a difference unless --force.
 Status CheckComparable(const PerfBaseline& baseline, const PerfReport& report, bool force) {
   const auto mine = ReportIdentity(report);
@@ -301,6 +345,9 @@ Status CheckComparable(const PerfBaseline& baseline, const PerfReport& report, b
 Result<int> Execute(const PerfArgs& args) {
   ORT_RETURN_IF_ERROR(CheckArgs(args));
   // Read the baseline first: a bad file should fail before minutes of benchmarking.
+  ORT_ASSIGN_OR_RETURN(const std::vector<FeedArgs> sweep, ShapeSweep(args.feeds));
+  ORT_RETURN_IF_NOT(sweep.size() == 1 || args.baseline_path.empty(),
+                    "--baseline gates one shape; a --shape sweep lists {}", sweep.size());
   PerfBaseline baseline;
   std::map<std::string, double> limits;
   if (!args.baseline_path.empty()) {
@@ -323,7 +370,7 @@ Result<int> Execute(const PerfArgs& args) {
   report.session_init_ms = Milliseconds(Clock::now() - create_start);
   ORT_ASSIGN_OR_RETURN(report.model_hash, FileHash(args.session.model));
   report.optimizer_rollbacks = static_cast<int64_t>(session->optimizer_rollbacks().size());
-  ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(*session, args.feeds));
+  ORT_ASSIGN_OR_RETURN(std::vector<Feed> feeds, BuildFeeds(*session, sweep.front()));
   std::vector<NamedValue> named;
   for (const auto& feed : feeds) named.push_back(feed.value);
   report.settings = CollectSettings(*session, feeds);
@@ -391,6 +438,7 @@ Result<int> Execute(const PerfArgs& args) {
   if (args.rounds > 1) {
     std::cout << fmt::format("round p50s (ms): {:.3f}\n", fmt::join(report.round_p50_ms, " "));
   }
+  if (sweep.size() > 1) ORT_RETURN_IF_ERROR(MeasureSweep(*session, args, sweep, report));
   if (!args.json_path.empty()) {
     ORT_RETURN_IF_ERROR(WriteReportJson(report, args.json_path));
     std::cout << "report: " << args.json_path << "\n";

@@ -79,6 +79,19 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
   }
   Json shapes = Json::object();
   for (const auto& [name, dims] : s.input_shapes) shapes[name] = dims;
+  Json sweep = Json::array();
+  for (const SweepPoint& point : report.sweep) {
+    Json point_shapes = Json::object();
+    for (const auto& [name, dims] : point.input_shapes) point_shapes[name] = dims;
+    sweep.push_back({{"input_shapes", point_shapes},
+                     {"latency_ms",
+                      {{"mean", point.latency_ms.mean},
+                       {"p50", point.latency_ms.p50},
+                       {"p90", point.latency_ms.p90},
+                       {"p99", point.latency_ms.p99}}},
+                     {"throughput_per_s", point.throughput_per_s},
+                     {"runs", point.runs}});
+  }
   const LatencyStats& l = report.latency_ms;
   Json json = {
       {"model", report.model},
@@ -104,6 +117,7 @@ Status WriteReportJson(const PerfReport& report, const std::string& path) {
       {"round_p50_ms", report.round_p50_ms},
       {"percentiles_ms", percentiles},
       {"cpu_cores_busy", report.cpu_cores_busy},
+      {"sweep", sweep},
       {"throughput_per_s", report.throughput_per_s},
       {"measured_s", report.measured_s},
       {"peak_rss_bytes", report.peak_rss_bytes},

@@ -49,6 +49,14 @@ struct PerfSettings {
   std::vector<std::string> isa;
 };
 
+/// One shape of a --shape sweep.
+struct SweepPoint {
+  std::vector<std::pair<std::string, std::vector<int64_t>>> input_shapes;
+  LatencyStats latency_ms;
+  double throughput_per_s = 0;
+  int64_t runs = 0;
+};
+
 /// Everything `ort perf` measured.
 struct PerfReport {
   std::string model;
@@ -72,6 +80,9 @@ struct PerfReport {
   std::vector<std::pair<double, double>> percentiles_ms;
   /// CPU time (user + system, all threads) of the measured phase over its wall time: cores busy.
   double cpu_cores_busy = 0;
+  /// A --shape sweep's points, the first the one the rest of the report describes; empty
+  /// without a sweep.
+  std::vector<SweepPoint> sweep;
   double throughput_per_s = 0;
   int64_t runs = 0;
   double measured_s = 0;  // wall time of the measured phase

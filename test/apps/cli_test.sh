@@ -498,6 +498,20 @@ assert set(r['percentiles_ms']) == {'50', '99.9'}, r['percentiles_ms']
 assert r['percentiles_ms']['50'] == r['latency_ms']['p50'], r
 assert r['cpu_cores_busy'] > 0, r['cpu_cores_busy']" "$work/pinned.json"
 one_line "perf: a percentile of 0" "$ort" perf "$tiny" -r 3 --percentiles 0,50
+"$ort" perf "$tiny" -r 3 --shape image=1x3x32x32,4x3x32x32 --json "$work/sweep.json" \
+  > "$work/sweep.txt" 2>&1
+matches "perf --shape sweep prints a row per shape" "$work/sweep.txt" "shape sweep:" \
+  "image=\[1,3,32,32\] +[0-9.]+" "image=\[4,3,32,32\] +[0-9.]+"
+valid_report "perf sweep report follows the schema" "$work/sweep.json"
+passes "perf sweep report holds both shapes" /usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert [p['input_shapes']['image'][0] for p in r['sweep']] == [1, 4], r['sweep']
+assert all(p['runs'] == 3 for p in r['sweep']), r['sweep']" "$work/sweep.json"
+one_line "perf: sweeps of unequal length" "$ort" perf "$embed/embed.onnx" -r 2 \
+  --shape ids=1x64,1x64 --shape past=1x0x4,1x1x4,1x2x4
+one_line "perf: a sweep against a baseline" "$ort" perf "$tiny" -r 2 --force \
+  --shape image=1x3x32x32,2x3x32x32 --baseline "$work/gate.json"
 one_line "perf: a percentile that is not a number" "$ort" perf "$tiny" -r 3 --percentiles p99
 
 # ort optimize: the saved model (weights of 100 bytes or more in OUT.data) reloads with ORT's
