@@ -83,6 +83,13 @@ Result<size_t> ParseByteSize(const std::string& text, std::string_view option) {
 }
 
 Result<std::vector<int64_t>> ParseDims(const std::string& text) {
+  // "1x3,2x3" is a list of shapes (ort perf's sweep), not one shape of four dimensions.
+  if (text.find('x') != std::string::npos && text.find(',') != std::string::npos) {
+    return ORT_ERROR(kInvalidArgument,
+                     "bad shape '{}': one shape expected (a comma-separated list of shapes is a "
+                     "sweep, which only ort perf measures)",
+                     text);
+  }
   std::vector<int64_t> dims;
   size_t position = 0;
   while (position <= text.size()) {

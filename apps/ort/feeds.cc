@@ -187,6 +187,12 @@ Result<std::vector<FeedArgs>> ShapeSweep(const FeedArgs& args) {
       values.push_back(assignment.second.substr(start, comma - start));
       start = comma + 1;
     }
+    // Dimensions may also be separated by commas ("1,3,224,224"): a list of shapes is one whose
+    // every item is written with 'x'.
+    const bool listed = std::all_of(values.begin(), values.end(), [](const std::string& value) {
+      return value.find('x') != std::string::npos;
+    });
+    if (!listed) values = {assignment.second};
     if (values.size() > 1) {
       if (points > 1 && values.size() != points) {
         return ORT_ERROR(kInvalidArgument,

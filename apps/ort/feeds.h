@@ -29,8 +29,8 @@ struct Feed {
 };
 
 /// A shape sweep: `args` once per shape when --shape values list several, comma separated
-/// (NAME=1x128,8x128,32x128); every listing option must list as many. One entry, `args` itself,
-/// without a sweep.
+/// (NAME=1x128,8x128,32x128: each written with 'x', as "1,3,224,224" is one shape); every
+/// listing option must list as many. One entry, `args` itself, without a sweep.
 Result<std::vector<FeedArgs>> ShapeSweep(const FeedArgs& args);
 
 /// One feed per model input, in the model's input order.

@@ -512,6 +512,9 @@ one_line "perf: sweeps of unequal length" "$ort" perf "$embed/embed.onnx" -r 2 \
   --shape ids=1x64,1x64 --shape past=1x0x4,1x1x4,1x2x4
 one_line "perf: a sweep against a baseline" "$ort" perf "$tiny" -r 2 --force \
   --shape image=1x3x32x32,2x3x32x32 --baseline "$work/gate.json"
+expect "perf: dimensions separated by commas are one shape" 0 "float[2,3,32,32]" \
+  "$ort" perf "$tiny" -r 2 --shape image=2,3,32,32
+one_line "run: a list of shapes is refused" "$ort" run "$tiny" --shape image=1x3x32x32,2x3x32x32
 one_line "perf: a percentile that is not a number" "$ort" perf "$tiny" -r 3 --percentiles p99
 
 # ort optimize: the saved model (weights of 100 bytes or more in OUT.data) reloads with ORT's
