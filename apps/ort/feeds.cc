@@ -60,12 +60,7 @@ Result<TensorShape> RandomShape(const ValueInfo& info,
     if (dim.IsKnown()) {
       dims.push_back(dim.value);
     } else {
-      // A cache's length ("past_sequence_length") is 0: the other inputs' lengths (a mask over
-      // past + new tokens) then agree with the 1 every other open dimension gets.
-      std::string lower = dim.param;
-      std::transform(lower.begin(), lower.end(), lower.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      const int64_t value = lower.find("past") != std::string::npos ? 0 : 1;
+      const int64_t value = DefaultDimension(dim.param);
       ORT_LOG_WARNING(
           "input '{}': dimension '{}' is not fixed; using {} (set it with --shape or "
           "--free-dim)",
@@ -174,6 +169,13 @@ Result<Tensor> RandomTensor(DataType type, TensorShape shape, const ValueRange& 
 }
 
 }  // namespace
+
+int64_t DefaultDimension(std::string_view param) {
+  std::string lower(param);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower.find("past") != std::string::npos ? 0 : 1;
+}
 
 Result<std::vector<FeedArgs>> ShapeSweep(const FeedArgs& args) {
   std::vector<std::pair<std::string, std::vector<std::string>>> shapes;

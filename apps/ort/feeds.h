@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/common/status.h"
@@ -27,6 +28,10 @@ struct Feed {
   NamedValue value;
   std::string source;  // file path, or "random in [LO, HI]" (HI) for floats)
 };
+
+/// The size an open dimension takes when nothing fixes it: 1, or 0 for a name with "past" (a
+/// cache's length), so that a mask over past + new tokens agrees with the other inputs.
+int64_t DefaultDimension(std::string_view param);
 
 /// A shape sweep: `args` once per shape when --shape values list several, comma separated
 /// (NAME=1x128,8x128,32x128: each written with 'x', as "1,3,224,224" is one shape); every

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -11,6 +10,7 @@
 #include <set>
 
 #include "apps/ort/common_options.h"
+#include "apps/ort/feeds.h"
 #include "apps/ort/optimize_report.h"
 #include "lib/onnx/model_loader.h"
 #include "lib/shape/flop_count.h"
@@ -118,10 +118,7 @@ Result<std::map<std::string, int64_t>> Sizes(const Graph& graph, const InspectAr
     if (info == nullptr || !info->type.shape) continue;
     for (const Dimension& dim : *info->type.shape) {
       if (dim.IsKnown() || dim.param.empty() || sizes.count(dim.param)) continue;
-      std::string lower = dim.param;
-      std::transform(lower.begin(), lower.end(), lower.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      sizes[dim.param] = lower.find("past") != std::string::npos ? 0 : 1;
+      sizes[dim.param] = DefaultDimension(dim.param);
       origin[dim.param] = "default";
     }
   }
