@@ -7,6 +7,7 @@ packages=(
   libcli11-dev libprotobuf-dev protobuf-compiler libonnx-dev libspdlog-dev libfmt-dev
   nlohmann-json3-dev catch2 libonnx-testdata libbenchmark-dev
   python3-torch python3-torchvision python3-onnx python3-numpy
+  chromium
 )
 
 missing=()

@@ -9,12 +9,14 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 
 #include "apps/ort/common_options.h"
 #include "apps/ort/feeds.h"
 #include "apps/ort/perf_gate.h"
+#include "apps/ort/perf_html.h"
 #include "apps/ort/perf_report.h"
 #include "lib/common/cpu_info.h"
 #include "lib/common/file_writer.h"
@@ -39,6 +41,7 @@ struct PerfArgs {
   std::string markdown_path;
   int rounds = 1;
   std::string percentiles;  // "50,90,99,99.9"
+  std::string html_path;
   bool shrink_arena = false;
 };
 
@@ -443,10 +446,20 @@ Result<int> Execute(const PerfArgs& args) {
     ORT_RETURN_IF_ERROR(WriteReportJson(report, args.json_path));
     std::cout << "report: " << args.json_path << "\n";
   }
+  std::optional<ProfileSummary> profile;
+  std::vector<ProfileEvent> events;
   if (!args.session.profile_file.empty()) {
     ORT_ASSIGN_OR_RETURN(std::string trace, session->EndProfiling());
-    std::cout << FormatProfileSummary(SummarizeProfile(session->ProfilingEvents()));
+    events = session->ProfilingEvents();
+    profile = SummarizeProfile(events);
+    std::cout << FormatProfileSummary(*profile);
     std::cout << "profile trace written to " << trace << "\n";
+  }
+  if (!args.html_path.empty()) {
+    ORT_RETURN_IF_ERROR(
+        WriteStringToFile(args.html_path, PerfHtml(report, profile ? &*profile : nullptr, events))
+            .WithContext("--html"));
+    std::cout << "html: " << args.html_path << "\n";
   }
 
   if (args.baseline_path.empty()) return 0;
@@ -503,6 +516,9 @@ std::function<int()> AddPerfCommand(CLI::App& app) {
       ->add_option("--markdown", args->markdown_path,
                    "with --baseline: write the gate's table as Markdown here")
       ->needs(baseline);
+  command->add_option("--html", args->html_path,
+                      "write a self-contained page: latency histogram and runs, settings, and "
+                      "with -p the time per operator type and node and the threads' timelines");
   command->add_option("--percentiles", args->percentiles,
                       "also report these latency percentiles: 50,90,99,99.9 (nearest rank)");
   command->add_flag("--pin", args->session.pin_threads,

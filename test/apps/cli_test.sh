@@ -498,6 +498,52 @@ assert set(r['percentiles_ms']) == {'50', '99.9'}, r['percentiles_ms']
 assert r['percentiles_ms']['50'] == r['latency_ms']['p50'], r
 assert r['cpu_cores_busy'] > 0, r['cpu_cores_busy']" "$work/pinned.json"
 one_line "perf: a percentile of 0" "$ort" perf "$tiny" -r 3 --percentiles 0,50
+# --html: one self-contained page (no script, nothing fetched), names from the model escaped,
+# rendered by headless Chromium (scripts/setup.sh installs it) without console messages.
+/usr/bin/python3 - "$embed" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+w = numpy_helper.from_array(np.ones((4, 3, 3, 3), np.float32), "w")
+nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="<script>alert(1)</script>&", pads=[1, 1, 1, 1]),
+         helper.make_node("Relu", ["y"], ["z"], name="relu")]
+graph = helper.make_graph(nodes, "evil", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)], [w])
+save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), sys.argv[1] + "/evil.onnx")
+PY
+expect "perf --html writes the page" 0 "html: $work/perf.html" "$ort" perf "$embed/evil.onnx" -r 30 \
+  -o basic -p "$work/html_trace.json" --html "$work/perf.html"
+passes "the page is self-contained and escapes the model's names" /usr/bin/python3 -c "
+import re, sys
+page = open(sys.argv[1], encoding='utf-8').read()
+assert page.count('<svg') == 5, page.count('<svg')  # histogram, runs, op types, nodes, timelines
+assert '<script' not in page, 'a script'
+assert '&lt;script&gt;alert(1)&lt;/script&gt;&amp;' in page, 'node name not escaped'
+links = set(re.findall(r'(?:src|href)=\"([^\"]*)', page)) | set(re.findall(r'url\(', page))
+assert not links, links
+assert set(re.findall(r'https?://[^\" ]*', page)) <= {'http://www.w3.org/2000/svg'}" "$work/perf.html"
+if command -v chromium > /dev/null; then
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$work/chromium" --enable-logging=stderr --v=0 --window-size=1000,2000 \
+    --screenshot="$work/perf.png" "file://$work/perf.html" > /dev/null 2> "$work/chromium.log"
+  passes "Chromium renders the page: a screenshot of more than 20 KB" \
+    test "$(stat -c %s "$work/perf.png" 2> /dev/null || echo 0)" -gt 20000
+  passes "Chromium logs no console message for the page" \
+    sh -c '! grep -q "CONSOLE" "$1"' sh "$work/chromium.log"
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$work/chromium" --dump-dom "file://$work/perf.html" > "$work/perf.dom" 2> /dev/null
+  passes "Chromium's DOM holds the charts' bars" /usr/bin/python3 -c "
+import sys
+dom = open(sys.argv[1]).read()
+assert dom.count('<svg') == 5 and dom.count('<rect') > 40, (dom.count('<svg'), dom.count('<rect'))" \
+    "$work/perf.dom"
+else
+  echo "FAIL perf --html in Chromium: chromium is not installed (scripts/setup.sh installs it)"
+  failures=$((failures + 1))
+fi
+one_line "perf: unwritable --html" "$ort" perf "$add" -r 2 --html "$work/none/page.html"
 "$ort" perf "$tiny" -r 3 --shape image=1x3x32x32,4x3x32x32 --json "$work/sweep.json" \
   > "$work/sweep.txt" 2>&1
 matches "perf --shape sweep prints a row per shape" "$work/sweep.txt" "shape sweep:" \
