@@ -114,6 +114,8 @@ Result<std::vector<Value>> RunOnce(InferenceSession& session, const std::vector<
 }
 
 Result<int> Execute(const CompareArgs& args) {
+  ORT_RETURN_IF_NOT(args.rtol >= 0 && args.atol >= 0,
+                    "--rtol and --atol must not be negative, got {} and {}", args.rtol, args.atol);
   ORT_ASSIGN_OR_RETURN(const Side a, ParseSpec(args.session, args.a, "a"));
   ORT_ASSIGN_OR_RETURN(const Side b, ParseSpec(args.session, args.b, "b"));
   const Tolerance tolerance{args.rtol, args.atol};

@@ -234,6 +234,9 @@ expect "compare --bisect names the perturbed node" 1 \
 expect "compare --bisect of equal runs" 0 "no node output diverges" \
   "$ort" compare "$tiny" --seed 2 --bisect
 expect "ort-compare is ort compare" 0 "outputs match" "$(dirname "$ort")/ort-compare" "$tiny" --seed 2
+expect "compare: --rtol/--atol wide enough accept the perturbed model" 0 "outputs match" \
+  "$ort" compare "$tiny" --seed 2 --b "model=$work/perturbed.onnx" --rtol 0.5 --atol 0.1
+one_line "compare: a negative tolerance" "$ort" compare "$tiny" --seed 2 --rtol -1
 one_line "compare: a spec without KEY=VALUE" "$ort" compare "$tiny" --a basic
 one_line "compare: an unknown spec key" "$ort" compare "$tiny" --a speed=max
 one_line "compare: an unknown level" "$ort" compare "$tiny" --b level=max
@@ -486,6 +489,9 @@ one_line "gate: unknown metric" "$ort" perf "$tiny" -r 3 --baseline "$work/gate.
   --max-regression speed=5
 one_line "gate: negative limit" "$ort" perf "$tiny" -r 3 --baseline "$work/gate.json" --force \
   --max-regression p50=-5
+one_line "gate: unwritable --markdown" "$ort" perf "$tiny" -r 3 --rounds 1 -x 2 \
+  --shape image=1x3x32x32 --baseline "$work/gate.json" --max-regression 1000 \
+  --markdown "$work/none/gate.md"
 one_line "perf: zero rounds" "$ort" perf "$tiny" -r 3 --rounds 0
 "$ort" perf "$tiny" -r 20 --pin --percentiles 50,99.9 --json "$work/pinned.json" > "$work/pinned.txt" 2>&1
 matches "perf --pin --percentiles prints them" "$work/pinned.txt" "pinned yes" \
