@@ -23,6 +23,7 @@ struct CompareArgs {
   double rtol = 1e-3;
   double atol = 1e-5;
   bool bisect = false;
+  std::string bisect_dir;  // with --bisect: both sides' intermediates as .npy (a/, b/)
 };
 
 // One side: the session settings and how they differ from the command line's.
@@ -181,6 +182,18 @@ Result<int> Execute(const CompareArgs& args) {
           result.cosine, result.mismatches, result.detail);
     }
     std::cout << fmt::format("bisect: {} node outputs in both, {} diverge\n", compared, diverged);
+    if (!args.bisect_dir.empty()) {
+      const std::vector<Value> marked_values_a(
+          values_a.begin() + static_cast<std::ptrdiff_t>(outputs_a), values_a.end());
+      const std::vector<Value> marked_values_b(
+          values_b.end() - static_cast<std::ptrdiff_t>(marked_b.size()), values_b.end());
+      ORT_ASSIGN_OR_RETURN(const size_t written_a,
+                           WriteIntermediates(args.bisect_dir + "/a", marked_a, marked_values_a));
+      ORT_ASSIGN_OR_RETURN(const size_t written_b,
+                           WriteIntermediates(args.bisect_dir + "/b", marked_b, marked_values_b));
+      std::cout << fmt::format("  intermediates written to {}/a ({}) and {}/b ({})\n",
+                               args.bisect_dir, written_a, args.bisect_dir, written_b);
+    }
     std::cout << (first.empty() ? "  no node output diverges" : "  " + first) << "\n";
   }
   std::cout << (all_match ? "outputs match\n" : "outputs differ\n");
@@ -202,8 +215,14 @@ std::function<int()> AddCompareCommand(CLI::App& app) {
                       "second way, as --a; default the command line's settings (level all)");
   command->add_option("--rtol", args->rtol, "relative tolerance");
   command->add_option("--atol", args->atol, "absolute tolerance");
-  command->add_flag("--bisect", args->bisect,
-                    "compare every node output the two share and name the first that diverges");
+  CLI::Option* bisect =
+      command->add_flag("--bisect", args->bisect,
+                        "compare every node output the two share and name the first that diverges");
+  command
+      ->add_option("--bisect-dir", args->bisect_dir,
+                   "with --bisect: also write both sides' node outputs as DIR/a/<value>.npy "
+                   "and DIR/b/<value>.npy")
+      ->needs(bisect);
   return [args]() -> int {
     auto result = Execute(*args);
     if (!result.ok()) {

@@ -233,6 +233,18 @@ expect "compare --bisect names the perturbed node" 1 \
   "$ort" compare "$tiny" --seed 2 --bisect --b "model=$work/perturbed.onnx"
 expect "compare --bisect of equal runs" 0 "no node output diverges" \
   "$ort" compare "$tiny" --seed 2 --bisect
+expect "compare --bisect-dir writes both sides' values" 1 "intermediates written to" \
+  "$ort" compare "$tiny" --seed 2 --bisect --bisect-dir "$work/bisect" \
+  --b "model=$work/perturbed.onnx"
+passes "bisect values differ where the weight was perturbed" /usr/bin/python3 -c "
+import numpy as np, sys
+d = sys.argv[1]
+name = '_block_block.3_Conv_output_0.npy'
+a, b = np.load(d + '/a/' + name), np.load(d + '/b/' + name)
+before = '_block_block.2_Relu_output_0.npy'
+assert np.allclose(np.load(d + '/a/' + before), np.load(d + '/b/' + before), rtol=1e-4, atol=1e-5)
+assert not np.allclose(a, b, rtol=1e-2, atol=1e-3)" "$work/bisect"
+one_line "compare: --bisect-dir without --bisect" "$ort" compare "$tiny" --bisect-dir "$work/bisect"
 expect "ort-compare is ort compare" 0 "outputs match" "$(dirname "$ort")/ort-compare" "$tiny" --seed 2
 expect "compare: --rtol/--atol wide enough accept the perturbed model" 0 "outputs match" \
   "$ort" compare "$tiny" --seed 2 --b "model=$work/perturbed.onnx" --rtol 0.5 --atol 0.1
