@@ -313,13 +313,9 @@ Status MeasureSweep(const InferenceSession& session, const PerfArgs& args,
   std::cout << fmt::format("  {:<40} {:>10} {:>10} {:>10} {:>14}\n", "input shapes", "p50 ms",
                            "p90 ms", "mean ms", "inferences/s");
   for (const SweepPoint& point : report.sweep) {
-    std::string shapes;
-    for (const auto& [name, dims] : point.input_shapes) {
-      shapes += fmt::format("{}{}=[{}]", shapes.empty() ? "" : " ", name, fmt::join(dims, ","));
-    }
-    std::cout << fmt::format("  {:<40} {:>10.3f} {:>10.3f} {:>10.3f} {:>14.2f}\n", shapes,
-                             point.latency_ms.p50, point.latency_ms.p90, point.latency_ms.mean,
-                             point.throughput_per_s);
+    std::cout << fmt::format("  {:<40} {:>10.3f} {:>10.3f} {:>10.3f} {:>14.2f}\n",
+                             FormatInputShapes(point.input_shapes), point.latency_ms.p50,
+                             point.latency_ms.p90, point.latency_ms.mean, point.throughput_per_s);
   }
   return Status::OK();
 }

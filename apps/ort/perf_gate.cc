@@ -17,14 +17,6 @@ using Json = nlohmann::ordered_json;
 constexpr double kSignificance = 0.05;
 constexpr size_t kMinimumSamples = 3;
 
-std::string Shapes(const std::vector<std::pair<std::string, std::vector<int64_t>>>& shapes) {
-  std::string text;
-  for (const auto& [name, dims] : shapes) {
-    text += fmt::format("{}{}=[{}]", text.empty() ? "" : " ", name, fmt::join(dims, ","));
-  }
-  return text;
-}
-
 // A number at `path` (keys) of `json`, or an error naming the baseline and the key.
 Result<double> Number(const Json& json, std::initializer_list<const char*> path,
                       const std::string& file) {
@@ -81,7 +73,7 @@ std::map<std::string, std::string> ReportIdentity(const PerfReport& report) {
           {"opt level", s.opt_level},
           {"providers", fmt::format("{}", fmt::join(s.providers, ","))},
           {"concurrency", std::to_string(report.concurrency)},
-          {"input shapes", Shapes(s.input_shapes)},
+          {"input shapes", FormatInputShapes(s.input_shapes)},
           {"cpu", s.cpu}};
 }
 

@@ -210,16 +210,13 @@ std::string PerfHtml(const PerfReport& report, const ProfileSummary* summary,
     html += fmt::format("<div class=\"card\">{}<b>{}</b></div>", name, value);
   }
   html += "</div>\n<h2>Settings</h2>\n<table>";
-  std::string shapes;
-  for (const auto& [name, dims] : s.input_shapes) {
-    shapes += fmt::format("{}{} [{}]", shapes.empty() ? "" : ", ", name, fmt::join(dims, ","));
-  }
   for (const auto& [key, value] :
        {std::pair{"providers", fmt::format("{}", fmt::join(s.providers, ", "))},
         std::pair{"threads", fmt::format("{} intra-op, {} inter-op, {}, spinning {}, pinned {}",
                                          s.intra_op_threads, s.inter_op_threads, s.execution_mode,
                                          s.allow_spinning ? "on" : "off", s.pinned ? "yes" : "no")},
-        std::pair{"optimization level", s.opt_level}, std::pair{"inputs", shapes},
+        std::pair{"optimization level", s.opt_level},
+        std::pair{"inputs", FormatInputShapes(s.input_shapes)},
         std::pair{"runs", fmt::format("{} in {} round(s), {} warm-up, concurrency {}", report.runs,
                                       report.rounds, report.warmup_runs, report.concurrency)},
         std::pair{"cpu", fmt::format("{} [{}]", s.cpu, fmt::join(s.isa, " "))},

@@ -1,6 +1,7 @@
 #include "apps/ort/perf_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -69,6 +70,15 @@ double ProcessCpuSeconds() {
     return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) * 1e-6;
   };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+std::string FormatInputShapes(
+    const std::vector<std::pair<std::string, std::vector<int64_t>>>& shapes) {
+  std::string text;
+  for (const auto& [name, dims] : shapes) {
+    text += fmt::format("{}{}=[{}]", text.empty() ? "" : " ", name, fmt::join(dims, ","));
+  }
+  return text;
 }
 
 Status WriteReportJson(const PerfReport& report, const std::string& path) {

@@ -99,6 +99,10 @@ struct PerfReport {
   int64_t RssGrowthBytes() const { return rss_after_runs_bytes - rss_before_session_bytes; }
 };
 
+/// "a=[2,3] b=[2,3]": input shapes as the console, the gate and the page show them.
+std::string FormatInputShapes(
+    const std::vector<std::pair<std::string, std::vector<int64_t>>>& shapes);
+
 /// Writes `report` as JSON to `path`.
 Status WriteReportJson(const PerfReport& report, const std::string& path);
 
